@@ -1,0 +1,287 @@
+/**
+ * The Legal Research API contract (`shared/spec/legal-research-api.md`) as TypeScript: the one place where the
+ * contract's field names, limits and request rules live. Both sides import it: the CLI (`src/api`, `src/commands`,
+ * `src/render`) and the sandbox server (`src/sandbox`), which must import nothing else from the CLI side.
+ *
+ * Where the spec says "not shown", the names below are the sandbox's documented choices (README, "Sandbox: response
+ * fields"); renderers read them through the tolerant accessors at the end of this file so that a live service using
+ * other names still renders.
+ */
+
+/** Path prefix of every endpoint (spec: Versioning). */
+export const API_PREFIX = '/v1';
+
+/** Endpoint paths, relative to the base URL (spec: Endpoints). */
+export const PATHS = {
+  search: '/v1/search',
+  sourceTypes: '/v1/catalog/source-types',
+  courts: '/v1/catalog/courts',
+  judges: '/v1/catalog/judges',
+  documents: '/v1/documents',
+  usage: '/v1/usage',
+  answers: '/v1/answers',
+  keys: '/v1/keys',
+  account: '/v1/account',
+  accountOverages: '/v1/account/overages',
+} as const;
+
+/** Limits of `POST /v1/search` and `POST /v1/answers` (spec: POST /v1/search, Limits). */
+export const LIMITS = {
+  /** `query` length in characters (Unicode code points), inclusive. */
+  queryMinLength: 3,
+  queryMaxLength: 2000,
+  /** `max_results`, inclusive; the server's default when omitted. */
+  maxResultsMin: 1,
+  maxResultsMax: 50,
+  maxResultsDefault: 20,
+  /** Timeout the spec's reference example uses for search, in milliseconds. */
+  searchTimeoutMs: 60_000,
+} as const;
+
+/** Source types the spec names (spec: POST /v1/search, `source_types`). Others come from the catalog. */
+export const KNOWN_SOURCE_TYPES = {
+  laws: 'bulgarian_laws_regulations',
+  highCourts: 'high_courts_cases',
+} as const;
+
+/**
+ * Whether a source type holds court decisions (case law), for the rule "`court_ids` with only non-court sources is
+ * `invalid_request`" (spec: POST /v1/search, rule 1). Known types are decided by name; for an unknown type the answer
+ * is `undefined`, and only the server can decide.
+ */
+export function isCourtSourceType(sourceType: string): boolean | undefined {
+  if (sourceType === KNOWN_SOURCE_TYPES.highCourts) return true;
+  if (sourceType === KNOWN_SOURCE_TYPES.laws) return false;
+  return undefined;
+}
+
+/** Request body of `POST /v1/search` (spec: POST /v1/search). `include_content` is deprecated and never sent. */
+export interface SearchRequest {
+  /** 3 to 2000 characters. */
+  query: string;
+  /** Source types from the catalog; omitted = the service chooses by the question. */
+  source_types?: string[];
+  /** Court identifiers from the catalog; applies to case-law sources only. */
+  court_ids?: number[];
+  /** Case-insensitive, approximate match on the reporting judge. */
+  judge_name?: string;
+  /** Inclusive lower bound of the publication date, `YYYY-MM-DD`. */
+  date_from?: string;
+  /** Inclusive upper bound of the publication date, `YYYY-MM-DD`. */
+  date_to?: string;
+  /** 1 to 50; server default 20. */
+  max_results?: number;
+}
+
+/**
+ * One excerpt of a search result: a relevant article or paragraph (spec: Search result, `excerpts`).
+ * `excerpt_id` is the contract's; `label`, `score` and `text` are the sandbox's names for what the spec leaves open.
+ */
+export interface Excerpt {
+  /** Identifier of the excerpt; answer citations point to it. */
+  excerpt_id: string;
+  /** Article or paragraph label as in the source, e.g. `Чл. 405.` or `§ 12.`. */
+  label?: string;
+  /** Relevance score of the excerpt, 0 to 1 (sandbox: relative to the best excerpt of the response). */
+  score?: number;
+  /** The relevant passage of the article, never the whole document. */
+  text?: string;
+}
+
+/** One ranked search result (spec: Search result). Never carries the document's full text. */
+export interface SearchResult {
+  /** With `collection`, identifies the document for `GET /v1/documents`. */
+  document_id: string;
+  /** Opaque; store unchanged with `document_id`, never derive meaning from it. */
+  collection: string;
+  /** Document type, e.g. `Закон`, `Кодекс`. */
+  type: string;
+  title: string;
+  /** Publication date, `YYYY-MM-DD`. */
+  date: string;
+  author: string;
+  url: string;
+  excerpts: Excerpt[];
+  /** Relevance score, 0 to 1 (sandbox: relative to the best result of the query, which scores 1). */
+  score?: number;
+  /** Why the result is relevant, in Bulgarian; `null` when not available. */
+  explanation?: string | null;
+  /** Source type the result came from (sandbox addition). */
+  source_type?: string;
+  /** Court-decision data, present for court decisions only. */
+  decision_number?: string;
+  case_number?: string;
+  reporting_judge?: string;
+  court_id?: number;
+  court?: string;
+}
+
+/** Response of `POST /v1/search` (spec: Search response). */
+export interface SearchResponse {
+  /** Echo of the query. */
+  query: string;
+  /** Number of results; 0 when nothing matches. */
+  result_count: number;
+  /** Ranked results; empty when nothing matches. */
+  results: SearchResult[];
+}
+
+/** One entry of `GET /v1/catalog/source-types` (sandbox's shape; the spec does not show the fields). */
+export interface SourceTypeEntry {
+  /** The value to send in `source_types`. */
+  id: string;
+  /** Human-readable name, in Bulgarian. */
+  name: string;
+  /** Whether the type holds court decisions (so `court_ids` applies). */
+  case_law: boolean;
+  /** Documents of this type in the collection. */
+  document_count: number;
+}
+
+/** Response of `GET /v1/catalog/source-types` in the sandbox. */
+export interface SourceTypesResponse {
+  source_types: SourceTypeEntry[];
+}
+
+/** Error codes of the contract (spec: Errors, Authentication). The complete list is not shown; others may arrive. */
+export const ERROR_CODES = {
+  missingApiKey: 'missing_api_key',
+  invalidApiKey: 'invalid_api_key',
+  revokedApiKey: 'revoked_api_key',
+  invalidRequest: 'invalid_request',
+  monthlyQuotaExceeded: 'monthly_quota_exceeded',
+  timedOut: 'timed_out',
+} as const;
+
+/** The error body the sandbox sends (one of the shapes the client accepts; spec: "Standard error body: not shown"). */
+export interface ErrorBody {
+  error: { code: string; message: string };
+}
+
+/** Live keys carry a fixed prefix ending in `_live_` (spec: API key facts). */
+export const LIVE_KEY_PATTERN = /^[a-z0-9]+_live_[A-Za-z0-9_-]{16,}$/;
+
+/** A problem found in a request body: the field it concerns and a message that says what is allowed. */
+export interface RequestProblem {
+  field: keyof SearchRequest | 'body';
+  message: string;
+}
+
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Whether `value` is a real calendar date written `YYYY-MM-DD` (2025-02-29 is not). */
+export function isCalendarDate(value: string): boolean {
+  const m = DATE_PATTERN.exec(value);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const d = new Date(Date.UTC(year, month - 1, day));
+  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
+}
+
+/** Length of `text` in characters as the contract counts them (Unicode code points). */
+export function characterLength(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/**
+ * Checks a `POST /v1/search` (or `POST /v1/answers`) body against the contract's rules: field types, `query` 3 to 2000
+ * characters, `max_results` an integer 1 to 50, dates real `YYYY-MM-DD` calendar dates with `date_from <= date_to`,
+ * `court_ids` integers, and `court_ids` not combined with only known non-court `source_types` (rule 1).
+ * Unknown fields and `include_content` are ignored (the latter is deprecated). Returns every problem found, empty when
+ * the body is valid. Pure; used by the CLI before sending and by the sandbox on receipt.
+ */
+export function searchRequestProblems(body: unknown): RequestProblem[] {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return [{ field: 'body', message: 'the request body must be a JSON object' }];
+  }
+  const b = body as Record<string, unknown>;
+  const problems: RequestProblem[] = [];
+  if (typeof b.query !== 'string') {
+    problems.push({ field: 'query', message: 'query is required and must be a string' });
+  } else {
+    const length = characterLength(b.query);
+    if (length < LIMITS.queryMinLength || length > LIMITS.queryMaxLength) {
+      problems.push({
+        field: 'query',
+        message: `query must be ${LIMITS.queryMinLength} to ${LIMITS.queryMaxLength} characters long (got ${length})`,
+      });
+    }
+  }
+  if (b.source_types !== undefined) {
+    if (!Array.isArray(b.source_types) || b.source_types.some((t) => typeof t !== 'string' || t.length === 0)) {
+      problems.push({ field: 'source_types', message: 'source_types must be an array of non-empty strings' });
+    }
+  }
+  if (b.court_ids !== undefined) {
+    if (!Array.isArray(b.court_ids) || b.court_ids.some((c) => !Number.isSafeInteger(c))) {
+      problems.push({ field: 'court_ids', message: 'court_ids must be an array of integers' });
+    } else if (
+      b.court_ids.length > 0 &&
+      Array.isArray(b.source_types) &&
+      b.source_types.length > 0 &&
+      b.source_types.every((t) => typeof t === 'string' && isCourtSourceType(t) === false)
+    ) {
+      problems.push({
+        field: 'court_ids',
+        message: 'court_ids applies only to case-law sources, and every selected source type is a non-court source',
+      });
+    }
+  }
+  if (b.judge_name !== undefined && (typeof b.judge_name !== 'string' || b.judge_name.trim() === '')) {
+    problems.push({ field: 'judge_name', message: 'judge_name must be a non-empty string' });
+  }
+  for (const field of ['date_from', 'date_to'] as const) {
+    const v = b[field];
+    if (v !== undefined && (typeof v !== 'string' || !isCalendarDate(v))) {
+      problems.push({ field, message: `${field} must be a real calendar date written YYYY-MM-DD` });
+    }
+  }
+  if (
+    typeof b.date_from === 'string' &&
+    typeof b.date_to === 'string' &&
+    isCalendarDate(b.date_from) &&
+    isCalendarDate(b.date_to) &&
+    b.date_from > b.date_to
+  ) {
+    problems.push({ field: 'date_from', message: `date_from (${b.date_from}) is after date_to (${b.date_to})` });
+  }
+  if (b.max_results !== undefined) {
+    const n = b.max_results;
+    if (!Number.isInteger(n) || (n as number) < LIMITS.maxResultsMin || (n as number) > LIMITS.maxResultsMax) {
+      problems.push({
+        field: 'max_results',
+        message: `max_results must be an integer from ${LIMITS.maxResultsMin} to ${LIMITS.maxResultsMax}`,
+      });
+    }
+  }
+  return problems;
+}
+
+/** Relevance score of a result or excerpt: `score`, else the first numeric field among common alternates. */
+export function scoreOf(item: object): number | undefined {
+  const r = item as Record<string, unknown>;
+  for (const key of ['score', 'relevance_score', 'relevance']) {
+    if (typeof r[key] === 'number') return r[key];
+  }
+  return undefined;
+}
+
+/** Explanation of relevance of a result: `explanation`, else a common alternate; `undefined` when absent. */
+export function explanationOf(result: object): string | undefined {
+  const r = result as Record<string, unknown>;
+  for (const key of ['explanation', 'relevance_explanation', 'reason']) {
+    if (typeof r[key] === 'string' && r[key] !== '') return r[key];
+  }
+  return undefined;
+}
+
+/** Text of an excerpt: `text`, else a common alternate; empty when absent. */
+export function excerptTextOf(excerpt: object): string {
+  const r = excerpt as Record<string, unknown>;
+  for (const key of ['text', 'content', 'snippet']) {
+    if (typeof r[key] === 'string') return r[key];
+  }
+  return '';
+}
