@@ -1,0 +1,259 @@
+/**
+ * Reading the sandbox corpus: JSON Lines (optionally gzip-compressed), one document per line, in the format of
+ * `shared/corpus/README.md` (`bg-statutes.jsonl.gz`), plus optional court-decision fields for case-law corpora.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+
+/** One article (or paragraph) of a document, in document order. */
+export interface CorpusElement {
+  /** Reference within the document, e.g. `2б`; not necessarily unique within a document. */
+  ref: string;
+  /** Label as in the source, e.g. `Чл. 2б.` or `§ 12.`. */
+  label: string;
+  /** Full text of the article. */
+  text: string;
+}
+
+/**
+ * One document of the corpus (one JSON line). Required: `document_id`, `source_type`, `type`, `title`, `date`,
+ * `elements`. Court decisions (e.g. `source_type` `high_courts_cases`) may carry the court fields.
+ */
+export interface CorpusDocument {
+  /** Unique within the corpus, e.g. `act-15535`. */
+  document_id: string;
+  /** E.g. `bulgarian_laws_regulations`, `high_courts_cases`. */
+  source_type: string;
+  /** Document type, e.g. `Закон`, `Кодекс`. */
+  type: string;
+  title: string;
+  /** Publication date, `YYYY-MM-DD`. */
+  date: string;
+  /** Entry into force, `YYYY-MM-DD`, or null/absent when unknown. */
+  in_force_date?: string | null;
+  author?: string;
+  url?: string;
+  /** The issuer's file number, or null/absent. */
+  signature?: string | null;
+  /** Ordered articles. */
+  elements: CorpusElement[];
+  /** Court decisions only: the court's identifier (the value of `court_ids` filters). */
+  court_id?: number;
+  /** Court decisions only: the court's name. */
+  court?: string;
+  decision_number?: string;
+  case_number?: string;
+  reporting_judge?: string;
+}
+
+/** A problem with the corpus file: missing, unreadable, or a line that is not a valid document. */
+export class CorpusError extends Error {
+  /** The corpus file. */
+  readonly file: string;
+  /** 1-based line number of the offending line, when the problem is one line. */
+  readonly line: number | undefined;
+
+  constructor(file: string, message: string, line?: number, options?: { cause?: unknown }) {
+    super(line === undefined ? `corpus ${file}: ${message}` : `corpus ${file}, line ${line}: ${message}`, options);
+    this.name = 'CorpusError';
+    this.file = file;
+    this.line = line;
+  }
+}
+
+/** Wraps a file-system error of `path` as a `CorpusError` with a clear message (missing file, directory, …). */
+function fileError(path: string, error: unknown): CorpusError {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') return new CorpusError(path, 'file not found', undefined, { cause: error });
+  if (code === 'EISDIR') return new CorpusError(path, 'is a directory, not a corpus file', undefined, { cause: error });
+  if (code === 'EACCES') return new CorpusError(path, 'permission denied', undefined, { cause: error });
+  const detail = error instanceof Error ? error.message : String(error);
+  return new CorpusError(path, `cannot be read: ${detail}`, undefined, { cause: error });
+}
+
+/** Whether the file starts with the gzip magic bytes `1f 8b` (the file name is not consulted). */
+async function isGzip(path: string): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+    const head = Buffer.alloc(2);
+    const { bytesRead } = await handle.read(head, 0, 2, 0);
+    return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  } catch (error) {
+    throw fileError(path, error);
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** The decompressed byte stream of the corpus file (gunzipped when it is gzip). */
+async function openCorpusStream(path: string): Promise<Readable> {
+  const gzip = await isGzip(path);
+  const raw = createReadStream(path);
+  if (!gzip) return raw;
+  const gunzip = createGunzip();
+  raw.on('error', (error) => gunzip.destroy(error));
+  return raw.pipe(gunzip);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const OPTIONAL_STRING_FIELDS = ['author', 'url', 'court', 'decision_number', 'case_number', 'reporting_judge'] as const;
+const NULLABLE_STRING_FIELDS = ['in_force_date', 'signature'] as const;
+
+/** Checks one parsed line; returns the document, or a message saying what is wrong. */
+function validateDocument(value: unknown): CorpusDocument | string {
+  if (!isObject(value)) return 'a document must be a JSON object';
+  for (const field of ['document_id', 'source_type', 'type', 'title', 'date'] as const) {
+    if (typeof value[field] !== 'string' || value[field] === '') {
+      return `missing or invalid required field "${field}" (a non-empty string)`;
+    }
+  }
+  for (const field of OPTIONAL_STRING_FIELDS) {
+    if (value[field] !== undefined && value[field] !== null && typeof value[field] !== 'string') {
+      return `field "${field}" must be a string when present`;
+    }
+  }
+  for (const field of NULLABLE_STRING_FIELDS) {
+    if (value[field] !== undefined && value[field] !== null && typeof value[field] !== 'string') {
+      return `field "${field}" must be a string or null`;
+    }
+  }
+  if (value.court_id !== undefined && value.court_id !== null && !Number.isSafeInteger(value.court_id)) {
+    return 'field "court_id" must be an integer when present';
+  }
+  const elements = value.elements;
+  if (!Array.isArray(elements)) return 'missing or invalid required field "elements" (an array)';
+  for (let i = 0; i < elements.length; i++) {
+    const e: unknown = elements[i];
+    if (!isObject(e) || typeof e.ref !== 'string' || typeof e.label !== 'string' || typeof e.text !== 'string') {
+      return `elements[${i}] must be an object with string fields "ref", "label" and "text"`;
+    }
+  }
+  return value as unknown as CorpusDocument;
+}
+
+/**
+ * Streams the documents of a corpus file, in file order, without loading the file whole.
+ *
+ * The file is JSON Lines, gzip-compressed when it starts with the gzip magic bytes `1f 8b` (whatever its name),
+ * plain UTF-8 otherwise. Blank lines are skipped.
+ *
+ * @param path the corpus file.
+ * @throws CorpusError when the file is missing or unreadable, when a line is not valid JSON or lacks a required field
+ *   (the message and `line` name the 1-based line number), when a `document_id` repeats, or when the gzip data is
+ *   corrupt.
+ */
+export async function* readCorpus(path: string): AsyncGenerator<CorpusDocument> {
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+  } catch (error) {
+    throw fileError(path, error);
+  }
+  const stream = await openCorpusStream(path);
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  const seen = new Set<string>();
+  let lineNumber = 0;
+  try {
+    for await (const line of lines) {
+      lineNumber++;
+      if (line.trim() === '') continue;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(line);
+      } catch (error) {
+        const detail = error instanceof Error ? error.message : String(error);
+        throw new CorpusError(path, `invalid JSON (${detail})`, lineNumber, { cause: error });
+      }
+      const document = validateDocument(parsed);
+      if (typeof document === 'string') throw new CorpusError(path, document, lineNumber);
+      if (seen.has(document.document_id)) {
+        throw new CorpusError(path, `duplicate document_id "${document.document_id}"`, lineNumber);
+      }
+      seen.add(document.document_id);
+      yield document;
+    }
+  } catch (error) {
+    if (error instanceof CorpusError) throw error;
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new CorpusError(path, `cannot be read after line ${lineNumber}: ${detail}`, undefined, { cause: error });
+  } finally {
+    lines.close();
+    stream.destroy();
+  }
+}
+
+/**
+ * Counts the documents (non-blank lines) of a corpus file cheaply, without parsing JSON: the `total` of the indexing
+ * progress. Same format rules as `readCorpus`.
+ *
+ * @throws CorpusError when the file is missing or unreadable.
+ */
+export async function countCorpusLines(path: string): Promise<number> {
+  let stream: Readable;
+  try {
+    stream = await openCorpusStream(path);
+  } catch (error) {
+    throw error instanceof CorpusError ? error : fileError(path, error);
+  }
+  let count = 0;
+  // Whether the current line so far holds a non-whitespace byte (a line of only spaces/CR/tabs is blank).
+  let content = false;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      for (let i = 0; i < chunk.length; i++) {
+        const b = chunk[i];
+        if (b === 0x0a) {
+          if (content) count++;
+          content = false;
+        } else if (!content && b !== 0x20 && b !== 0x0d && b !== 0x09) {
+          content = true;
+        }
+      }
+    }
+  } catch (error) {
+    throw fileError(path, error);
+  }
+  if (content) count++;
+  return count;
+}
+
+/**
+ * SHA-256 of the corpus file's bytes (as stored, i.e. of the compressed bytes for a gzip file), streamed.
+ *
+ * @param onBytes optional progress callback: bytes hashed so far and the file size, in bytes.
+ * @returns lowercase hex digest (64 characters).
+ * @throws CorpusError when the file is missing or unreadable.
+ */
+export async function hashCorpusFile(
+  path: string,
+  onBytes?: (done: number, total: number) => void,
+): Promise<string> {
+  let size: number;
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    size = info.size;
+  } catch (error) {
+    throw fileError(path, error);
+  }
+  const hash = createHash('sha256');
+  let done = 0;
+  try {
+    for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      done += chunk.length;
+      onBytes?.(done, size);
+    }
+  } catch (error) {
+    throw fileError(path, error);
+  }
+  return hash.digest('hex');
+}

@@ -1,0 +1,407 @@
+/**
+ * The sandbox's search index: one SQLite file (node:sqlite) per corpus content and analyzer version, built once from
+ * the corpus and reused on later starts.
+ *
+ * File: `<dataDir>/index-<key>.sqlite`, `key` = first 16 hex digits of
+ * sha256(`<corpus sha256>:<ANALYZER_VERSION>.<INDEX_SCHEMA_VERSION>`). A build writes a uniquely named temporary file
+ * (`index-<key>.sqlite.tmp-<pid>-<random>`) in the same directory and renames it into place only when complete, so a
+ * half-written index is never used; concurrent builders each write their own temporary file, and the atomic rename
+ * makes the last one win with identical content. Temporary files left by crashed builds (their process no longer
+ * runs) are removed by the next build.
+ *
+ * Tables:
+ * - `meta(key, value)`: `complete` = `1` (written last), `corpus_sha256`, `analyzer_version`, `schema_version`,
+ *   `document_count`, `article_count`, `built_at`.
+ * - `documents`: every corpus field, the full ordered `elements` as JSON (for `GET /v1/documents`), the court fields
+ *   when present, the opaque `collection`, and `title_stems` (the analyzed title, stems joined by spaces).
+ * - `articles`: `id` (= FTS rowid), `doc` (documents rowid), `ordinal` (0-based position in `elements`), `ref`,
+ *   `label`, `text`, `excerpt_id` (stable, unique: `<document_id>:<ref>`, `~2`, `~3`… appended when a ref repeats
+ *   within the document), `stem_count` (number of indexed stems).
+ * - `fts`: contentless FTS5 table (`content=''`) over the pre-stemmed article text (stems joined by spaces), rowid =
+ *   `articles.id`; `bm25(fts)` works on it (column sizes are kept).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { isCourtSourceType, KNOWN_SOURCE_TYPES, type SourceTypeEntry } from '../api/types.js';
+import { countCorpusLines, hashCorpusFile, readCorpus, type CorpusDocument, type CorpusElement } from './corpus.js';
+import { analyze, ANALYZER_VERSION } from './text.js';
+
+/** Version of the table layout; part of the index key, so a layout change rebuilds indexes. */
+export const INDEX_SCHEMA_VERSION = 1;
+
+/** Progress of `openIndex`. `done`/`total` are bytes for `hashing`, documents for `indexing`, steps for `finishing`. */
+export interface IndexProgress {
+  phase: 'hashing' | 'indexing' | 'finishing';
+  done: number;
+  total: number;
+}
+
+/** Options of `openIndex`. */
+export interface OpenIndexOptions {
+  /** The corpus file (JSON Lines, gzip or plain; see `readCorpus`). */
+  corpusPath: string;
+  /** Directory holding index files; created when missing. */
+  dataDir: string;
+  /**
+   * Progress callback: `hashing` (every MiB), then, only when the index must be built, `indexing` (about every 1% of
+   * the documents, and at the end) and `finishing` (0/1 before the final optimize, 1/1 when the file is in place).
+   */
+  onProgress?: (progress: IndexProgress) => void;
+}
+
+/** An open, complete index. Use `db` read-only. */
+export interface SearchIndex {
+  /** The open database (opened read-only after the build). */
+  readonly db: DatabaseSync;
+  /** The index file. */
+  readonly path: string;
+  /** SHA-256 (hex) of the corpus file the index was built from. */
+  readonly corpusSha256: string;
+  readonly documentCount: number;
+  readonly articleCount: number;
+  /** Whether this `openIndex` call built the index (false when an existing complete index was reused). */
+  readonly built: boolean;
+  /**
+   * Source types of the corpus, for `GET /v1/catalog/source-types`, ordered `bulgarian_laws_regulations`,
+   * `high_courts_cases`, then the others by id. `case_law` rule: a known type by `isCourtSourceType`
+   * (`high_courts_cases` yes, `bulgarian_laws_regulations` no); an unknown type is case law when at least one of its
+   * documents carries a `court_id`. `name`: Bulgarian names for the known types, the id itself for others.
+   */
+  sourceTypes(): SourceTypeEntry[];
+  /** Closes the database. */
+  close(): void;
+}
+
+/** Bulgarian names of the known source types (`GET /v1/catalog/source-types`). */
+export const SOURCE_TYPE_NAMES: Readonly<Record<string, string>> = {
+  [KNOWN_SOURCE_TYPES.laws]: 'Закони и подзаконови нормативни актове',
+  [KNOWN_SOURCE_TYPES.highCourts]: 'Съдебна практика на върховните съдилища',
+};
+
+/**
+ * The opaque `collection` value of a source type: `c_` + the first 10 hex digits of sha256(source_type). Stable
+ * across corpora and runs; deliberately not human-readable (spec: clients must not derive meaning from it).
+ */
+export function collectionOf(sourceType: string): string {
+  return 'c_' + createHash('sha256').update(sourceType, 'utf8').digest('hex').slice(0, 10);
+}
+
+/** The index file name for a corpus hash: `index-<16 hex>.sqlite`. */
+export function indexFileName(corpusSha256: string): string {
+  const key = createHash('sha256')
+    .update(`${corpusSha256}:${ANALYZER_VERSION}.${INDEX_SCHEMA_VERSION}`, 'utf8')
+    .digest('hex')
+    .slice(0, 16);
+  return `index-${key}.sqlite`;
+}
+
+const SCHEMA = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE documents (
+  id INTEGER PRIMARY KEY,
+  document_id TEXT NOT NULL UNIQUE,
+  collection TEXT NOT NULL,
+  source_type TEXT NOT NULL,
+  type TEXT NOT NULL,
+  title TEXT NOT NULL,
+  date TEXT NOT NULL,
+  in_force_date TEXT,
+  author TEXT,
+  url TEXT,
+  signature TEXT,
+  court_id INTEGER,
+  court TEXT,
+  decision_number TEXT,
+  case_number TEXT,
+  reporting_judge TEXT,
+  elements_json TEXT NOT NULL,
+  title_stems TEXT NOT NULL,
+  article_count INTEGER NOT NULL
+);
+CREATE INDEX documents_source_type_date ON documents (source_type, date);
+CREATE TABLE articles (
+  id INTEGER PRIMARY KEY,
+  doc INTEGER NOT NULL REFERENCES documents (id),
+  ordinal INTEGER NOT NULL,
+  ref TEXT NOT NULL,
+  label TEXT NOT NULL,
+  text TEXT NOT NULL,
+  excerpt_id TEXT NOT NULL UNIQUE,
+  stem_count INTEGER NOT NULL
+);
+CREATE INDEX articles_doc ON articles (doc, ordinal);
+CREATE VIRTUAL TABLE fts USING fts5 (stems, content = '');
+`;
+
+/** The excerpt ids of a document's elements: `<document_id>:<ref>`, with `~2`, `~3`… for repeated refs. */
+export function excerptIds(documentId: string, elements: readonly CorpusElement[]): string[] {
+  const used = new Set<string>();
+  return elements.map((element, ordinal) => {
+    const base = `${documentId}:${element.ref === '' ? `#${ordinal + 1}` : element.ref}`;
+    let id = base;
+    for (let n = 2; used.has(id); n++) id = `${base}~${n}`;
+    used.add(id);
+    return id;
+  });
+}
+
+/** Whether a process with this id is running (a temp file of a running build must not be removed). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const TEMP_PATTERN = /^index-[0-9a-f]{16}\.sqlite\.tmp-(\d+)-[0-9a-f]+$/;
+
+/** Removes temporary index files whose building process no longer runs (crashed builds). */
+function removeStaleTempFiles(dataDir: string): void {
+  for (const name of readdirSync(dataDir)) {
+    const m = TEMP_PATTERN.exec(name);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    if (pid === process.pid || processAlive(pid)) continue;
+    rmSync(join(dataDir, name), { force: true });
+  }
+}
+
+/** Reads `meta` of an index file; undefined when the file is not a complete index of the expected versions. */
+function readCompleteMeta(db: DatabaseSync, corpusSha256: string): Map<string, string> | undefined {
+  try {
+    const rows = db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
+    const meta = new Map(rows.map((r) => [r.key, r.value]));
+    const ok =
+      meta.get('complete') === '1' &&
+      meta.get('corpus_sha256') === corpusSha256 &&
+      meta.get('analyzer_version') === String(ANALYZER_VERSION) &&
+      meta.get('schema_version') === String(INDEX_SCHEMA_VERSION);
+    return ok ? meta : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Opens an existing complete index read-only; undefined when absent, incomplete or unreadable. */
+function tryOpenExisting(path: string, corpusSha256: string): { db: DatabaseSync; meta: Map<string, string> } | undefined {
+  if (!existsSync(path)) return undefined;
+  let db: DatabaseSync | undefined;
+  try {
+    db = new DatabaseSync(path, { readOnly: true });
+    const meta = readCompleteMeta(db, corpusSha256);
+    if (meta) return { db, meta };
+  } catch {
+    // Not a database, or unreadable: rebuilt below.
+  }
+  db?.close();
+  return undefined;
+}
+
+/** Builds the index of `corpusPath` into `tempPath` (a new file). */
+async function buildIndex(
+  corpusPath: string,
+  corpusSha256: string,
+  tempPath: string,
+  onProgress: ((progress: IndexProgress) => void) | undefined,
+): Promise<void> {
+  const total = await countCorpusLines(corpusPath);
+  onProgress?.({ phase: 'indexing', done: 0, total });
+  const db = new DatabaseSync(tempPath);
+  try {
+    db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY;');
+    db.exec(SCHEMA);
+    const insertDocument = db.prepare(
+      `INSERT INTO documents (id, document_id, collection, source_type, type, title, date, in_force_date, author, url,
+         signature, court_id, court, decision_number, case_number, reporting_judge, elements_json, title_stems,
+         article_count)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const insertArticle = db.prepare(
+      'INSERT INTO articles (id, doc, ordinal, ref, label, text, excerpt_id, stem_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    const insertFts = db.prepare('INSERT INTO fts (rowid, stems) VALUES (?, ?)');
+    const collections = new Map<string, string>();
+    const step = Math.max(1, Math.floor(total / 100));
+    let documents = 0;
+    let articles = 0;
+    db.exec('BEGIN');
+    for await (const d of readCorpus(corpusPath)) {
+      documents++;
+      let collection = collections.get(d.source_type);
+      if (collection === undefined) {
+        collection = collectionOf(d.source_type);
+        collections.set(d.source_type, collection);
+      }
+      insertDocument.run(
+        documents,
+        d.document_id,
+        collection,
+        d.source_type,
+        d.type,
+        d.title,
+        d.date,
+        d.in_force_date ?? null,
+        d.author ?? null,
+        d.url ?? null,
+        d.signature ?? null,
+        d.court_id ?? null,
+        d.court ?? null,
+        d.decision_number ?? null,
+        d.case_number ?? null,
+        d.reporting_judge ?? null,
+        JSON.stringify(d.elements),
+        analyze(d.title).join(' '),
+        d.elements.length,
+      );
+      const ids = excerptIds(d.document_id, d.elements);
+      d.elements.forEach((element, ordinal) => {
+        articles++;
+        const stems = analyze(element.text);
+        insertArticle.run(
+          articles,
+          documents,
+          ordinal,
+          element.ref,
+          element.label,
+          element.text,
+          ids[ordinal] ?? '',
+          stems.length,
+        );
+        insertFts.run(articles, stems.join(' '));
+      });
+      if (documents % step === 0) onProgress?.({ phase: 'indexing', done: documents, total: Math.max(total, documents) });
+    }
+    db.exec('COMMIT');
+    onProgress?.({ phase: 'indexing', done: documents, total: documents });
+    onProgress?.({ phase: 'finishing', done: 0, total: 1 });
+    db.exec("INSERT INTO fts (fts) VALUES ('optimize')");
+    db.exec('ANALYZE');
+    const setMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+    db.exec('BEGIN');
+    setMeta.run('corpus_sha256', corpusSha256);
+    setMeta.run('analyzer_version', String(ANALYZER_VERSION));
+    setMeta.run('schema_version', String(INDEX_SCHEMA_VERSION));
+    setMeta.run('document_count', String(documents));
+    setMeta.run('article_count', String(articles));
+    setMeta.run('built_at', new Date().toISOString());
+    setMeta.run('complete', '1');
+    db.exec('COMMIT');
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Opens the index of a corpus, building it first when no complete index of this corpus content (and analyzer/schema
+ * version) exists in `dataDir`.
+ *
+ * Warm start (index present): hashes the corpus file and opens the index read-only; the corpus is not parsed.
+ * Cold start: builds into a temporary file (unique name, same directory) and renames it into place when complete.
+ *
+ * @throws CorpusError when the corpus file is missing or invalid (no index file is left behind then).
+ */
+export async function openIndex(options: OpenIndexOptions): Promise<SearchIndex> {
+  const { corpusPath, dataDir, onProgress } = options;
+  const corpusSha256 = await hashCorpusFile(corpusPath, (done, total) =>
+    onProgress?.({ phase: 'hashing', done, total }),
+  );
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, indexFileName(corpusSha256));
+  let opened = tryOpenExisting(path, corpusSha256);
+  let built = false;
+  if (!opened) {
+    removeStaleTempFiles(dataDir);
+    const tempPath = `${path}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
+    try {
+      await buildIndex(corpusPath, corpusSha256, tempPath, onProgress);
+      renameSync(tempPath, path);
+    } catch (error) {
+      rmSync(tempPath, { force: true });
+      throw error;
+    }
+    built = true;
+    opened = tryOpenExisting(path, corpusSha256);
+    if (!opened) throw new Error(`index ${path} was built but cannot be opened`);
+    onProgress?.({ phase: 'finishing', done: 1, total: 1 });
+  }
+  return createSearchIndex(path, corpusSha256, opened.db, opened.meta, built);
+}
+
+function createSearchIndex(
+  path: string,
+  corpusSha256: string,
+  db: DatabaseSync,
+  meta: Map<string, string>,
+  built: boolean,
+): SearchIndex {
+  let sourceTypes: SourceTypeEntry[] | undefined;
+  return {
+    db,
+    path,
+    corpusSha256,
+    documentCount: Number(meta.get('document_count')),
+    articleCount: Number(meta.get('article_count')),
+    built,
+    sourceTypes(): SourceTypeEntry[] {
+      sourceTypes ??= computeSourceTypes(db);
+      return sourceTypes.map((entry) => ({ ...entry }));
+    },
+    close(): void {
+      if (db.isOpen) db.close();
+    },
+  };
+}
+
+const SOURCE_TYPE_ORDER: readonly string[] = [KNOWN_SOURCE_TYPES.laws, KNOWN_SOURCE_TYPES.highCourts];
+
+function computeSourceTypes(db: DatabaseSync): SourceTypeEntry[] {
+  const rows = db
+    .prepare(
+      `SELECT source_type, COUNT(*) AS document_count, MAX(court_id IS NOT NULL) AS has_court
+       FROM documents GROUP BY source_type`,
+    )
+    .all() as { source_type: string; document_count: number; has_court: number }[];
+  const rank = (id: string): number => {
+    const i = SOURCE_TYPE_ORDER.indexOf(id);
+    return i === -1 ? SOURCE_TYPE_ORDER.length : i;
+  };
+  return rows
+    .map((r) => ({
+      id: r.source_type,
+      name: SOURCE_TYPE_NAMES[r.source_type] ?? r.source_type,
+      case_law: isCourtSourceType(r.source_type) ?? r.has_court === 1,
+      document_count: r.document_count,
+    }))
+    .sort((a, b) => rank(a.id) - rank(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * The full stored document (every corpus field and the ordered `elements`) with its `collection`, or undefined when
+ * no document has this `document_id` in this `collection`. For `GET /v1/documents`.
+ */
+export function readDocument(
+  index: SearchIndex,
+  documentId: string,
+  collection: string,
+): (CorpusDocument & { collection: string }) | undefined {
+  const row = index.db
+    .prepare(
+      `SELECT document_id, collection, source_type, type, title, date, in_force_date, author, url, signature, court_id,
+         court, decision_number, case_number, reporting_judge, elements_json
+       FROM documents WHERE document_id = ? AND collection = ?`,
+    )
+    .get(documentId, collection) as Record<string, string | number | null> | undefined;
+  if (!row) return undefined;
+  const { elements_json, ...fields } = row;
+  const document: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    // Optional court fields are omitted when absent; the nullable corpus fields keep their null.
+    if (value !== null || key === 'in_force_date' || key === 'signature') document[key] = value;
+  }
+  document.elements = JSON.parse(String(elements_json)) as CorpusElement[];
+  return document as unknown as CorpusDocument & { collection: string };
+}

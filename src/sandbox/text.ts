@@ -1,0 +1,169 @@
+/**
+ * Bulgarian-aware text analysis of the sandbox search engine: tokenizing, stopword removal and light stemming.
+ *
+ * The same analysis runs at index time (article text and titles, `analyze`) and at query time (`analyzeQuery`), so an
+ * inflected form in the query matches the other inflected forms with the same stem in the corpus
+ * (застраховател / застрахователя / застрахователят → `застраховател`).
+ *
+ * Changing anything here that changes the stems produced must bump `ANALYZER_VERSION`: the index file name includes it,
+ * so existing indexes are then rebuilt instead of silently mismatching the query analysis.
+ */
+import { stemmer as bulgarianStemmer } from '@orama/stemmers/bulgarian';
+import { stopwords as bulgarianStopwords } from '@orama/stopwords/bulgarian';
+
+/** Version of the analysis (tokenizer, stopwords, stemmer); part of the index key (see `index-db.ts`). */
+export const ANALYZER_VERSION = 1;
+
+/** Stopwords dropped from indexed text and queries: the list of `@orama/stopwords/bulgarian` (259 words). */
+export const STOPWORDS: ReadonlySet<string> = new Set(bulgarianStopwords);
+
+/** A token: maximal run of Unicode letters and digits. */
+const TOKEN_PATTERN = /[\p{L}\p{N}]+/gu;
+
+/** A token of a text with its position, in UTF-16 code units (`start` inclusive, `end` exclusive). */
+export interface TokenSpan {
+  /** The token as written in the text (original case). */
+  surface: string;
+  /** Lowercased token. */
+  lower: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * Every token of `text` (maximal runs of `\p{L}\p{N}`), lowercased, stopwords and 1-character tokens included, with
+ * their positions. The building block of `analyze`, `analyzeQuery` and of excerpt selection.
+ */
+export function tokenSpans(text: string): TokenSpan[] {
+  const spans: TokenSpan[] = [];
+  for (const m of text.matchAll(TOKEN_PATTERN)) {
+    const surface = m[0];
+    spans.push({ surface, lower: surface.toLowerCase(), start: m.index, end: m.index + surface.length });
+  }
+  return spans;
+}
+
+/** Whether a lowercased token is kept for indexing and search: at least 2 characters and not a stopword. */
+export function isIndexable(lower: string): boolean {
+  return lower.length >= 2 && !STOPWORDS.has(lower);
+}
+
+/** Stems computed so far: the corpus vocabulary is small relative to its token count, so this saves most work. */
+const stemCache = new Map<string, string>();
+/** Bound on the cache, so that a long-running server fed arbitrary queries cannot grow it without limit. */
+const STEM_CACHE_LIMIT = 500_000;
+
+/**
+ * The Bulgarian light stem (Lucene's BulgarianStemmer, as ported by `@orama/stemmers/bulgarian`) of a lowercased
+ * token; cached.
+ *
+ * Work-around for a bug of that port: Lucene's stemmer works on a `char[]` and rewrites characters in place (e.g.
+ * `-ен` → `-н`, `-ци` → `-к`), and the port does the same on its argument (`word[i] = ...`). On a JS string in strict
+ * mode that assignment throws `TypeError: Cannot assign to read only property` (e.g. for "обезщетения"); in sloppy mode
+ * it would silently be lost. Passing a mutable array of the characters that also has the `substring(start, end)`
+ * method the port calls at the end makes it behave exactly like Lucene (обезщетения → обезщетн,
+ * застрахователи → застраховатял). The port only indexes, compares and calls `substring`, so the array is a faithful
+ * stand-in for the string.
+ */
+export function stem(lower: string): string {
+  const cached = stemCache.get(lower);
+  if (cached !== undefined) return cached;
+  const chars = Object.assign([...lower], {
+    substring(this: string[], start: number, end: number): string {
+      return this.slice(start, end).join('');
+    },
+  });
+  const result = bulgarianStemmer(chars as unknown as string);
+  if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
+  stemCache.set(lower, result);
+  return result;
+}
+
+/**
+ * Index-time analysis: the stems of `text`, in order, one per kept token (duplicates kept, so term frequencies
+ * survive). Tokens are lowercased maximal runs of letters/digits; stopwords and 1-character tokens are dropped.
+ */
+export function analyze(text: string): string[] {
+  const stems: string[] = [];
+  for (const m of text.matchAll(TOKEN_PATTERN)) {
+    const lower = m[0].toLowerCase();
+    if (isIndexable(lower)) stems.push(stem(lower));
+  }
+  return stems;
+}
+
+/** One distinct stem of a query with the word(s) the user typed for it. */
+export interface QueryTerm {
+  stem: string;
+  /**
+   * The query's words with this stem, as typed (original case), in order of first appearance, without duplicates
+   * (words differing only in case count once, as first typed).
+   */
+  surfaces: string[];
+}
+
+/** Result of `analyzeQuery`. */
+export interface AnalyzedQuery {
+  /** Distinct stems in order of first appearance; empty when the query holds only stopwords or 1-letter tokens. */
+  terms: QueryTerm[];
+  /** Every token of the query as typed (original case), stopwords included; for vocabulary rules such as "ВАС". */
+  tokens: string[];
+}
+
+/** Query-time analysis: the distinct stems of `query`, each with the surface words that produced it. */
+export function analyzeQuery(query: string): AnalyzedQuery {
+  const byStem = new Map<string, QueryTerm>();
+  const tokens: string[] = [];
+  for (const span of tokenSpans(query)) {
+    tokens.push(span.surface);
+    if (!isIndexable(span.lower)) continue;
+    const s = stem(span.lower);
+    let term = byStem.get(s);
+    if (!term) {
+      term = { stem: s, surfaces: [] };
+      byStem.set(s, term);
+    }
+    if (!term.surfaces.some((w) => w.toLowerCase() === span.lower)) term.surfaces.push(span.surface);
+  }
+  return { terms: [...byStem.values()], tokens };
+}
+
+/** An occurrence in a text of a word whose stem is one of a set of stems (see `createStemMatcher`). */
+export interface StemMatch {
+  stem: string;
+  /** Position of the word, in UTF-16 code units (`start` inclusive, `end` exclusive). */
+  start: number;
+  end: number;
+}
+
+/** Escapes a string for use inside a regular expression. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * A function finding, in a text, the words whose stem (same analysis as `analyze`) is one of `stems`, in text order;
+ * for excerpts. Equivalent to filtering `tokenSpans(text)` by stem, but much faster on long articles: a word can only
+ * have a stem starting with the first 3 letters of that stem, because the light stemmer only truncates a word and
+ * rewrites characters at positions ≥ 3 (so `stem.slice(0, 3)` is always a prefix of the word; verified on the whole
+ * corpus vocabulary), and a regular expression over those prefixes skips every other word natively.
+ */
+export function createStemMatcher(stems: Iterable<string>): (text: string) => StemMatch[] {
+  const wanted = new Set(stems);
+  const prefixes = [...new Set([...wanted].map((s) => s.slice(0, 3)))].filter((p) => p !== '');
+  if (prefixes.length === 0) return () => [];
+  // Longest first, so the alternation never stops at a shorter prefix where a longer one applies (any prefix works
+  // for matching, since the rest of the word is consumed by the trailing class, but this keeps it obvious).
+  prefixes.sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${prefixes.map(escapeRegExp).join('|')})[\\p{L}\\p{N}]*`, 'giu');
+  return (text: string): StemMatch[] => {
+    const matches: StemMatch[] = [];
+    for (const m of text.matchAll(pattern)) {
+      const lower = m[0].toLowerCase();
+      if (!isIndexable(lower)) continue;
+      const s = stem(lower);
+      if (wanted.has(s)) matches.push({ stem: s, start: m.index, end: m.index + m[0].length });
+    }
+    return matches;
+  };
+}

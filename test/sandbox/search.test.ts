@@ -1,0 +1,280 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SearchRequest, SearchResponse, SourceTypeEntry } from '../../src/api/types.js';
+import { openIndex, type SearchIndex } from '../../src/sandbox/index-db.js';
+import {
+  chooseSourceTypes,
+  EXCERPT_MAX_CHARS,
+  judgeNameMatches,
+  search,
+  SearchRequestError,
+} from '../../src/sandbox/search.js';
+import { analyzeQuery } from '../../src/sandbox/text.js';
+import { CASES, LAWS, tempDir, writeCorpus } from './fixtures.js';
+
+let lawsIndex: SearchIndex;
+let mixedIndex: SearchIndex;
+let cleanup: () => void;
+
+beforeAll(async () => {
+  const t = tempDir();
+  cleanup = t.cleanup;
+  lawsIndex = await openIndex({ corpusPath: writeCorpus(join(t.dir, 'laws.jsonl'), LAWS), dataDir: join(t.dir, 'd') });
+  mixedIndex = await openIndex({
+    corpusPath: writeCorpus(join(t.dir, 'mixed.jsonl.gz'), [...LAWS, ...CASES], true),
+    dataDir: join(t.dir, 'd'),
+  });
+});
+
+afterAll(() => {
+  lawsIndex.close();
+  mixedIndex.close();
+  cleanup();
+});
+
+const ids = (response: SearchResponse): string[] => response.results.map((r) => r.document_id);
+
+describe('search on a synthetic corpus', () => {
+  it('ranks the act about the subject first, then an act matching every word once, then a passing mention', () => {
+    const response = search(lawsIndex, { query: 'пазителят на фара' });
+    expect(ids(response)).toEqual(['test-lighthouse', 'test-lighthouse-amend', 'test-gnomes']);
+    expect(response.result_count).toBe(3);
+    expect(response.query).toBe('пазителят на фара');
+    const scores = response.results.map((r) => r.score!);
+    expect(scores[0]).toBe(1);
+    expect(scores.every((s) => s > 0 && s <= 1)).toBe(true);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+  });
+
+  it('ranks an act above an act amending it when both match alike', () => {
+    // The amending act repeats the words more often, but the amended act is in the collection.
+    expect(ids(search(lawsIndex, { query: 'пчеларят и кошерът' }))).toEqual(['test-hives', 'test-hives-amend']);
+    // When a filter excludes the amended act, the amending act is still found.
+    expect(ids(search(lawsIndex, { query: 'пчеларят и кошерът', date_from: '2018-01-01' }))).toEqual(['test-hives-amend']);
+  });
+
+  it('matches inflected forms and names the words as typed in the explanation', () => {
+    // The corpus says "Застрахователят" and "Застрахователите"; the query uses another form.
+    const response = search(lawsIndex, { query: 'застрахователя и обезщетенията' });
+    expect(ids(response)).toEqual(['test-clouds']);
+    const result = response.results[0]!;
+    expect(result.explanation).toContain('„застрахователя“');
+    expect(result.explanation).toContain('Чл. 1');
+    expect(result.excerpts[0]?.text).toContain('Застрахователят');
+  });
+
+  it('returns excerpts with unique, stable ids, labels and relative scores', () => {
+    const response = search(lawsIndex, { query: 'часовникар часовници' });
+    const result = response.results[0]!;
+    expect(result.document_id).toBe('test-long');
+    // The document repeats ref "2": both articles match and keep distinct ids.
+    expect(result.excerpts.map((e) => e.excerpt_id).sort()).toEqual(['test-long:2', 'test-long:2~2']);
+    expect(result.excerpts.map((e) => e.label)).toEqual(['Чл. 2.', 'Чл. 2.']);
+    expect(search(lawsIndex, { query: 'часовникар часовници' })).toEqual(response);
+    for (const excerpt of result.excerpts) {
+      expect(excerpt.score).toBeGreaterThan(0);
+      expect(excerpt.score).toBeLessThanOrEqual(1);
+    }
+    expect(Math.max(...result.excerpts.map((e) => e.score!))).toBe(1);
+    expect(result.explanation).toBe('Съвпадение с „часовникар“ и „часовници“ в Чл. 2.');
+  });
+
+  it('cuts a long article to a passage around the match, marking the cuts', () => {
+    const full = LAWS.find((d) => d.document_id === 'test-long')!.elements[0]!.text;
+    const excerpt = search(lawsIndex, { query: 'часовникар на селото' }).results[0]!.excerpts.find((e) =>
+      e.text!.includes('селото'),
+    )!;
+    expect(excerpt.excerpt_id).toBe('test-long:1');
+    expect(excerpt.text!.length).toBeLessThanOrEqual(EXCERPT_MAX_CHARS);
+    expect(excerpt.text!.length).toBeGreaterThan(EXCERPT_MAX_CHARS - 100);
+    expect(excerpt.text).toMatch(/^….*единственият часовникар на селото.*…$/su);
+    // Cut at word boundaries: the passage minus its marks is a run of whole words of the article.
+    const inner = excerpt.text!.slice(1, -1);
+    const at = full.indexOf(inner);
+    expect(at).toBeGreaterThan(0);
+    expect(full[at - 1]).toMatch(/\s/u);
+    expect(full[at + inner.length]).toMatch(/\s/u);
+  });
+
+  it('never returns elements or full document text', () => {
+    const response = search(mixedIndex, { query: 'фар пазител часовникар застраховател', source_types: ['bulgarian_laws_regulations', 'high_courts_cases'] });
+    expect(response.result_count).toBeGreaterThan(3);
+    for (const result of response.results) {
+      expect(result).not.toHaveProperty('elements');
+      expect(Object.keys(result).sort()).toEqual(
+        expect.arrayContaining(['author', 'collection', 'date', 'document_id', 'excerpts', 'explanation', 'score', 'source_type', 'title', 'type', 'url']),
+      );
+      expect(result.excerpts.length).toBeLessThanOrEqual(3);
+      for (const e of result.excerpts) expect(e.text!.length).toBeLessThanOrEqual(EXCERPT_MAX_CHARS);
+    }
+    expect(JSON.stringify(response)).not.toContain(LAWS.find((d) => d.document_id === 'test-long')!.elements[0]!.text);
+  });
+
+  it('respects max_results and defaults to 20', () => {
+    expect(search(mixedIndex, { query: 'фар', max_results: 2 }).results).toHaveLength(2);
+    expect(search(mixedIndex, { query: 'фар', max_results: 2 }).result_count).toBe(2);
+    expect(search(mixedIndex, { query: 'фар' }).result_count).toBe(3);
+  });
+
+  it('returns 0 results for a query of stopwords only and for a query without matches', () => {
+    expect(search(lawsIndex, { query: 'и на за от' })).toEqual({ query: 'и на за от', result_count: 0, results: [] });
+    expect(search(lawsIndex, { query: 'несъществуващадума' })).toEqual({
+      query: 'несъществуващадума',
+      result_count: 0,
+      results: [],
+    });
+  });
+
+  it('applies date_from and date_to inclusively on the publication date', () => {
+    const q = 'фар';
+    expect(ids(search(lawsIndex, { query: q, date_from: '2020-01-15' }))).toEqual(['test-lighthouse', 'test-lighthouse-amend']);
+    expect(ids(search(lawsIndex, { query: q, date_from: '2020-01-16' }))).toEqual(['test-lighthouse-amend']);
+    expect(ids(search(lawsIndex, { query: q, date_to: '2020-01-15' })).sort()).toEqual(['test-gnomes', 'test-lighthouse']);
+    expect(ids(search(lawsIndex, { query: q, date_from: '2020-01-15', date_to: '2020-01-15' }))).toEqual(['test-lighthouse']);
+  });
+
+  it('filters by source_types and gives court fields to court decisions only', () => {
+    const cases = search(mixedIndex, { query: 'пазителя на фара', source_types: ['high_courts_cases'] });
+    expect(ids(cases).sort()).toEqual(['test-case-1', 'test-case-2']);
+    const decision = cases.results.find((r) => r.document_id === 'test-case-1')!;
+    expect(decision).toMatchObject({
+      source_type: 'high_courts_cases',
+      court_id: 10,
+      court: 'ТЕСТОВИ ДАННИ: Първи измислен съд',
+      decision_number: '1',
+      case_number: '100/2020',
+      reporting_judge: 'Мария Иванова Петрова',
+    });
+    const laws = search(mixedIndex, { query: 'пазителя на фара', source_types: ['bulgarian_laws_regulations'] });
+    expect(laws.results.every((r) => r.source_type === 'bulgarian_laws_regulations')).toBe(true);
+    for (const r of laws.results) expect(r).not.toHaveProperty('court_id');
+    expect(laws.results[0]?.collection).not.toBe(decision.collection);
+  });
+
+  it('chooses laws by default and adds case law for case-law vocabulary', () => {
+    expect(new Set(search(mixedIndex, { query: 'пазителя на фара' }).results.map((r) => r.source_type))).toEqual(
+      new Set(['bulgarian_laws_regulations']),
+    );
+    expect(new Set(search(mixedIndex, { query: 'съдебна практика за пазителя на фара' }).results.map((r) => r.source_type))).toEqual(
+      new Set(['bulgarian_laws_regulations', 'high_courts_cases', 'test_arbitration_awards']),
+    );
+  });
+
+  it('filters court decisions by court_ids', () => {
+    expect(ids(search(mixedIndex, { query: 'фара', court_ids: [20] }))).toEqual(['test-case-2']);
+    expect(ids(search(mixedIndex, { query: 'фара', court_ids: [10, 30] })).sort()).toEqual(['test-case-1', 'test-opinion-1']);
+    expect(search(mixedIndex, { query: 'фара', court_ids: [99] }).result_count).toBe(0);
+  });
+
+  it('matches the reporting judge case-insensitively and approximately', () => {
+    const q = (judge_name: string): string[] => ids(search(mixedIndex, { query: 'фара', judge_name })).sort();
+    expect(q('мария иванова')).toEqual(['test-case-1']);
+    expect(q('ИВАНОВА')).toEqual(['test-case-1']);
+    expect(q('М. Петрова')).toEqual(['test-case-1']);
+    expect(q('Мария Иванов')).toEqual(['test-case-1']);
+    expect(q('Стоянова')).toEqual(['test-case-2']);
+    expect(q('Николай Стоянов')).toEqual([]);
+    expect(judgeNameMatches('иванова', 'Мария Иванова Петрова')).toBe(true);
+    expect(judgeNameMatches('Драганова', 'Мария Иванова Петрова')).toBe(false);
+  });
+
+  it('rejects an unknown source type, naming it and the catalog', () => {
+    const attempt = (): SearchResponse => search(mixedIndex, { query: 'фара', source_types: ['bulgarian_laws_regulations', 'no_such_type'] });
+    expect(attempt).toThrow(SearchRequestError);
+    expect(attempt).toThrow(/"no_such_type".*GET \/v1\/catalog\/source-types/);
+    try {
+      attempt();
+    } catch (error) {
+      expect((error as SearchRequestError).code).toBe('invalid_request');
+    }
+  });
+
+  it('rejects court_ids when every selected source type is non-court', () => {
+    const explicit = (): SearchResponse =>
+      search(mixedIndex, { query: 'фара', court_ids: [10], source_types: ['bulgarian_laws_regulations', 'test_notes'] });
+    expect(explicit).toThrow(SearchRequestError);
+    expect(explicit).toThrow(/court_ids applies only to case-law sources/);
+    // Automatic selection on a corpus without case law.
+    expect(() => search(lawsIndex, { query: 'фара', court_ids: [10] })).toThrow(SearchRequestError);
+    // A known case-law type absent from the corpus is allowed and simply matches nothing.
+    expect(search(lawsIndex, { query: 'фара', court_ids: [10], source_types: ['high_courts_cases'] }).result_count).toBe(0);
+  });
+});
+
+describe('chooseSourceTypes', () => {
+  const catalog: SourceTypeEntry[] = [
+    { id: 'bulgarian_laws_regulations', name: 'Закони', case_law: false, document_count: 10 },
+    { id: 'high_courts_cases', name: 'Практика', case_law: true, document_count: 5 },
+    { id: 'other_case_law', name: 'other_case_law', case_law: true, document_count: 2 },
+    { id: 'other_texts', name: 'other_texts', case_law: false, document_count: 2 },
+  ];
+  const choose = (request: SearchRequest, types = catalog): string[] =>
+    chooseSourceTypes(request, analyzeQuery(request.query), types);
+
+  it('uses explicit source_types as given', () => {
+    expect(choose({ query: 'решение на съда', source_types: ['other_texts', 'other_texts'] })).toEqual(['other_texts']);
+  });
+
+  it('selects case law when court_ids or judge_name is given', () => {
+    expect(choose({ query: 'договор', court_ids: [1] })).toEqual(['high_courts_cases', 'other_case_law']);
+    expect(choose({ query: 'договор', judge_name: 'Иванов' })).toEqual(['high_courts_cases', 'other_case_law']);
+  });
+
+  it('adds case law to laws for case-law words, by stem', () => {
+    for (const query of ['решението по делото', 'практиката на съдилищата', 'касационна жалба', 'тълкувателно решение', 'позиция на ВАС']) {
+      expect(choose({ query })).toEqual(['bulgarian_laws_regulations', 'high_courts_cases', 'other_case_law']);
+    }
+  });
+
+  it('selects laws only for other questions, or every type when there are no laws', () => {
+    expect(choose({ query: 'трудов договор прекратяване' })).toEqual(['bulgarian_laws_regulations']);
+    // "вас" in lowercase is the pronoun, not the court.
+    expect(choose({ query: 'какво засяга вас договорът' })).toEqual(['bulgarian_laws_regulations']);
+    expect(choose({ query: 'договор' }, catalog.slice(2))).toEqual(['other_case_law', 'other_texts']);
+  });
+
+  it('treats an empty source_types like an omitted one', () => {
+    expect(choose({ query: 'договор', source_types: [] })).toEqual(['bulgarian_laws_regulations']);
+  });
+
+  it('throws invalid_request for unknown types and for court_ids with only non-court types', () => {
+    expect(() => choose({ query: 'договор', source_types: ['x_unknown'] })).toThrow(/unknown source type "x_unknown"/);
+    expect(() => choose({ query: 'договор', source_types: ['other_texts'], court_ids: [3] })).toThrow(SearchRequestError);
+    expect(() => choose({ query: 'договор', court_ids: [3] }, catalog.filter((t) => !t.case_law))).toThrow(SearchRequestError);
+    expect(choose({ query: 'договор', source_types: ['other_texts', 'other_case_law'], court_ids: [3] })).toEqual([
+      'other_texts',
+      'other_case_law',
+    ]);
+  });
+});
+
+const CORPUS = '/work/shared/corpus/bg-statutes.jsonl.gz';
+const haveCorpus = existsSync(CORPUS);
+if (!haveCorpus) console.warn(`skipping the real-corpus search test: ${CORPUS} is absent`);
+
+describe.skipIf(!haveCorpus)('search on the real corpus (bg-statutes)', () => {
+  let index: SearchIndex;
+  let cleanupReal: () => void;
+
+  beforeAll(async () => {
+    const t = tempDir('pravo-real-index-');
+    cleanupReal = t.cleanup;
+    index = await openIndex({ corpusPath: CORPUS, dataDir: t.dir });
+  }, 300_000);
+
+  afterAll(() => {
+    index?.close();
+    cleanupReal?.();
+  });
+
+  it('ranks Кодекс за застраховането first for an insurance refusal question, with refusal articles', () => {
+    const response = search(index, { query: 'застрахователят отказва да изплати обезщетение' });
+    const top = response.results[0]!;
+    expect(top.document_id).toBe('act-15535');
+    expect(top.title).toBe('Кодекс за застраховането');
+    expect(top.excerpts.length).toBeGreaterThan(0);
+    expect(top.excerpts.some((e) => /откаж|отказ/iu.test(e.text ?? ''))).toBe(true);
+    expect(top.explanation).toContain('„застрахователят“');
+  });
+});

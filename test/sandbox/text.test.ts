@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { analyze, analyzeQuery, createStemMatcher, stem, STOPWORDS, tokenSpans } from '../../src/sandbox/text.js';
+
+describe('stem', () => {
+  it('gives inflected forms of a noun the same stem', () => {
+    const forms = ['застраховател', 'застрахователя', 'застрахователят'];
+    expect(new Set(forms.map(stem)).size).toBe(1);
+    expect(stem('обезщетение')).toBe(stem('обезщетението'));
+    expect(stem('договор')).toBe(stem('договора'));
+  });
+
+  it('does not throw on words the stemmer rewrites in place, and matches Lucene', () => {
+    // The port of Lucene's BulgarianStemmer assigns into its argument; on a plain string this throws in strict mode.
+    expect(() => stem('обезщетения')).not.toThrow();
+    expect(stem('обезщетения')).toBe('обезщетн');
+    expect(stem('застрахователи')).toBe('застраховатял');
+    expect(stem('съдебен')).toBe('съдебн');
+  });
+
+  it('leaves short words alone', () => {
+    expect(stem('съд')).toBe('съд');
+    expect(stem('вкс')).toBe('вкс');
+  });
+});
+
+describe('analyze', () => {
+  it('lowercases, drops stopwords and 1-character tokens, and keeps repeats', () => {
+    const stems = analyze('Застрахователят и застрахователя на Чл. 5, а той — в срок.');
+    expect(stems).toEqual([stem('застрахователят'), stem('застрахователя'), stem('чл'), stem('срок')]);
+    expect(STOPWORDS.has('на')).toBe(true);
+    expect(stems).not.toContain('5');
+  });
+
+  it('splits on anything that is not a letter or digit and keeps numbers of 2+ digits', () => {
+    expect(analyze('ДДС-регистрация/2024')).toEqual([stem('ддс'), stem('регистрация'), '2024']);
+  });
+
+  it('returns nothing for a text of stopwords only', () => {
+    expect(analyze('и в на за от с')).toEqual([]);
+  });
+});
+
+describe('analyzeQuery', () => {
+  it('keeps, per distinct stem, the words as the user typed them', () => {
+    const q = analyzeQuery('Застрахователят отказва, а застрахователя плаща; застрахователят');
+    expect(q.terms.map((t) => t.stem)).toEqual([stem('застраховател'), stem('отказва'), stem('плаща')]);
+    expect(q.terms[0]?.surfaces).toEqual(['Застрахователят', 'застрахователя']);
+    expect(q.tokens).toContain('а');
+  });
+
+  it('has no terms for a query of stopwords', () => {
+    expect(analyzeQuery('и на за').terms).toEqual([]);
+  });
+});
+
+describe('createStemMatcher', () => {
+  it('finds exactly the words tokenSpans+stem would find, with positions', () => {
+    const text = 'Обезщетения се дължат. Обезщетението е обезщетение; обезщетн. Застрахователите и ЗАСТРАХОВАТЕЛЯТ.';
+    const stems = [stem('обезщетение'), stem('обезщетения'), stem('застрахователят'), stem('застрахователи')];
+    const expected = tokenSpans(text)
+      .filter((t) => t.lower.length >= 2 && stems.includes(stem(t.lower)))
+      .map((t) => text.slice(t.start, t.end));
+    const found = createStemMatcher(stems)(text).map((m) => text.slice(m.start, m.end));
+    expect(found).toEqual(expected);
+    expect(found).toEqual(['Обезщетения', 'Обезщетението', 'обезщетение', 'обезщетн', 'Застрахователите', 'ЗАСТРАХОВАТЕЛЯТ']);
+  });
+
+  it('does not match inside a longer word', () => {
+    expect(createStemMatcher([stem('фар')])('фарове фар афар')).toHaveLength(1);
+  });
+});
