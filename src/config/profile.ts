@@ -1,0 +1,62 @@
+/**
+ * The active profile as a command sees it: the stored profile with the environment's overrides applied, and where
+ * each value came from (for `pravo config show` and for error messages).
+ *
+ * Precedence: profile name from `--profile`, else `PRAVO_PROFILE`, else `default`; `PRAVO_BASE_URL` and
+ * `PRAVO_API_KEY` override the profile's `base_url` and `api_key`.
+ */
+import type { AuthHeader } from '../api/client.js';
+import { LIVE_KEY_PATTERN } from '../api/types.js';
+import { DEFAULT_PROFILE, checkProfileName, type ConfigData } from './store.js';
+
+/** Where a resolved value came from. */
+export type ValueSource = 'env' | 'profile' | 'unset';
+
+/** The profile a command runs with. */
+export interface ResolvedProfile {
+  name: string;
+  base_url: string | undefined;
+  api_key: string | undefined;
+  auth_header: AuthHeader;
+  sources: { base_url: ValueSource; api_key: ValueSource };
+}
+
+/**
+ * Resolves the active profile from the config data, the environment and the `--profile` flag.
+ * @throws ConfigError when the profile name is invalid.
+ */
+export function resolveProfile(
+  data: ConfigData,
+  env: NodeJS.ProcessEnv,
+  flagProfile: string | undefined,
+): ResolvedProfile {
+  const name = checkProfileName(flagProfile ?? (env.PRAVO_PROFILE || DEFAULT_PROFILE));
+  const stored = data.profiles?.[name] ?? {};
+  const pick = (envValue: string | undefined, storedValue: string | undefined) =>
+    envValue ? { value: envValue, source: 'env' as const } : storedValue ? { value: storedValue, source: 'profile' as const } : { value: undefined, source: 'unset' as const };
+  const baseUrl = pick(env.PRAVO_BASE_URL, stored.base_url);
+  const apiKey = pick(env.PRAVO_API_KEY, stored.api_key);
+  return {
+    name,
+    base_url: baseUrl.value,
+    api_key: apiKey.value,
+    auth_header: stored.auth_header ?? 'x-api-key',
+    sources: { base_url: baseUrl.source, api_key: apiKey.source },
+  };
+}
+
+/**
+ * A key masked for display: its prefix (up to and including `_live_`, or its first 4 characters) and its last four
+ * characters, e.g. `sbx_live_…9f3a`. Keys of 12 characters or fewer show only their last two.
+ */
+export function maskKey(key: string): string {
+  if (key.length <= 12) return `…${key.slice(-2)}`;
+  const live = key.indexOf('_live_');
+  const prefix = live > 0 && live + 6 <= key.length - 8 ? key.slice(0, live + 6) : key.slice(0, 4);
+  return `${prefix}…${key.slice(-4)}`;
+}
+
+/** Whether a key has the form of a live key (a prefix ending in `_live_`; spec: API key facts). */
+export function looksLikeLiveKey(key: string): boolean {
+  return LIVE_KEY_PATTERN.test(key);
+}

@@ -1,0 +1,129 @@
+/**
+ * Renderers of a search response (spec: Search response, Search result): a ranked table for terminals and
+ * tab-separated lines for pipes. Pure functions of the data: they return strings and never write.
+ */
+import Table from 'cli-table3';
+import { Chalk } from 'chalk';
+import {
+  excerptTextOf,
+  explanationOf,
+  scoreOf,
+  type SearchResponse,
+  type SearchResult,
+} from '../api/types.js';
+import { oneLine, trimToWidth, tsvField, wrapText } from './text.js';
+
+/** Options of {@link renderSearchTable}. */
+export interface TableOptions {
+  /** Terminal width in columns; the table never exceeds it (minimum 60). */
+  width: number;
+  /** Whether to use ANSI colours. */
+  color: boolean;
+}
+
+const MIN_WIDTH = 60;
+const MAX_EXCERPTS_SHOWN = 3;
+
+/**
+ * A ranked table: columns `#`, `Title`, `Type`, `Date`, `Score`, and under each result a row with its excerpts (label,
+ * score, text trimmed to the width) and, when present, the explanation of relevance in Bulgarian and the court
+ * decision's data. Starts with a one-line summary; with no results, says so in one line.
+ */
+export function renderSearchTable(response: SearchResponse, options: TableOptions): string {
+  const c = new Chalk({ level: options.color ? 1 : 0 });
+  const results = response.results;
+  if (results.length === 0) return `No results for „${response.query}“.\n`;
+
+  const width = Math.max(MIN_WIDTH, options.width);
+  const typeWidth = Math.min(16, Math.max(6, ...results.map((r) => [...(r.type ?? '')].length)) + 2);
+  const fixed = { rank: String(results.length).length + 3, type: typeWidth, date: 12, score: 7 };
+  const borders = 6;
+  const titleWidth = width - borders - fixed.rank - fixed.type - fixed.date - fixed.score;
+  const table = new Table({
+    head: ['#', 'Title', 'Type', 'Date', 'Score'].map((h) => c.bold(h)),
+    colWidths: [fixed.rank, titleWidth, fixed.type, fixed.date, fixed.score],
+    colAligns: ['right', 'left', 'left', 'left', 'right'],
+    wordWrap: true,
+    style: { head: [], border: options.color ? ['grey'] : [] },
+  });
+  // The spanned detail cell spans every column and the borders between them, less the cell's own padding. Its lines are
+  // trimmed or wrapped here, on plain text, so cli-table3's own wrapping (which miscounts coloured text) is off.
+  const detailWidth = width - 4;
+
+  results.forEach((result, index) => {
+    const score = scoreOf(result);
+    table.push([
+      String(index + 1),
+      c.bold(oneLine(result.title ?? '')),
+      oneLine(result.type ?? ''),
+      result.date ?? '',
+      score === undefined ? '' : score.toFixed(2),
+    ]);
+    const details = detailLines(result, detailWidth, c);
+    if (details.length > 0) table.push([{ colSpan: 5, hAlign: 'left', wordWrap: false, content: details.join('\n') }]);
+  });
+
+  const count = response.result_count ?? results.length;
+  const summary = c.dim(`${count} ${count === 1 ? 'result' : 'results'} for „${oneLine(response.query)}“`);
+  return `${summary}\n${table.toString()}\n`;
+}
+
+function detailLines(result: SearchResult, width: number, c: InstanceType<typeof Chalk>): string[] {
+  const lines: string[] = [];
+  const court = [
+    result.court,
+    result.decision_number && `решение № ${result.decision_number}`,
+    result.case_number && `дело ${result.case_number}`,
+    result.reporting_judge && `докладчик ${result.reporting_judge}`,
+  ].filter(Boolean);
+  if (court.length > 0) lines.push(c.cyan(trimToWidth(oneLine(court.join(', ')), width)));
+
+  const excerpts = Array.isArray(result.excerpts) ? result.excerpts : [];
+  for (const excerpt of excerpts.slice(0, MAX_EXCERPTS_SHOWN)) {
+    const label = oneLine(excerpt.label ?? excerpt.excerpt_id ?? '');
+    const score = scoreOf(excerpt);
+    const head = score === undefined ? label : `${label} (${score.toFixed(2)})`;
+    const room = width - [...head].length - 1;
+    const text = trimToWidth(withoutLeadingLabel(oneLine(excerptTextOf(excerpt)), label), room);
+    lines.push(`${c.bold(label)}${score === undefined ? '' : c.dim(` (${score.toFixed(2)})`)} ${text}`.trimEnd());
+  }
+  if (excerpts.length > MAX_EXCERPTS_SHOWN) lines.push(c.dim(`… ${excerpts.length - MAX_EXCERPTS_SHOWN} more excerpts (--json shows all)`));
+
+  const explanation = explanationOf(result);
+  if (explanation) lines.push(...wrapText(explanation, width).map((line) => c.italic.dim(line)));
+  return lines;
+}
+
+/** The excerpt text without the label it repeats at its start (`Чл. 108. (1) …` under the label `Чл. 108.`). */
+function withoutLeadingLabel(text: string, label: string): string {
+  return label !== '' && text.startsWith(label) ? text.slice(label.length).trimStart() : text;
+}
+
+/**
+ * One line per result, tab-separated, no colour, no header, in this column order:
+ * `rank`, `document_id`, `collection`, `score`, `date`, `type`, `title`, `excerpts` (the excerpt labels, joined by
+ * `; `). Tabs and newlines inside values become spaces. No results: empty output.
+ */
+export function renderSearchTsv(response: SearchResponse): string {
+  return response.results
+    .map((result, index) => {
+      const labels = (Array.isArray(result.excerpts) ? result.excerpts : [])
+        .map((e) => oneLine(e.label ?? e.excerpt_id ?? ''))
+        .join('; ');
+      const score = scoreOf(result);
+      return [
+        index + 1,
+        result.document_id,
+        result.collection,
+        score === undefined ? '' : score.toFixed(4),
+        result.date,
+        result.type,
+        oneLine(result.title ?? ''),
+        labels,
+      ]
+        .map(tsvField)
+        .join('\t');
+    })
+    .map((line) => `${line}\n`)
+    .join('');
+}
