@@ -1,0 +1,105 @@
+/**
+ * Starting and stopping a sandbox: open (or build) the corpus index, open the account state, issue a key, listen.
+ * Used by `pravo sandbox serve` (long-lived) and `pravo search --sandbox` (one request, in the same process).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { openIndex, type IndexProgress } from './index-db.js';
+import { SandboxState, type Quotas } from './state.js';
+import { createRequestListener } from './server.js';
+import { prepareSearch } from './search.js';
+
+/** Options of {@link startSandbox}. */
+export interface StartSandboxOptions {
+  /** Corpus file: JSON Lines, gzipped or not (README: "Sandbox corpus format"). */
+  corpusPath: string;
+  /** Directory of the state database and the corpus indexes; created when missing. */
+  dataDir: string;
+  /** Interface to listen on; default `127.0.0.1` (loopback only). */
+  host?: string;
+  /** TCP port; `0` (default) picks a free one. */
+  port?: number;
+  /** Monthly quotas in units; default unlimited. */
+  quotas?: Quotas;
+  /** Issue a key that is deleted when the sandbox stops (for one-command sandboxes). */
+  ephemeralKey?: boolean;
+  /** Name recorded with the issued key. */
+  keyName?: string;
+  /** Index build progress. */
+  onProgress?: (progress: IndexProgress) => void;
+  /** Log lines (requests, events); default: discarded. */
+  log?: (line: string) => void;
+  /** Clock of the account state (month of usage); default the system clock. */
+  now?: () => Date;
+}
+
+/** A running sandbox. */
+export interface RunningSandbox {
+  /** `http://HOST:PORT`, the base URL to give clients (without `/v1`). */
+  baseUrl: string;
+  /** A key issued for this run, active until revoked (or, if ephemeral, until {@link close}). */
+  apiKey: string;
+  keyId: string;
+  /** Documents and articles in the index. */
+  documentCount: number;
+  articleCount: number;
+  /** Stops listening, ends open connections, closes the databases. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a sandbox. Builds the corpus index on first use of a corpus (reporting progress), then reuses it.
+ * @throws CorpusError when the corpus is missing or malformed; Error with `code` `EADDRINUSE` / `EACCES` when the
+ *   port cannot be taken.
+ */
+export async function startSandbox(options: StartSandboxOptions): Promise<RunningSandbox> {
+  const log = options.log ?? (() => {});
+  const index = await openIndex({
+    corpusPath: options.corpusPath,
+    dataDir: options.dataDir,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  // Load the search's in-memory metadata now (about 0.1 s on the full corpus) rather than on the first request.
+  prepareSearch(index);
+  const state = SandboxState.open(options.dataDir, { quotas: options.quotas ?? {}, ...(options.now ? { now: options.now } : {}) });
+  const issued = state.issueKey(options.keyName ?? 'sandbox', { ephemeral: options.ephemeralKey ?? false });
+
+  const server = http.createServer(createRequestListener({ index, state, log }));
+  server.keepAliveTimeout = 5_000;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    if (options.ephemeralKey) state.deleteEphemeralKeys();
+    state.close();
+    index.close();
+    throw error;
+  }
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  let closed: Promise<void> | undefined;
+  return {
+    baseUrl: `http://${host}:${address.port}`,
+    apiKey: issued.api_key,
+    keyId: issued.key_id,
+    documentCount: index.documentCount,
+    articleCount: index.articleCount,
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }).finally(() => {
+        if (options.ephemeralKey) state.deleteEphemeralKeys();
+        state.close();
+        index.close();
+      });
+      return closed;
+    },
+  };
+}
