@@ -1,0 +1,189 @@
+// `npm run bench`: start-up, CLI overhead, sandbox search latency, index build, warm start and peak RSS, each against
+// its goal (issue "pravo search, end to end"). Not part of the tests: timings depend on the machine.
+//
+// Reads the corpus from ../shared/corpus/bg-statutes.jsonl.gz (or PRAVO_BENCH_CORPUS); writes only to a temporary
+// directory, removed at the end. Wall times are medians over alternating runs, so drift hits both sides alike.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = path.join(repo, 'bin', 'pravo.js');
+const CORPUS = process.env.PRAVO_BENCH_CORPUS ?? path.resolve(repo, '..', 'shared', 'corpus', 'bg-statutes.jsonl.gz');
+const RUNS = Number(process.env.PRAVO_BENCH_RUNS ?? 21);
+const node = process.execPath;
+
+/** Fixed realistic queries for the latency measurement. */
+const QUERIES = [
+  'застрахователят отказва да изплати обезщетение',
+  'обществени поръчки обжалване на решение',
+  'изборен кодекс гласуване извън страната',
+  'криптоактиви лиценз доставчик на услуги',
+  'трудов договор прекратяване без предизвестие',
+  'данък добавена стойност регистрация',
+  'лишаване от свобода наказание',
+  'защита на личните данни администратор',
+  'концесия за строителство срок',
+  'горски територии сеч',
+  'хазарт лиценз организатор',
+  'туроператор застраховка отговорност',
+  'банка несъстоятелност гарантиране на влоговете',
+  'марка регистрация отказ',
+  'министерство на вътрешните работи полицейски орган',
+  'общинска собственост разпореждане',
+  'митническа декларация акциз',
+  'здравно осигуряване вноски',
+  'енергийна ефективност сгради',
+  'обезщетение за вреди от държавата',
+];
+
+function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+function percentile(values, p) {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+}
+function timeRun(command, args, options = {}) {
+  const started = performance.now();
+  const result = spawnSync(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+  const ms = performance.now() - started;
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}): ${result.stderr}`);
+  return ms;
+}
+/** Alternates the commands RUNS times (after one warm-up each); returns each command's median wall time in ms. */
+function alternate(commands) {
+  for (const c of commands) timeRun(...c);
+  const times = commands.map(() => []);
+  for (let r = 0; r < RUNS; r++) commands.forEach((c, i) => times[i].push(timeRun(...c)));
+  return times.map(median);
+}
+const rows = [];
+function report(name, value, goal, met) {
+  rows.push({ name, value, goal, met: met === undefined ? '' : met ? 'yes' : 'NO' });
+  console.log(`${name.padEnd(46)} ${value.padEnd(30)} goal: ${goal}${met === undefined ? '' : met ? '  ✓' : '  ✗ not met'}`);
+}
+
+async function startServe(args, env) {
+  const started = performance.now();
+  const child = spawn(node, [CLI, 'sandbox', 'serve', '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const line = await new Promise((resolve, reject) => {
+    readline.createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`sandbox serve exited ${code}: ${stderr}`)));
+  });
+  return { child, ready: JSON.parse(line), ms: performance.now() - started };
+}
+function stop(child) {
+  return new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+}
+
+async function main() {
+  if (!fs.existsSync(path.join(repo, 'dist', 'cli.js'))) throw new Error('Build first: npm run build');
+  if (!fs.existsSync(CORPUS)) throw new Error(`No corpus at ${CORPUS} (set PRAVO_BENCH_CORPUS)`);
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'pravo-bench-'));
+  const env = { ...process.env, PRAVO_CONFIG_DIR: path.join(work, 'config') };
+  for (const key of ['PRAVO_PROFILE', 'PRAVO_BASE_URL', 'PRAVO_API_KEY', 'PRAVO_SANDBOX_CORPUS', 'PRAVO_SANDBOX_DATA_DIR']) delete env[key];
+  console.log(`pravo bench: node ${process.version}, ${os.cpus().length} CPUs, ${RUNS} runs per timing, corpus ${CORPUS}\n`);
+
+  try {
+    // 1. Start-up: pravo --version against bare node.
+    const [bare, version] = alternate([
+      [node, ['-e', '0']],
+      [node, [CLI, '--version']],
+    ]);
+    report('pravo --version vs node -e 0', `${version.toFixed(1)} ms vs ${bare.toFixed(1)} ms (${(version / bare).toFixed(2)}x)`, '≤ 1.5x', version / bare <= 1.5);
+
+    // 2. Index build (fresh data dir), in-process through the built sandbox module.
+    const { openIndex } = await import(path.join(repo, 'dist', 'sandbox', 'index-db.js'));
+    const { search } = await import(path.join(repo, 'dist', 'sandbox', 'search.js'));
+    const dataDir = path.join(work, 'data');
+    let started = performance.now();
+    let index = await openIndex({ corpusPath: CORPUS, dataDir });
+    const buildMs = performance.now() - started;
+    report('index build (full corpus)', `${(buildMs / 1000).toFixed(1)} s (${index.documentCount} documents, ${index.articleCount} articles)`, 'reported');
+    index.close();
+
+    // 3. Sandbox search latency over the fixed queries, warm.
+    started = performance.now();
+    index = await openIndex({ corpusPath: CORPUS, dataDir });
+    const openMs = performance.now() - started;
+    for (const query of QUERIES) search(index, { query });
+    const latencies = [];
+    for (let r = 0; r < 5; r++) {
+      for (const query of QUERIES) {
+        const t = performance.now();
+        search(index, { query });
+        latencies.push(performance.now() - t);
+      }
+    }
+    index.close();
+    const p95 = percentile(latencies, 95);
+    report('sandbox search p50 / p95', `${percentile(latencies, 50).toFixed(1)} / ${p95.toFixed(1)} ms (${latencies.length} searches)`, 'p95 < 50 ms', p95 < 50);
+    report('index open, warm (in-process)', `${openMs.toFixed(0)} ms`, 'reported');
+
+    // 4. Warm start of `pravo sandbox serve` until its ready line.
+    const starts = [];
+    for (let r = 0; r < 5; r++) {
+      const { child, ms } = await startServe(['--corpus', CORPUS, '--data-dir', dataDir], env);
+      starts.push(ms);
+      await stop(child);
+    }
+    const warm = median(starts);
+    report('sandbox serve warm start (to ready line)', `${warm.toFixed(0)} ms`, '< 1 s', warm < 1000);
+
+    // 5. CLI overhead on a search: pravo search --json against curl, same request, same warm sandbox.
+    const { child, ready } = await startServe(['--corpus', CORPUS, '--data-dir', dataDir], env);
+    try {
+      const query = QUERIES[0];
+      const searchEnv = { ...env, PRAVO_BASE_URL: ready.base_url, PRAVO_API_KEY: ready.api_key };
+      const headers = path.join(work, 'curl-headers');
+      fs.writeFileSync(headers, `x-api-key: ${ready.api_key}\ncontent-type: application/json\n`, { mode: 0o600 });
+      const body = JSON.stringify({ query });
+      const curl = ['curl', ['-sS', '-f', '-X', 'POST', '-H', `@${headers}`, '--data-binary', body, `${ready.base_url}/v1/search`]];
+      const cli = [node, [CLI, 'search', '--json', query], { env: searchEnv }];
+      const [bare2, curlMs, cliMs] = alternate([[node, ['-e', '0']], curl, cli]);
+      const overhead = cliMs - curlMs;
+      report(
+        'pravo search --json vs curl (overhead)',
+        `${cliMs.toFixed(1)} vs ${curlMs.toFixed(1)} ms: +${overhead.toFixed(1)} ms (${(overhead / bare2).toFixed(2)}x node start-up ${bare2.toFixed(1)} ms)`,
+        '≤ 1.5x bare node start-up',
+        overhead <= 1.5 * bare2,
+      );
+
+      // 6. Peak RSS of the CLI (GNU time), for a search against the warm sandbox and for --sandbox in one process.
+      const rss = (args, extraEnv) => {
+        const r = spawnSync('/usr/bin/time', ['-f', '%M', node, CLI, ...args], { env: { ...searchEnv, ...extraEnv }, encoding: 'utf8' });
+        if (r.status !== 0) return undefined;
+        return Number(r.stderr.trim().split('\n').at(-1)) / 1024;
+      };
+      if (fs.existsSync('/usr/bin/time')) {
+        const viaHttp = rss(['search', '--json', query], {});
+        const inProcess = rss(['search', '--json', '--sandbox', query], { PRAVO_SANDBOX_CORPUS: CORPUS, PRAVO_SANDBOX_DATA_DIR: dataDir });
+        report('peak RSS: pravo search --json', viaHttp === undefined ? 'n/a' : `${viaHttp.toFixed(0)} MiB`, 'reported');
+        report('peak RSS: pravo search --sandbox --json', inProcess === undefined ? 'n/a' : `${inProcess.toFixed(0)} MiB`, 'reported');
+      } else {
+        report('peak RSS', 'n/a (no /usr/bin/time)', 'reported');
+      }
+    } finally {
+      await stop(child);
+    }
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  const missed = rows.filter((r) => r.met === 'NO');
+  console.log(`\n${missed.length === 0 ? 'All goals met.' : `Goals not met: ${missed.map((r) => r.name).join('; ')}`}`);
+}
+
+main().catch((error) => {
+  console.error(`bench failed: ${error.message}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,51 @@
+/**
+ * Global setup of the test run: starts one `pravo sandbox serve` (the built CLI, as a user runs it) over the shared
+ * corpus on an ephemeral loopback port, with its own data directory, and provides its base URL, key and data
+ * directory to the end-to-end tests. The index is built once here and reused by every test that starts another
+ * sandbox on the same data directory.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { execa, type ResultPromise } from 'execa';
+import type { TestProject } from 'vitest/node';
+import { CLI, CORPUS } from './paths.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    sandbox: { baseUrl: string; apiKey: string; dataDir: string; corpus: string };
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  if (!fs.existsSync(path.join(path.dirname(CLI), '..', 'dist', 'cli.js'))) {
+    throw new Error('The CLI is not built: run `npm run build` first (`npm test` does it for you).');
+  }
+  if (!fs.existsSync(CORPUS)) {
+    throw new Error(`The shared corpus is missing at ${CORPUS}; the end-to-end tests read it from there.`);
+  }
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pravo-e2e-'));
+  const dataDir = path.join(root, 'sandbox-data');
+  const server: ResultPromise = execa('node', [CLI, 'sandbox', 'serve', '--port', '0', '--corpus', CORPUS, '--data-dir', dataDir], {
+    env: { PRAVO_CONFIG_DIR: path.join(root, 'config') },
+    extendEnv: true,
+    reject: false,
+    stderr: 'pipe',
+  });
+  const stdout = server.stdout;
+  if (!stdout) throw new Error('no stdout from pravo sandbox serve');
+  const firstLine = await new Promise<string>((resolve, reject) => {
+    const lines = readline.createInterface({ input: stdout });
+    lines.once('line', (line) => resolve(line));
+    void server.then((result) => reject(new Error(`pravo sandbox serve exited (${result.exitCode}): ${String(result.stderr)}`)));
+  });
+  const ready = JSON.parse(firstLine) as { base_url: string; api_key: string };
+  project.provide('sandbox', { baseUrl: ready.base_url, apiKey: ready.api_key, dataDir, corpus: CORPUS });
+
+  return async () => {
+    server.kill('SIGTERM');
+    await server;
+    fs.rmSync(root, { recursive: true, force: true });
+  };
+}
