@@ -31,6 +31,12 @@ PRAVO_SANDBOX_DATA_DIR, NO_COLOR.`;
  * `io` defaults to the process's streams.
  */
 export async function main(args: string[], io: Context['io'] = defaultIo()): Promise<void> {
+  // A reader that stops early (`pravo search ... | head -1`) closes the pipe: end quietly, as other tools do, instead
+  // of crashing on EPIPE. By then the command's work (request, stored results) is done; only output is cut short.
+  io.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     io.stdout.write(`${version()}\n`);
     return;

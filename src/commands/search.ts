@@ -160,19 +160,25 @@ export async function runSearch(query: string, options: SearchOptions, ctx: Cont
     await target.close();
   }
 
-  const { saveLastResults } = await import('../config/last-results.js');
-  await saveLastResults(io.env, {
-    saved_at: new Date().toISOString(),
-    query: request.query,
-    profile: target.profile,
-    sandbox: options.sandbox === true,
-    results: response.data.results.map((r, i) => ({
-      rank: i + 1,
-      document_id: r.document_id,
-      collection: r.collection,
-      title: r.title,
-    })),
-  });
+  // Stored before printing, so that a reader closing the pipe early cannot lose them; a failure to store them costs
+  // the user `pravo doc N`, not the search they paid for.
+  try {
+    const { saveLastResults } = await import('../config/last-results.js');
+    await saveLastResults(io.env, {
+      saved_at: new Date().toISOString(),
+      query: request.query,
+      profile: target.profile,
+      sandbox: options.sandbox === true,
+      results: response.data.results.map((r, i) => ({
+        rank: i + 1,
+        document_id: r.document_id,
+        collection: r.collection,
+        title: r.title,
+      })),
+    });
+  } catch (error) {
+    io.stderr.write(`Warning: could not store these results for \`pravo doc N\`: ${(error as Error).message}\n`);
+  }
 
   if (options.json) {
     io.stdout.write(response.raw.endsWith('\n') ? response.raw : `${response.raw}\n`);

@@ -3,8 +3,12 @@
  * and against a recording server where the point is what is (not) sent.
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { CLI } from './paths.js';
 import { hasAnsi, pravo, recordingServer, tempDir } from './helpers.js';
 
 const INSURANCE_QUERY = 'застрахователят отказва да изплати обезщетение';
@@ -112,6 +116,16 @@ describe('pravo search against the sandbox', () => {
     expect(result.exitCode).toBe(4);
     expect(result.stdout).toBe('');
     expect(JSON.parse(result.stderr)).toMatchObject({ error: { kind: 'auth', code: 'invalid_api_key', exit_code: 4 } });
+  });
+
+  it('ends quietly when the reader closes the pipe early', async () => {
+    const result = await execa('bash', ['-c', `set -o pipefail; node "${CLI}" search --json -n 50 "${INSURANCE_QUERY}" | head -c 10`], {
+      env: env(),
+      reject: false,
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toHaveLength(10);
+    expect(result.stderr).toBe('');
   });
 
   it('works with Authorization: Bearer when the profile asks for it', async () => {
@@ -256,5 +270,35 @@ describe('errors the server reports', () => {
     expect(result.exitCode).toBe(exitCode);
     expect(result.stderr).toMatch(message);
     expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('Ctrl-C while waiting', () => {
+  it('cancels with exit 130 and says the search may already have been counted', async () => {
+    let received!: () => void;
+    const arrived = new Promise<void>((resolve) => (received = resolve));
+    const server = http.createServer(() => received()); // never answers
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const config = tempDir('interrupt');
+    try {
+      const child = execa('node', [CLI, 'search', 'трудов договор'], {
+        env: {
+          PRAVO_CONFIG_DIR: config.dir,
+          PRAVO_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+          PRAVO_API_KEY: 'sbx_live_interruptinterruptinterrupt12',
+        },
+        reject: false,
+      });
+      await arrived;
+      child.kill('SIGINT');
+      const result = await child;
+      expect(result.exitCode).toBe(130);
+      expect(result.stderr).toMatch(/Cancelled/);
+      expect(result.stderr).toMatch(/may already have run/);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      config.cleanup();
+    }
   });
 });
