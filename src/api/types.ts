@@ -174,7 +174,8 @@ export function isCalendarDate(value: string): boolean {
   const m = DATE_PATTERN.exec(value);
   if (!m) return false;
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const d = new Date(Date.UTC(year, month - 1, day));
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day); // unlike Date.UTC, keeps years 0 to 99 as written
   return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
 }
 

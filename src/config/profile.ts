@@ -46,14 +46,15 @@ export function resolveProfile(
 }
 
 /**
- * A key masked for display: its prefix (up to and including `_live_`, or its first 4 characters) and its last four
- * characters, e.g. `sbx_live_…9f3a`. Keys of 12 characters or fewer show only their last two.
+ * A key masked for display: its prefix up to and including `_live_` and its last four characters, e.g.
+ * `sbx_live_…9f3a`. A key of another form shows only its last four characters, and one shorter than 16 characters
+ * none, so that a masked key never gives away a useful part of a secret.
  */
 export function maskKey(key: string): string {
-  if (key.length <= 12) return `…${key.slice(-2)}`;
   const live = key.indexOf('_live_');
-  const prefix = live > 0 && live + 6 <= key.length - 8 ? key.slice(0, live + 6) : key.slice(0, 4);
-  return `${prefix}…${key.slice(-4)}`;
+  const secretLength = live >= 0 ? key.length - (live + 6) : 0;
+  if (live > 0 && secretLength >= 16) return `${key.slice(0, live + 6)}…${key.slice(-4)}`;
+  return key.length >= 16 ? `…${key.slice(-4)}` : '…';
 }
 
 /** Whether a key has the form of a live key (a prefix ending in `_live_`; spec: API key facts). */

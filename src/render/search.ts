@@ -32,9 +32,9 @@ const MAX_EXCERPTS_SHOWN = 3;
 export function renderSearchTable(response: SearchResponse, options: TableOptions): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const results = response.results;
-  if (results.length === 0) return `No results for „${response.query}“.\n`;
-
   const width = Math.max(MIN_WIDTH, options.width);
+  if (results.length === 0) return `${trimToWidth(`No results for „${oneLine(response.query)}“.`, width)}\n`;
+
   const typeWidth = Math.min(16, Math.max(6, ...results.map((r) => [...(r.type ?? '')].length)) + 2);
   const fixed = { rank: String(results.length).length + 3, type: typeWidth, date: 12, score: 7 };
   const borders = 6;
@@ -44,14 +44,20 @@ export function renderSearchTable(response: SearchResponse, options: TableOption
     colWidths: [fixed.rank, titleWidth, fixed.type, fixed.date, fixed.score],
     colAligns: ['right', 'left', 'left', 'left', 'right'],
     wordWrap: true,
-    style: { head: [], border: options.color ? ['grey'] : [] },
+    // Compact: no rule between rows, so that each detail line can be a row of its own (below); results are separated
+    // by a rule row. A multi-line cell would cost cli-table3 quadratic time per line when uncoloured (its draw()
+    // truncates the whole content one character at a time for a debug message): 0.3 s for 20 results.
+    style: { head: [], border: options.color ? ['grey'] : [], compact: true },
   });
-  // The spanned detail cell spans every column and the borders between them, less the cell's own padding. Its lines are
-  // trimmed or wrapped here, on plain text, so cli-table3's own wrapping (which miscounts coloured text) is off.
-  const detailWidth = width - 4;
+  // A detail row spans every column and the borders between them, less the cell's padding and an indent that puts its
+  // text under the titles. Its lines are trimmed or wrapped here, on plain text, so cli-table3's own wrapping (which
+  // miscounts coloured text) is off.
+  const indent = ' '.repeat(fixed.rank + 1);
+  const detailWidth = width - 4 - indent.length;
 
   results.forEach((result, index) => {
     const score = scoreOf(result);
+    if (index > 0) table.push([{ colSpan: 5, content: c.dim('─'.repeat(width - 4)), wordWrap: false }]);
     table.push([
       String(index + 1),
       c.bold(oneLine(result.title ?? '')),
@@ -60,11 +66,11 @@ export function renderSearchTable(response: SearchResponse, options: TableOption
       score === undefined ? '' : score.toFixed(2),
     ]);
     const details = detailLines(result, detailWidth, c);
-    if (details.length > 0) table.push([{ colSpan: 5, hAlign: 'left', wordWrap: false, content: details.join('\n') }]);
+    for (const line of details) table.push([{ colSpan: 5, hAlign: 'left', wordWrap: false, content: indent + line }]);
   });
 
   const count = response.result_count ?? results.length;
-  const summary = c.dim(`${count} ${count === 1 ? 'result' : 'results'} for „${oneLine(response.query)}“`);
+  const summary = c.dim(trimToWidth(`${count} ${count === 1 ? 'result' : 'results'} for „${oneLine(response.query)}“`, width));
   return `${summary}\n${table.toString()}\n`;
 }
 
@@ -76,7 +82,8 @@ function detailLines(result: SearchResult, width: number, c: InstanceType<typeof
     result.case_number && `дело ${result.case_number}`,
     result.reporting_judge && `докладчик ${result.reporting_judge}`,
   ].filter(Boolean);
-  if (court.length > 0) lines.push(c.cyan(trimToWidth(oneLine(court.join(', ')), width)));
+  // Wrapped, not trimmed: every part identifies the decision.
+  if (court.length > 0) lines.push(...wrapText(court.join(', '), width).map((line) => c.cyan(line)));
 
   const excerpts = Array.isArray(result.excerpts) ? result.excerpts : [];
   for (const excerpt of excerpts.slice(0, MAX_EXCERPTS_SHOWN)) {

@@ -78,6 +78,8 @@ export function createRequestListener(deps: ServerDeps): http.RequestListener {
         try {
           return search(deps.index, searchRequest);
         } catch (error) {
+          // A request rejected as invalid costs nothing, like every other invalid_request.
+          deps.state.release('search');
           if (error instanceof SearchRequestError) throw new HttpError(400, error.code, error.message);
           throw error;
         }
@@ -93,6 +95,8 @@ export function createRequestListener(deps: ServerDeps): http.RequestListener {
     const requestId = `req_${crypto.randomBytes(8).toString('hex')}`;
     const url = new URL(request.url ?? '/', 'http://sandbox');
     const method = request.method ?? 'GET';
+    // The path as logged and echoed, with anything shaped like a key removed (a key wrongly put in a path).
+    const shownPath = redactKeys(url.pathname);
     let keyId = '-';
 
     const send = (status: number, payload: unknown, headers: Record<string, string> = {}): void => {
@@ -104,34 +108,35 @@ export function createRequestListener(deps: ServerDeps): http.RequestListener {
         ...headers,
       });
       response.end(text);
-      deps.log(`${method} ${url.pathname} ${status} ${Math.round(now() - started)}ms key=${keyId} ${requestId}`);
+      deps.log(`${method} ${shownPath} ${status} ${Math.round(now() - started)}ms key=${keyId} ${requestId}`);
     };
     const sendError = (error: HttpError, headers: Record<string, string> = {}): void => {
       const body: ErrorBody = { error: { code: error.code, message: error.message } };
       send(error.status, body, headers);
     };
 
+    const keyInQuery = /(^|[?&])(api_key|key|token|access_token)=/i.test(url.search) || redactKeys(url.search) !== url.search;
+    if (keyInQuery) {
+      sendError(
+        new HttpError(400, ERROR_CODES.invalidRequest, 'A key must never be placed in a URL; send it in the X-API-Key header.'),
+      );
+      request.resume();
+      return;
+    }
+
     const route = routes[url.pathname];
     const handler = route?.[method];
     if (!handler) {
       const allowed = route ? Object.keys(route) : NOT_YET[url.pathname];
       if (!allowed) {
-        sendError(new HttpError(404, 'not_found', `No endpoint at ${url.pathname}.`));
+        sendError(new HttpError(404, 'not_found', `No endpoint at ${shownPath}.`));
       } else if (!allowed.includes(method)) {
-        sendError(new HttpError(405, 'method_not_allowed', `${url.pathname} accepts ${allowed.join(', ')}.`), {
+        sendError(new HttpError(405, 'method_not_allowed', `${shownPath} accepts ${allowed.join(', ')}.`), {
           allow: allowed.join(', '),
         });
       } else {
-        sendError(new HttpError(501, 'not_implemented', `The sandbox does not serve ${method} ${url.pathname} yet.`));
+        sendError(new HttpError(501, 'not_implemented', `The sandbox does not serve ${method} ${shownPath} yet.`));
       }
-      request.resume();
-      return;
-    }
-
-    if (url.search !== '' && /(^|[?&])(api_key|key|token|access_token)=/i.test(url.search)) {
-      sendError(
-        new HttpError(400, ERROR_CODES.invalidRequest, 'A key must never be placed in a URL; send it in the X-API-Key header.'),
-      );
       request.resume();
       return;
     }
@@ -150,7 +155,7 @@ export function createRequestListener(deps: ServerDeps): http.RequestListener {
         if (error instanceof HttpError) {
           sendError(error);
         } else {
-          deps.log(`${method} ${url.pathname} failed: ${(error as Error)?.stack ?? String(error)}`);
+          deps.log(`${method} ${shownPath} failed: ${(error as Error)?.stack ?? String(error)}`);
           sendError(new HttpError(500, 'internal_error', 'The sandbox failed to handle the request; see its log.'));
         }
         request.resume();
@@ -190,6 +195,11 @@ function authenticate(request: http.IncomingMessage, state: SandboxState): strin
     );
   }
   return check.key_id;
+}
+
+/** `text` with every run shaped like a live key (`<prefix>_live_<secret>`) replaced by `[redacted]`. */
+function redactKeys(text: string): string {
+  return text.replace(/[A-Za-z0-9]+_live_[A-Za-z0-9_-]+/g, '[redacted]');
 }
 
 /** Reads a JSON request body of at most {@link MAX_BODY_BYTES}. @throws HttpError 400 or 413. */

@@ -174,6 +174,15 @@ export class SandboxState {
     }
   }
 
+  /**
+   * Gives back one unit consumed this month (never below zero): for a request rejected after its unit was consumed,
+   * and for the spec's restored units (a timed-out answer job has its unit restored).
+   */
+  release(kind: UsageKind): void {
+    const month = this.#now().toISOString().slice(0, 7);
+    this.#db.prepare('UPDATE usage SET used = used - 1 WHERE month = ? AND kind = ? AND used > 0').run(month, kind);
+  }
+
   /** Units of `kind` used in the current month. */
   used(kind: UsageKind): number {
     const month = this.#now().toISOString().slice(0, 7);

@@ -1,0 +1,257 @@
+/**
+ * Profiles, secrets and the last search's results (`src/config/store.ts`, `profile.ts`, `last-results.ts`). Every
+ * test uses its own temporary directory as `PRAVO_CONFIG_DIR`, passed in an env object; the real config is never
+ * touched.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/api/errors.js';
+import { ConfigStore, DEFAULT_PROFILE, checkProfileName } from '../../src/config/store.js';
+import { looksLikeLiveKey, maskKey, resolveProfile } from '../../src/config/profile.js';
+import { loadLastResults, saveLastResults, type LastResults } from '../../src/config/last-results.js';
+
+/** Made-up keys of the live form; not real credentials. */
+const SECRET_MIDDLE = 'MIDDLEsecretPART0123456789';
+const KEY = `sbx_live_${SECRET_MIDDLE}wxyz`;
+
+let root: string;
+/** A config dir that does not exist yet, inside the test's temp dir. */
+let configDir: string;
+let env: NodeJS.ProcessEnv;
+
+beforeEach(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'pravo-config-test-'));
+  configDir = path.join(root, 'nested', 'pravo');
+  env = { PRAVO_CONFIG_DIR: configDir };
+});
+
+afterEach(() => {
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+const mode = (file: string): number => fs.statSync(file).mode & 0o777;
+
+describe('ConfigStore', () => {
+  it('keeps config.json in PRAVO_CONFIG_DIR', async () => {
+    const store = await ConfigStore.open(env);
+    expect(store.path).toBe(path.join(configDir, 'config.json'));
+  });
+
+  it('writes config.json with mode 0600', async () => {
+    const store = await ConfigStore.open(env);
+    store.setProfileField('default', 'api_key', KEY);
+    expect(fs.existsSync(store.path)).toBe(true);
+    expect(mode(store.path)).toBe(0o600);
+  });
+
+  it('creates a missing config directory with mode 0700', async () => {
+    const store = await ConfigStore.open(env);
+    store.setProfileField('default', 'base_url', 'https://api.example.bg');
+    expect(fs.statSync(configDir).isDirectory()).toBe(true);
+    expect(mode(configDir)).toBe(0o700);
+  });
+
+  it('writes nothing until a setter is called', async () => {
+    await ConfigStore.open(env);
+    expect(fs.existsSync(path.join(configDir, 'config.json'))).toBe(false);
+  });
+
+  it('keeps profiles separate, and survives reopening', async () => {
+    const store = await ConfigStore.open(env);
+    store.setProfileField('default', 'base_url', 'https://api.example.bg');
+    store.setProfileField('default', 'api_key', KEY);
+    store.setProfileField('work', 'base_url', 'http://127.0.0.1:8080');
+    store.setProfileField('work', 'auth_header', 'bearer');
+
+    const reopened = await ConfigStore.open(env);
+    expect(reopened.profile('default')).toEqual({ base_url: 'https://api.example.bg', api_key: KEY });
+    expect(reopened.profile('work')).toEqual({ base_url: 'http://127.0.0.1:8080', auth_header: 'bearer' });
+    expect(reopened.profile('absent')).toEqual({});
+  });
+
+  it('removes a field when set to undefined, leaving the rest of the profile', async () => {
+    const store = await ConfigStore.open(env);
+    store.setProfileField('default', 'base_url', 'https://api.example.bg');
+    store.setProfileField('default', 'api_key', KEY);
+    store.setProfileField('default', 'api_key', undefined);
+    expect((await ConfigStore.open(env)).profile('default')).toEqual({ base_url: 'https://api.example.bg' });
+    expect(fs.readFileSync(path.join(configDir, 'config.json'), 'utf8')).not.toContain(SECRET_MIDDLE);
+  });
+
+  it('rejects an invalid profile name before writing', async () => {
+    const store = await ConfigStore.open(env);
+    expect(() => store.setProfileField('../evil', 'api_key', KEY)).toThrow(ConfigError);
+    expect(fs.existsSync(path.join(configDir, 'config.json'))).toBe(false);
+  });
+
+  it('reports a config file that is not JSON as a ConfigError', async () => {
+    fs.mkdirSync(configDir, { recursive: true });
+    fs.writeFileSync(path.join(configDir, 'config.json'), '{ not json');
+    await expect(ConfigStore.open(env)).rejects.toBeInstanceOf(ConfigError);
+  });
+});
+
+describe('checkProfileName', () => {
+  it.each(['default', 'work', 'prod-eu.2', 'A_b', 'x'.repeat(64)])('accepts %j', (name) => {
+    expect(checkProfileName(name)).toBe(name);
+  });
+
+  it.each(['', '-lead', '.hidden', 'has space', 'a/b', '../x', 'кирилица', 'x'.repeat(65)])('rejects %j', (name) => {
+    expect(() => checkProfileName(name)).toThrow(ConfigError);
+  });
+});
+
+describe('resolveProfile', () => {
+  const data = {
+    profiles: {
+      default: { base_url: 'https://default.example.bg', api_key: 'sbx_live_defaultKEY0000000000' },
+      work: { base_url: 'https://work.example.bg', api_key: 'sbx_live_workKEY000000000000', auth_header: 'bearer' as const },
+      staging: { base_url: 'https://staging.example.bg' },
+    },
+  };
+
+  it('uses "default" when neither --profile nor PRAVO_PROFILE names one', () => {
+    const resolved = resolveProfile(data, {}, undefined);
+    expect(resolved.name).toBe(DEFAULT_PROFILE);
+    expect(resolved.base_url).toBe('https://default.example.bg');
+    expect(resolved.auth_header).toBe('x-api-key');
+    expect(resolved.sources).toEqual({ base_url: 'profile', api_key: 'profile' });
+  });
+
+  it('PRAVO_PROFILE beats the default', () => {
+    const resolved = resolveProfile(data, { PRAVO_PROFILE: 'work' }, undefined);
+    expect(resolved.name).toBe('work');
+    expect(resolved.api_key).toBe('sbx_live_workKEY000000000000');
+    expect(resolved.auth_header).toBe('bearer');
+  });
+
+  it('--profile beats PRAVO_PROFILE', () => {
+    expect(resolveProfile(data, { PRAVO_PROFILE: 'work' }, 'staging').name).toBe('staging');
+  });
+
+  it('PRAVO_BASE_URL and PRAVO_API_KEY override the stored values and say they came from the environment', () => {
+    const resolved = resolveProfile(
+      data,
+      { PRAVO_BASE_URL: 'http://127.0.0.1:9999', PRAVO_API_KEY: 'sbx_live_envKEY0000000000000' },
+      'work',
+    );
+    expect(resolved.base_url).toBe('http://127.0.0.1:9999');
+    expect(resolved.api_key).toBe('sbx_live_envKEY0000000000000');
+    expect(resolved.sources).toEqual({ base_url: 'env', api_key: 'env' });
+    expect(resolved.auth_header).toBe('bearer');
+  });
+
+  it('mixes sources: env base URL with the stored key', () => {
+    const resolved = resolveProfile(data, { PRAVO_BASE_URL: 'http://127.0.0.1:9999' }, undefined);
+    expect(resolved.sources).toEqual({ base_url: 'env', api_key: 'profile' });
+  });
+
+  it('reports unset values of a profile that lacks them', () => {
+    const resolved = resolveProfile(data, {}, 'staging');
+    expect(resolved.api_key).toBeUndefined();
+    expect(resolved.sources.api_key).toBe('unset');
+    const missing = resolveProfile({}, {}, 'nowhere');
+    expect(missing).toMatchObject({ name: 'nowhere', base_url: undefined, api_key: undefined });
+    expect(missing.sources).toEqual({ base_url: 'unset', api_key: 'unset' });
+  });
+
+  it('treats empty environment values as unset', () => {
+    const resolved = resolveProfile(data, { PRAVO_PROFILE: '', PRAVO_API_KEY: '', PRAVO_BASE_URL: '' }, undefined);
+    expect(resolved.name).toBe('default');
+    expect(resolved.sources).toEqual({ base_url: 'profile', api_key: 'profile' });
+  });
+
+  it('rejects an invalid profile name from the flag or the environment', () => {
+    expect(() => resolveProfile(data, {}, 'bad name')).toThrow(ConfigError);
+    expect(() => resolveProfile(data, { PRAVO_PROFILE: '../etc' }, undefined)).toThrow(ConfigError);
+  });
+});
+
+describe('maskKey', () => {
+  it('shows the prefix through _live_ and the last four characters, never the middle', () => {
+    const masked = maskKey(KEY);
+    expect(masked.startsWith('sbx_live_')).toBe(true);
+    expect(masked.endsWith('wxyz')).toBe(true);
+    expect(masked).not.toContain(SECRET_MIDDLE);
+    expect(masked).not.toContain(SECRET_MIDDLE.slice(0, 4));
+    expect(masked).not.toContain(SECRET_MIDDLE.slice(-4));
+    expect(masked.length).toBeLessThan(20);
+  });
+
+  it('works for other live prefixes', () => {
+    const key = `lr_live_${SECRET_MIDDLE}9f3a`;
+    const masked = maskKey(key);
+    expect(masked.startsWith('lr_live_')).toBe(true);
+    expect(masked.endsWith('9f3a')).toBe(true);
+    expect(masked).not.toContain(SECRET_MIDDLE.slice(0, 6));
+  });
+
+  it('shows only the last four characters of a key without _live_', () => {
+    const key = `abcd${SECRET_MIDDLE}9f3a`;
+    const masked = maskKey(key);
+    expect(masked).toBe('…9f3a');
+    expect(masked).not.toContain('abcd');
+  });
+
+  it('reveals little of a short key', () => {
+    const masked = maskKey('short_secret');
+    expect(masked).not.toContain('short');
+    expect(masked).not.toContain('secret');
+  });
+});
+
+describe('looksLikeLiveKey', () => {
+  it.each([
+    [KEY, true],
+    ['lr_live_ABCDEFGHIJKLMNOP', true],
+    ['sbx_live_short', false],
+    ['sbx_test_ABCDEFGHIJKLMNOPQRST', false],
+    [`Bearer ${KEY}`, false],
+    [` ${KEY}`, false],
+    ['', false],
+  ])('%j → %s', (key, expected) => {
+    expect(looksLikeLiveKey(key)).toBe(expected);
+  });
+});
+
+describe('saveLastResults / loadLastResults', () => {
+  const last: LastResults = {
+    saved_at: '2025-03-01T10:00:00.000Z',
+    query: 'неустойка',
+    profile: 'default',
+    sandbox: false,
+    results: [
+      { rank: 1, document_id: 'act-1/2?x=1', collection: 'c/x?y=1&z', title: 'ТЕСТОВИ ДАННИ: Закон за примера' },
+      { rank: 2, document_id: ' spaced id ', collection: '%2F..%00\\u0000 Ω\t', title: 'ТЕСТОВИ ДАННИ: Наредба' },
+    ],
+  };
+
+  it('is undefined before any search was stored', async () => {
+    expect(await loadLastResults(env)).toBeUndefined();
+  });
+
+  it('round-trips, keeping document_id and collection byte for byte', async () => {
+    await saveLastResults(env, last);
+    const loaded = await loadLastResults(env);
+    expect(loaded).toEqual(last);
+    expect(loaded?.results[0]?.collection).toBe('c/x?y=1&z');
+    expect(loaded?.results[1]?.document_id).toBe(' spaced id ');
+    expect(loaded?.results[1]?.collection).toBe('%2F..%00\\u0000 Ω\t');
+  });
+
+  it('creates the missing directory and keeps the file beside config.json, mode 0600', async () => {
+    await saveLastResults(env, last);
+    const file = path.join(configDir, 'last-results.json');
+    expect(fs.existsSync(file)).toBe(true);
+    expect(mode(file)).toBe(0o600);
+  });
+
+  it('replaces the previous results instead of merging', async () => {
+    await saveLastResults(env, last);
+    const next: LastResults = { ...last, query: 'друго', results: [last.results[1]!] };
+    await saveLastResults(env, next);
+    expect(await loadLastResults(env)).toEqual(next);
+  });
+});

@@ -1,0 +1,577 @@
+/**
+ * Renderers (`src/render/search.ts`, `text.ts`, `progress.ts`, `errors.ts`): what a person sees on a terminal and what
+ * a script reads from a pipe. All responses here are synthetic; every title says it is test data.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Excerpt, SearchResponse, SearchResult } from '../../src/api/types.js';
+import {
+  ApiError,
+  AuthenticationError,
+  CancelledError,
+  ConfigError,
+  ConnectionError,
+  InvalidRequestError,
+  MissingKeyError,
+  NetworkError,
+  QuotaExceededError,
+  TimeoutError,
+  UnexpectedResponseError,
+  UsageError,
+  type ApiErrorDetails,
+} from '../../src/api/errors.js';
+import { renderSearchTable, renderSearchTsv } from '../../src/render/search.js';
+import { oneLine, trimToWidth, tsvField, wrapText } from '../../src/render/text.js';
+import { progressBar, waitingText } from '../../src/render/progress.js';
+import { renderErrorJson, renderErrorText, summarizeError } from '../../src/render/errors.js';
+
+const ANSI = /\x1b\[[0-9;]*m/g;
+const strip = (text: string): string => text.replace(ANSI, '');
+const hasAnsi = (text: string): boolean => /\x1b\[/.test(text);
+const codePoints = (text: string): number => [...text].length;
+const lines = (text: string): string[] => strip(text).replace(/\n$/, '').split('\n');
+const widest = (text: string): number => Math.max(...lines(text).map(codePoints));
+
+function excerpt(overrides: Partial<Excerpt> = {}): Excerpt {
+  return {
+    excerpt_id: 'test-law-1:5',
+    label: 'Чл. 5.',
+    score: 0.8765,
+    text: 'ТЕСТОВИ ДАННИ: измислен текст на член за проверка на изгледа.',
+    ...overrides,
+  };
+}
+
+function result(overrides: Partial<SearchResult> = {}): SearchResult {
+  return {
+    document_id: 'test-law-1',
+    collection: 'c_test0001',
+    type: 'Закон',
+    title: 'ТЕСТОВИ ДАННИ: Закон за примера',
+    date: '2024-02-29',
+    author: 'ТЕСТОВИ ДАННИ: Народно събрание',
+    url: 'https://example.invalid/test-law-1',
+    excerpts: [excerpt()],
+    score: 0.91234,
+    explanation: 'ТЕСТОВИ ДАННИ: обяснение защо резултатът е подходящ.',
+    ...overrides,
+  };
+}
+
+function response(results: SearchResult[], query = 'неустойка по договор'): SearchResponse {
+  return { query, result_count: results.length, results };
+}
+
+const LONG_WORDS = 'ТЕСТОВИ ДАННИ: дълъг измислен текст с много думи за проверка на пренасянето и съкращаването ';
+
+/** Results with very long titles, excerpts, labels, court data and explanations. */
+function longResponse(): SearchResponse {
+  return response([
+    result({
+      title: LONG_WORDS.repeat(3),
+      type: 'Тълкувателно решение на общото събрание',
+      excerpts: [
+        excerpt({ text: LONG_WORDS.repeat(20) }),
+        excerpt({ excerpt_id: 'x:2', label: 'Чл. 6.', text: 'Ж'.repeat(900) }),
+        excerpt({ excerpt_id: 'x:3', label: `§ ${'1'.repeat(150)}.`, text: LONG_WORDS.repeat(3) }),
+      ],
+      explanation: `${LONG_WORDS.repeat(3)} ${'Щ'.repeat(150)}`,
+      court: 'ТЕСТОВИ ДАННИ: Измислен съд '.repeat(6),
+      decision_number: '123'.repeat(30),
+      case_number: '4567/2024',
+      reporting_judge: 'ТЕСТОВИ ДАННИ: Съдия Примерен',
+    }),
+    result({ document_id: 'test-law-2', title: 'ДАННИ'.repeat(100), excerpts: [], explanation: null }),
+    result({ document_id: 'test-law-3', title: '𝔸𝔹'.repeat(200), excerpts: [excerpt({ text: '𝔸'.repeat(500) })] }),
+  ]);
+}
+
+describe('renderSearchTable: content', () => {
+  const out = strip(
+    renderSearchTable(
+      response([
+        result(),
+        result({
+          document_id: 'test-case-2',
+          type: 'Решение',
+          title: 'ТЕСТОВИ ДАННИ: Решение по измислено дело',
+          date: '2023-11-05',
+          score: 0.5,
+          excerpts: [excerpt({ excerpt_id: 'test-case-2:1', label: '§ 12.', score: 0.25, text: 'ТЕСТОВИ ДАННИ: параграф.' })],
+          explanation: 'ТЕСТОВИ ДАННИ: второ обяснение.',
+          decision_number: '77',
+          case_number: '1234/2023',
+          reporting_judge: 'ТЕСТОВИ ДАННИ: Иван Примеров',
+        }),
+      ]),
+      { width: 120, color: false },
+    ),
+  );
+
+  it('shows a header with the columns', () => {
+    for (const column of ['#', 'Title', 'Type', 'Date', 'Score']) expect(out).toContain(column);
+  });
+
+  it('starts with a summary naming the count and the query', () => {
+    expect(lines(out)[0]).toContain('2 results');
+    expect(lines(out)[0]).toContain('неустойка по договор');
+  });
+
+  it('shows rank, title, type, date and the score with 2 decimals on the result row', () => {
+    const row = lines(out).find((l) => l.includes('ТЕСТОВИ ДАННИ: Закон за примера'));
+    expect(row).toBeDefined();
+    expect(row).toMatch(/│\s+1 │/);
+    expect(row).toContain('Закон');
+    expect(row).toContain('2024-02-29');
+    expect(row).toContain('0.91');
+    expect(row).not.toContain('0.912');
+    const second = lines(out).find((l) => l.includes('ТЕСТОВИ ДАННИ: Решение по измислено дело'));
+    expect(second).toMatch(/│\s+2 │/);
+    expect(second).toContain('0.50');
+  });
+
+  it("shows each excerpt's label, score (2 decimals) and text", () => {
+    const first = lines(out).find((l) => l.includes('Чл. 5.'));
+    expect(first).toContain('(0.88)');
+    expect(first).toContain('ТЕСТОВИ ДАННИ: измислен текст на член');
+    const second = lines(out).find((l) => l.includes('§ 12.'));
+    expect(second).toContain('(0.25)');
+    expect(second).toContain('ТЕСТОВИ ДАННИ: параграф.');
+  });
+
+  it('shows the explanation', () => {
+    expect(out).toContain('ТЕСТОВИ ДАННИ: обяснение защо резултатът е подходящ.');
+    expect(out).toContain('ТЕСТОВИ ДАННИ: второ обяснение.');
+  });
+
+  it('shows decision number, case number and reporting judge of a court decision', () => {
+    expect(out).toContain('77');
+    expect(out).toContain('1234/2023');
+    expect(out).toContain('ТЕСТОВИ ДАННИ: Иван Примеров');
+  });
+
+  it('shows no court line for a result without court data', () => {
+    const single = strip(renderSearchTable(response([result()]), { width: 120, color: false }));
+    expect(single).not.toContain('решение №');
+    expect(single).not.toContain('докладчик');
+  });
+
+  it('does not repeat the label when the excerpt text begins with it', () => {
+    const text = strip(
+      renderSearchTable(
+        response([result({ excerpts: [excerpt({ label: 'Чл. 108.', text: 'Чл. 108. (1) ТЕСТОВИ ДАННИ: текст на члена.' })] })]),
+        { width: 120, color: false },
+      ),
+    );
+    const line = lines(text).find((l) => l.includes('ТЕСТОВИ ДАННИ: текст на члена.'));
+    expect(line).toBeDefined();
+    expect(line!.split('Чл. 108.')).toHaveLength(2);
+    expect(line).toContain('(1) ТЕСТОВИ ДАННИ');
+  });
+
+  it('shows at most three excerpts and says how many more there are', () => {
+    const excerpts = [1, 2, 3, 4, 5].map((n) => excerpt({ excerpt_id: `e:${n}`, label: `Чл. ${n}0.`, text: `ТЕСТОВИ ДАННИ ${n}` }));
+    const text = strip(renderSearchTable(response([result({ excerpts })]), { width: 100, color: false }));
+    expect(text).toContain('Чл. 30.');
+    expect(text).not.toContain('Чл. 40.');
+    expect(text).toContain('2 more excerpts');
+  });
+
+  it('falls back to tolerant field names for score, explanation and excerpt text', () => {
+    const alien = {
+      ...result({ score: undefined, explanation: undefined, excerpts: [] }),
+      relevance_score: 0.333,
+      relevance_explanation: 'ТЕСТОВИ ДАННИ: друго име на полето',
+      excerpts: [{ excerpt_id: 'a:1', label: 'Чл. 9.', relevance: 0.5, content: 'ТЕСТОВИ ДАННИ: съдържание' }],
+    } as unknown as SearchResult;
+    const text = strip(renderSearchTable(response([alien]), { width: 120, color: false }));
+    expect(text).toContain('0.33');
+    expect(text).toContain('ТЕСТОВИ ДАННИ: друго име на полето');
+    expect(text).toContain('ТЕСТОВИ ДАННИ: съдържание');
+    expect(text).toContain('(0.50)');
+  });
+
+  it('with no results prints a one-line "No results" message', () => {
+    const text = renderSearchTable(response([], 'несъществуващо'), { width: 80, color: false });
+    expect(text).toMatch(/^No results/);
+    expect(text).toContain('несъществуващо');
+    expect(text.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  // BUG: src/render/search.ts:35 puts the raw query into the message; a query with a newline (valid, and echoed by
+  // the server) makes the "one line" message span several lines. It should use oneLine(response.query).
+  it('with no results prints one line even when the query contains newlines', () => {
+    const text = renderSearchTable(response([], 'първи ред\nвтори ред'), { width: 80, color: false });
+    expect(text.trimEnd().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('renderSearchTable: width and colour', () => {
+  it.each([60, 80, 120])('no line is wider than %i columns, even with very long content', (width) => {
+    for (const color of [false, true]) {
+      const out = renderSearchTable(longResponse(), { width, color });
+      expect(widest(out)).toBeLessThanOrEqual(width);
+    }
+  });
+
+  it.each([60, 80, 120])('keeps the long content visible in trimmed or wrapped form at %i columns', (width) => {
+    const out = strip(renderSearchTable(longResponse(), { width, color: false }));
+    expect(out).toContain('Чл. 5.');
+    expect(out).toContain('…');
+    expect(out).toContain('ТЕСТОВИ ДАННИ: Измислен съд');
+    expect(out).toContain('ЩЩЩ');
+  });
+
+  it('fills the given width with the table borders (the table uses the room it is given)', () => {
+    const out = renderSearchTable(response([result()]), { width: 100, color: false });
+    const border = lines(out).find((l) => l.startsWith('┌'));
+    expect(border && codePoints(border)).toBe(100);
+  });
+
+  // BUG: src/render/search.ts:67 does not trim the summary line to the width; a long query (up to 2000 characters
+  // is valid) gives a summary line far wider than the terminal. It should be trimToWidth(…, width).
+  it.each([60, 80, 120])('the summary line fits %i columns even for a long query', (width) => {
+    const out = renderSearchTable(response([result()], 'неустойка '.repeat(100)), { width, color: false });
+    expect(widest(out)).toBeLessThanOrEqual(width);
+  });
+
+  it('color:false gives no ANSI escapes; color:true gives some', () => {
+    const data = response([result({ decision_number: '1', reporting_judge: 'ТЕСТОВИ ДАННИ: Съдия' })]);
+    expect(hasAnsi(renderSearchTable(data, { width: 80, color: false }))).toBe(false);
+    expect(hasAnsi(renderSearchTable(data, { width: 80, color: true }))).toBe(true);
+    expect(hasAnsi(renderSearchTable(response([]), { width: 80, color: false }))).toBe(false);
+  });
+
+  it('renders the same text with and without colour', () => {
+    const data = longResponse();
+    expect(strip(renderSearchTable(data, { width: 80, color: true }))).toBe(
+      renderSearchTable(data, { width: 80, color: false }),
+    );
+  });
+});
+
+describe('renderSearchTsv', () => {
+  it('prints one line per result with exactly 8 tab-separated fields in the documented order', () => {
+    const data = response([
+      result(),
+      result({
+        document_id: 'test-law-2',
+        collection: 'c/x?y=1&z',
+        score: 0.5,
+        date: '2020-01-01',
+        type: 'Наредба',
+        title: 'ТЕСТОВИ ДАННИ: Наредба',
+        excerpts: [excerpt({ label: 'Чл. 1.' }), excerpt({ excerpt_id: 'e:2', label: '§ 2.' })],
+      }),
+    ]);
+    const out = renderSearchTsv(data);
+    const rows = out.split('\n');
+    expect(rows.pop()).toBe('');
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row.split('\t')).toHaveLength(8);
+    expect(rows[0]!.split('\t')).toEqual([
+      '1',
+      'test-law-1',
+      'c_test0001',
+      '0.9123',
+      '2024-02-29',
+      'Закон',
+      'ТЕСТОВИ ДАННИ: Закон за примера',
+      'Чл. 5.',
+    ]);
+    expect(rows[1]!.split('\t')).toEqual([
+      '2',
+      'test-law-2',
+      'c/x?y=1&z',
+      '0.5000',
+      '2020-01-01',
+      'Наредба',
+      'ТЕСТОВИ ДАННИ: Наредба',
+      'Чл. 1.; § 2.',
+    ]);
+  });
+
+  it('replaces tabs and newlines inside values so each result stays on one line with 8 fields', () => {
+    const data = response([
+      result({
+        document_id: 'id\twith\ttabs',
+        collection: 'c\r\nx',
+        type: 'Закон\n',
+        title: 'ТЕСТОВИ ДАННИ:\tЗакон\nна два реда',
+        excerpts: [excerpt({ label: 'Чл.\t5.\n' })],
+      }),
+    ]);
+    const out = renderSearchTsv(data);
+    expect(out.split('\n')).toHaveLength(2);
+    const fieldsOut = out.replace(/\n$/, '').split('\t');
+    expect(fieldsOut).toHaveLength(8);
+    for (const field of fieldsOut) expect(field).not.toMatch(/[\t\r\n]/);
+    expect(fieldsOut[6]).toBe('ТЕСТОВИ ДАННИ: Закон на два реда');
+  });
+
+  it('leaves empty fields for a missing score and no excerpts', () => {
+    const out = renderSearchTsv(response([result({ score: undefined, excerpts: [] })]));
+    const fieldsOut = out.replace(/\n$/, '').split('\t');
+    expect(fieldsOut).toHaveLength(8);
+    expect(fieldsOut[3]).toBe('');
+    expect(fieldsOut[7]).toBe('');
+  });
+
+  it('has no ANSI escapes and no header', () => {
+    const out = renderSearchTsv(longResponse());
+    expect(hasAnsi(out)).toBe(false);
+    expect(out.startsWith('1\t')).toBe(true);
+  });
+
+  it('prints nothing for no results', () => {
+    expect(renderSearchTsv(response([]))).toBe('');
+  });
+});
+
+describe('text helpers', () => {
+  it('oneLine collapses white space runs and trims', () => {
+    expect(oneLine('  а\n\tб   в \r\n')).toBe('а б в');
+  });
+
+  it('tsvField replaces tabs and newlines and prints nothing for null/undefined', () => {
+    expect(tsvField('a\tb\r\nc')).toBe('a b c');
+    expect(tsvField(3)).toBe('3');
+    expect(tsvField(undefined)).toBe('');
+    expect(tsvField(null)).toBe('');
+  });
+
+  describe('trimToWidth', () => {
+    it('keeps text that fits', () => {
+      expect(trimToWidth('ТЕСТОВИ ДАННИ', 13)).toBe('ТЕСТОВИ ДАННИ');
+    });
+
+    it('cuts longer text to the width, ending with …', () => {
+      const out = trimToWidth('Жжжжжжжжжжжжжжжжжжжж', 10);
+      expect(codePoints(out)).toBe(10);
+      expect(out).toBe('Жжжжжжжжж…');
+    });
+
+    it('cuts at a word boundary in the last third', () => {
+      expect(trimToWidth('едно две три четири пет', 16)).toBe('едно две три…');
+    });
+
+    it('does not cut at a word boundary early in the text', () => {
+      const out = trimToWidth('а бвгдежзийклмнопрст', 12);
+      expect(out).toBe('а бвгдежзий…');
+    });
+
+    it('counts code points and never splits a surrogate pair', () => {
+      const out = trimToWidth('𝔸'.repeat(20), 5);
+      expect(out).toBe('𝔸𝔸𝔸𝔸…');
+      expect(out.isWellFormed()).toBe(true);
+    });
+
+    it.each([0, -5])('gives an empty string for width %i', (width) => {
+      expect(trimToWidth('текст', width)).toBe('');
+    });
+
+    it('never exceeds the width', () => {
+      for (let width = 1; width < 40; width++) {
+        expect(codePoints(trimToWidth(LONG_WORDS, width))).toBeLessThanOrEqual(width);
+      }
+    });
+  });
+
+  describe('wrapText', () => {
+    it('wraps greedily without losing or reordering words', () => {
+      const out = wrapText(LONG_WORDS.repeat(3), 30);
+      for (const line of out) expect(codePoints(line)).toBeLessThanOrEqual(30);
+      expect(out.join(' ')).toBe(oneLine(LONG_WORDS.repeat(3)));
+      expect(out.length).toBeGreaterThan(3);
+    });
+
+    it('cuts a word longer than the width', () => {
+      expect(wrapText(`аа ${'б'.repeat(25)} вв`, 10)).toEqual(['аа', 'бббббббббб', 'бббббббббб', 'ббббб вв']);
+    });
+
+    it('treats width below 1 as 1 and empty text as no lines', () => {
+      expect(wrapText('аб', 0)).toEqual(['а', 'б']);
+      expect(wrapText('  \n ', 10)).toEqual([]);
+    });
+
+    it('counts astral characters as one', () => {
+      expect(wrapText('𝔸𝔸𝔸 𝔹𝔹', 6)).toEqual(['𝔸𝔸𝔸 𝔹𝔹']);
+    });
+  });
+});
+
+describe('progress texts', () => {
+  it('progressBar shows label, bar, percent and counts', () => {
+    const out = progressBar('Building search index', 600, 1997, 'documents');
+    expect(out).toBe('Building search index [██████░░░░░░░░░░░░░░]  30% 600/1997 documents');
+  });
+
+  it('progressBar is empty at 0, full at the end, clamped beyond it, empty for a total of 0', () => {
+    expect(progressBar('L', 0, 10, 'u')).toContain(`[${'░'.repeat(20)}]   0%`);
+    expect(progressBar('L', 10, 10, 'u')).toContain(`[${'█'.repeat(20)}] 100%`);
+    expect(progressBar('L', 15, 10, 'u')).toContain(`[${'█'.repeat(20)}] 100%`);
+    expect(progressBar('L', 5, 0, 'u')).toContain(`[${'░'.repeat(20)}]   0%`);
+  });
+
+  it('progressBar honours the bar width', () => {
+    expect(progressBar('L', 1, 2, 'u', 10)).toContain(`[${'█'.repeat(5)}${'░'.repeat(5)}]`);
+  });
+
+  it('waitingText shows whole seconds elapsed', () => {
+    expect(waitingText('Searching', 0)).toBe('Searching… 0s');
+    expect(waitingText('Searching', 12_999)).toBe('Searching… 12s');
+    expect(waitingText('Searching', -50)).toBe('Searching… 0s');
+  });
+});
+
+describe('summarizeError', () => {
+  const details = (status: number, code: string | undefined, serverMessage?: string): ApiErrorDetails => ({
+    status,
+    code,
+    serverMessage,
+    requestId: 'req_abc',
+  });
+
+  it.each([
+    ['UsageError', new UsageError('bad option'), 'usage', 2],
+    ['ConfigError', new ConfigError('bad base URL'), 'config', 2],
+    ['MissingKeyError', new MissingKeyError('default'), 'auth', 4],
+    ['AuthenticationError', new AuthenticationError(details(401, 'invalid_api_key')), 'auth', 4],
+    ['InvalidRequestError', new InvalidRequestError(details(400, 'invalid_request')), 'invalid_request', 1],
+    ['QuotaExceededError', new QuotaExceededError(details(429, 'monthly_quota_exceeded')), 'quota', 5],
+    ['ApiError 500', new ApiError(details(500, 'internal_error')), 'server', 1],
+    ['ConnectionError', new ConnectionError('http://127.0.0.1:1', new Error('connect ECONNREFUSED')), 'connection', 6],
+    ['NetworkError', new NetworkError(new Error('other side closed')), 'network', 6],
+    ['TimeoutError', new TimeoutError(60_000), 'timeout', 6],
+    ['CancelledError', new CancelledError(true), 'cancelled', 130],
+    ['UnexpectedResponseError', new UnexpectedResponseError(200, 'not JSON'), 'unexpected', 1],
+    ['a plain Error', new Error('boom'), 'unexpected', 1],
+    ['a thrown string', 'boom', 'unexpected', 1],
+  ])('%s → kind %s, exit %i', (_name, error, kind, exitCode) => {
+    const summary = summarizeError(error, { command: 'search' });
+    expect(summary.kind).toBe(kind);
+    expect(summary.exitCode).toBe(exitCode);
+    expect(summary.message.length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['UsageError', new UsageError('x')],
+    ['MissingKeyError', new MissingKeyError('default')],
+    ['AuthenticationError', new AuthenticationError(details(401, 'revoked_api_key'))],
+    ['InvalidRequestError', new InvalidRequestError(details(400, 'invalid_request'))],
+    ['QuotaExceededError', new QuotaExceededError(details(429, 'monthly_quota_exceeded'))],
+    ['ConnectionError', new ConnectionError('http://127.0.0.1:1', new Error('refused'))],
+    ['NetworkError', new NetworkError(new Error('reset'))],
+    ['TimeoutError', new TimeoutError(60_000)],
+    ['UnexpectedResponseError', new UnexpectedResponseError(200, 'x')],
+    ['ApiError 503', new ApiError(details(503, undefined))],
+  ])('%s comes with a hint of what to do next', (_name, error) => {
+    expect(summarizeError(error).hint).toBeTruthy();
+  });
+
+  it('timeout and network hints say the server may already have counted the request', () => {
+    for (const error of [new TimeoutError(60_000), new NetworkError(new Error('reset'))]) {
+      const summary = summarizeError(error);
+      expect(summary.hint).toMatch(/may already have/);
+      expect(summary.hint).toMatch(/counted/);
+      expect(summary.mayHaveBeenCounted).toBe(true);
+    }
+  });
+
+  it('the timeout hint names a way to allow more time', () => {
+    expect(summarizeError(new TimeoutError(60_000)).hint).toContain('--timeout');
+  });
+
+  it('a connection error says nothing reached the server, and was not counted', () => {
+    const summary = summarizeError(new ConnectionError('http://127.0.0.1:1', new Error('refused')));
+    expect(summary.hint).toMatch(/Nothing reached the server/);
+    expect(summary.mayHaveBeenCounted).toBe(false);
+  });
+
+  it('invalid_api_key says retrying will not help', () => {
+    const summary = summarizeError(new AuthenticationError(details(401, 'invalid_api_key', 'unknown key')));
+    expect(summary.hint).toMatch(/Retrying will not help/);
+    expect(summary.code).toBe('invalid_api_key');
+    expect(summary.message).toContain('invalid_api_key');
+    expect(summary.message).toContain('unknown key');
+    expect(summary.requestId).toBe('req_abc');
+  });
+
+  it('revoked_api_key says the key was revoked; missing_api_key suggests the bearer header', () => {
+    expect(summarizeError(new AuthenticationError(details(401, 'revoked_api_key'))).hint).toMatch(/revoked/);
+    expect(summarizeError(new AuthenticationError(details(401, 'missing_api_key'))).hint).toMatch(/auth-header bearer/);
+  });
+
+  it('usage errors say nothing was sent and point to the command help', () => {
+    const summary = summarizeError(new UsageError('--max-results must be 1 to 50'), { command: 'search' });
+    expect(summary.hint).toMatch(/Nothing was sent/);
+    expect(summary.hint).toContain('pravo search --help');
+    expect(summary.message).toBe('--max-results must be 1 to 50');
+    expect(summary.mayHaveBeenCounted).toBe(false);
+  });
+
+  it('a missing key says nothing was sent and how to store a key for the profile in use', () => {
+    const summary = summarizeError(new MissingKeyError('work'), { profile: 'work' });
+    expect(summary.hint).toMatch(/Nothing was sent/);
+    expect(summary.hint).toContain('pravo config set-key --profile work');
+  });
+
+  it('adds --profile to suggested commands only for a non-default profile', () => {
+    const error = new AuthenticationError(details(401, 'invalid_api_key'));
+    expect(summarizeError(error, { profile: 'work' }).hint).toContain('--profile work');
+    expect(summarizeError(error, { profile: 'default' }).hint).not.toContain('--profile');
+  });
+
+  it('server errors (5xx) may have been counted; 4xx without a known code were not', () => {
+    expect(summarizeError(new ApiError(details(502, undefined, 'Bad Gateway'))).mayHaveBeenCounted).toBe(true);
+    expect(summarizeError(new ApiError(details(404, 'not_found'))).mayHaveBeenCounted).toBe(false);
+  });
+
+  it('a cancelled request says whether it may have been counted', () => {
+    expect(summarizeError(new CancelledError(true)).mayHaveBeenCounted).toBe(true);
+    expect(summarizeError(new CancelledError(true)).hint).toMatch(/counted/);
+    expect(summarizeError(new CancelledError(false)).mayHaveBeenCounted).toBe(false);
+    expect(summarizeError(new CancelledError(false)).hint).toBeUndefined();
+  });
+});
+
+describe('renderErrorText and renderErrorJson', () => {
+  const summary = summarizeError(
+    new AuthenticationError({ status: 401, code: 'invalid_api_key', serverMessage: 'unknown key', requestId: 'req_42' }),
+  );
+
+  it('renders "Error: …", the hint and the request id, without ANSI when colour is off', () => {
+    const text = renderErrorText(summary, false);
+    const [first, second, third] = text.trimEnd().split('\n');
+    expect(first).toMatch(/^Error: Authentication failed/);
+    expect(second).toMatch(/Retrying will not help/);
+    expect(third).toBe('Request id: req_42');
+    expect(hasAnsi(text)).toBe(false);
+    expect(hasAnsi(renderErrorText(summary, true))).toBe(true);
+  });
+
+  it('renders one parseable JSON line with every field', () => {
+    const out = renderErrorJson(summary);
+    expect(out.endsWith('\n')).toBe(true);
+    expect(out.trimEnd().split('\n')).toHaveLength(1);
+    expect(JSON.parse(out)).toEqual({
+      error: {
+        kind: 'auth',
+        code: 'invalid_api_key',
+        message: summary.message,
+        hint: summary.hint,
+        exit_code: 4,
+        may_have_been_counted: false,
+        request_id: 'req_42',
+      },
+    });
+  });
+
+  it('stays one line when the message has newlines, and uses null for absent values', () => {
+    const out = renderErrorJson(summarizeError(new UnexpectedResponseError(200, 'line one\nline two')));
+    expect(out.trimEnd().split('\n')).toHaveLength(1);
+    const parsed = JSON.parse(out) as { error: Record<string, unknown> };
+    expect(parsed.error.message).toBe('line one\nline two');
+    expect(parsed.error.code).toBeNull();
+    expect(parsed.error.request_id).toBeNull();
+  });
+});
