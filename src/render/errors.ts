@@ -48,112 +48,90 @@ const MAY_HAVE_COUNTED =
 /** Classifies any thrown value into an {@link ErrorSummary}. Unknown errors become `unexpected`, exit 1. */
 export function summarizeError(error: unknown, context: ErrorContext = {}): ErrorSummary {
   const profileFlag = context.profile && context.profile !== 'default' ? ` --profile ${context.profile}` : '';
-  const base = { code: undefined, mayHaveBeenCounted: false, requestId: undefined };
+  /** A failure found on this side: its own message and exit code, no server code or request id. */
+  const local = (kind: string, e: PravoError, hint: string | undefined, mayHaveBeenCounted = false): ErrorSummary => ({
+    kind,
+    code: undefined,
+    message: e.message,
+    hint,
+    exitCode: e.exitCode,
+    mayHaveBeenCounted,
+    requestId: undefined,
+  });
+
   if (error instanceof UsageError) {
-    return {
-      ...base,
-      kind: 'usage',
-      message: error.message,
-      hint: `Nothing was sent. See \`pravo ${context.command ?? ''}${context.command ? ' ' : ''}--help\` for usage.`,
-      exitCode: error.exitCode,
-    };
+    return local('usage', error, `Nothing was sent. See \`pravo ${context.command ? `${context.command} ` : ''}--help\` for usage.`);
   }
   if (error instanceof MissingKeyError) {
-    return {
-      ...base,
-      kind: 'auth',
-      message: error.message,
-      hint: `Nothing was sent. Store a key with \`pravo config set-key${profileFlag}\` (or set PRAVO_API_KEY), or try the offline sandbox: \`pravo search --sandbox "…"\`.`,
-      exitCode: error.exitCode,
-    };
+    return local(
+      'auth',
+      error,
+      `Nothing was sent. Store a key with \`pravo config set-key${profileFlag}\` (or set PRAVO_API_KEY), or try the offline sandbox: \`pravo search --sandbox "…"\`.`,
+    );
   }
-  if (error instanceof ApiError) {
-    const server = { ...base, code: error.code, requestId: error.requestId, exitCode: error.exitCode };
-    const message = error.serverMessage ?? defaultMessage(error);
-    if (error instanceof AuthenticationError) {
-      const hint =
-        error.code === ERROR_CODES.revokedApiKey
-          ? `This key has been revoked. Create a new key, then store it with \`pravo config set-key${profileFlag}\`.`
-          : error.code === ERROR_CODES.missingApiKey
-            ? `The server received no key header. If a proxy drops X-API-Key, run \`pravo config set auth-header bearer${profileFlag}\`.`
-            : `Retrying will not help. Check the key with \`pravo config show${profileFlag}\`, then store the right one with \`pravo config set-key${profileFlag}\`.`;
-      return { ...server, kind: 'auth', message: `Authentication failed (${error.code ?? `HTTP ${error.status}`}): ${message}`, hint };
-    }
-    if (error instanceof QuotaExceededError) {
-      return {
-        ...server,
-        kind: 'quota',
-        message: `Monthly quota exceeded: ${message}`,
-        hint: 'Nothing more can be spent this month unless overage is allowed for the account. Check consumption before batch work.',
-      };
-    }
-    if (error instanceof InvalidRequestError) {
-      return {
-        ...server,
-        kind: 'invalid_request',
-        message: `The server rejected the request: ${message}`,
-        hint: `Correct the options; see \`pravo ${context.command ?? 'search'} --help\`.`,
-      };
-    }
-    return {
-      ...server,
-      kind: 'server',
-      message: `The server answered HTTP ${error.status}${error.code ? ` (${error.code})` : ''}: ${message}`,
-      hint: error.status >= 500 ? `${MAY_HAVE_COUNTED} Try again later.` : undefined,
-      mayHaveBeenCounted: error.status >= 500,
-    };
-  }
+  if (error instanceof ApiError) return summarizeApiError(error, context, profileFlag);
   if (error instanceof ConnectionError) {
-    return {
-      ...base,
-      kind: 'connection',
-      message: error.message,
-      hint: `Nothing reached the server. Check the base URL (\`pravo config show${profileFlag}\`) and the network.`,
-      exitCode: error.exitCode,
-    };
+    return local('connection', error, `Nothing reached the server. Check the base URL (\`pravo config show${profileFlag}\`) and the network.`);
   }
   if (error instanceof TimeoutError) {
-    return {
-      ...base,
-      kind: 'timeout',
-      message: error.message,
-      hint: `${MAY_HAVE_COUNTED} Searches usually take 10 to 40 s; allow more with --timeout SECONDS.`,
-      exitCode: error.exitCode,
-      mayHaveBeenCounted: true,
-    };
+    return local('timeout', error, `${MAY_HAVE_COUNTED} Searches usually take 10 to 40 s; allow more with --timeout SECONDS.`, true);
   }
-  if (error instanceof NetworkError) {
-    return { ...base, kind: 'network', message: error.message, hint: MAY_HAVE_COUNTED, exitCode: error.exitCode, mayHaveBeenCounted: true };
-  }
+  if (error instanceof NetworkError) return local('network', error, MAY_HAVE_COUNTED, true);
   if (error instanceof CancelledError) {
-    return {
-      ...base,
-      kind: 'cancelled',
-      message: 'Cancelled.',
-      hint: error.mayHaveBeenCounted ? 'The server may already have run this request and counted it against your quota.' : undefined,
-      exitCode: error.exitCode,
-      mayHaveBeenCounted: error.mayHaveBeenCounted,
-    };
+    const hint = error.mayHaveBeenCounted ? 'The server may already have run this request and counted it against your quota.' : undefined;
+    return local('cancelled', error, hint, error.mayHaveBeenCounted);
   }
   if (error instanceof UnexpectedResponseError) {
-    return {
-      ...base,
-      kind: 'unexpected',
-      message: error.message,
-      hint: `Is the base URL that of the Legal Research API? Check it with \`pravo config show${profileFlag}\`.`,
-      exitCode: error.exitCode,
-    };
+    return local('unexpected', error, `Is the base URL that of the Legal Research API? Check it with \`pravo config show${profileFlag}\`.`);
   }
-  if (error instanceof PravoError) {
-    return { ...base, kind: error.exitCode === EXIT.usage ? 'config' : 'error', message: error.message, hint: undefined, exitCode: error.exitCode };
-  }
+  if (error instanceof PravoError) return local(error.exitCode === EXIT.usage ? 'config' : 'error', error, undefined);
   const message = error instanceof Error ? error.message : String(error);
   return {
-    ...base,
     kind: 'unexpected',
+    code: undefined,
     message: `Unexpected error: ${message}`,
     hint: 'This is a bug in pravo; please report it with the command you ran (without your key).',
     exitCode: EXIT.error,
+    mayHaveBeenCounted: false,
+    requestId: undefined,
+  };
+}
+
+/** An error the server reported: its code, message and request id, with advice by kind. */
+function summarizeApiError(error: ApiError, context: ErrorContext, profileFlag: string): ErrorSummary {
+  const server = { code: error.code, requestId: error.requestId, exitCode: error.exitCode, mayHaveBeenCounted: false };
+  const message = error.serverMessage ?? error.code ?? `HTTP ${error.status}`;
+  if (error instanceof AuthenticationError) {
+    const hint =
+      error.code === ERROR_CODES.revokedApiKey
+        ? `This key has been revoked. Create a new key, then store it with \`pravo config set-key${profileFlag}\`.`
+        : error.code === ERROR_CODES.missingApiKey
+          ? `The server received no key header. If a proxy drops X-API-Key, run \`pravo config set auth-header bearer${profileFlag}\`.`
+          : `Retrying will not help. Check the key with \`pravo config show${profileFlag}\`, then store the right one with \`pravo config set-key${profileFlag}\`.`;
+    return { ...server, kind: 'auth', message: `Authentication failed (${error.code ?? `HTTP ${error.status}`}): ${message}`, hint };
+  }
+  if (error instanceof QuotaExceededError) {
+    return {
+      ...server,
+      kind: 'quota',
+      message: `Monthly quota exceeded: ${message}`,
+      hint: 'Nothing more can be spent this month unless overage is allowed for the account. Check consumption before batch work.',
+    };
+  }
+  if (error instanceof InvalidRequestError) {
+    return {
+      ...server,
+      kind: 'invalid_request',
+      message: `The server rejected the request: ${message}`,
+      hint: `Correct the options; see \`pravo ${context.command ?? 'search'} --help\`.`,
+    };
+  }
+  return {
+    ...server,
+    kind: 'server',
+    message: `The server answered HTTP ${error.status}${error.code ? ` (${error.code})` : ''}: ${message}`,
+    hint: error.status >= 500 ? `${MAY_HAVE_COUNTED} Try again later.` : undefined,
+    mayHaveBeenCounted: error.status >= 500,
   };
 }
 
@@ -179,8 +157,4 @@ export function renderErrorJson(summary: ErrorSummary): string {
       request_id: summary.requestId ?? null,
     },
   })}\n`;
-}
-
-function defaultMessage(error: ApiError): string {
-  return error.code ?? `HTTP ${error.status}`;
 }
