@@ -104,13 +104,14 @@ export async function startSandboxWithProgress(
       ...options,
       onProgress: (progress) => {
         if (progress.phase !== 'indexing') return;
+        const text = progressBar('Building search index', progress.done, progress.total, 'documents');
         if (!announced) {
           announced = true;
-          if (ora) spinner = ora({ stream: stderr, discardStdin: false }).start();
+          if (ora) spinner = ora({ text, stream: stderr, discardStdin: false }).start();
           else stderr.write(`Building the search index of ${options.corpusPath} (once per corpus)…\n`);
         }
         if (spinner) {
-          spinner.text = progressBar('Building search index', progress.done, progress.total, 'documents');
+          spinner.text = text;
           spinner.render();
         }
       },
