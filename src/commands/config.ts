@@ -34,20 +34,23 @@ profile's values. PRAVO_CONFIG_DIR relocates the config file.`;
 export function registerConfig(program: Command, context: () => Context): void {
   const config = program.command('config').description('Profiles, API keys and settings').addHelpText('after', EXAMPLES);
 
+  const jsonOption = ['--json', 'print the result as one JSON object on stdout'] as const;
   config
     .command('set-key')
     .description('Store the API key of a profile, read from a hidden prompt or from stdin (never from arguments)')
     .argument('[refused]', 'not accepted: a key given as an argument would land in shell history and process lists')
     .option('--stdin', 'read the key from standard input instead of prompting')
-    .addHelpText('after', '\nExamples:\n  $ pravo config set-key\n  $ printf %s "$KEY" | pravo config set-key --stdin --profile work')
-    .action(async (refused: string | undefined, options: { stdin?: boolean }) => {
-      await runAction(context(), { command: 'config set-key', json: false }, (c) => runSetKey(refused, options, c));
+    .option(...jsonOption)
+    .addHelpText('after', examples('config set-key', '--profile work', '--stdin --json < key.txt'))
+    .action(async (refused: string | undefined, options: { stdin?: boolean; json?: boolean }) => {
+      await runAction(context(), { command: 'config set-key', json: options.json === true }, (c) => runSetKey(refused, options, c));
     });
 
   config
     .command('show')
     .description('Show the active profile with the key masked, and where each value comes from')
-    .option('--json', 'print as JSON')
+    .option(...jsonOption)
+    .addHelpText('after', examples('config show', '--profile work', '--json'))
     .action(async (options: { json?: boolean }) => {
       await runAction(context(), { command: 'config show', json: options.json === true }, (c) => runShow(options, c));
     });
@@ -57,28 +60,50 @@ export function registerConfig(program: Command, context: () => Context): void {
     .description(`Set a setting: ${Object.keys(SETTINGS).join(', ')}`)
     .argument('<name>', Object.entries(SETTINGS).map(([k, v]) => `${k}: ${v}`).join('; '))
     .argument('<value>', 'the value')
-    .action(async (name: string, value: string) => {
-      await runAction(context(), { command: 'config set', json: false }, (c) => runSet(name, value, c));
+    .option(...jsonOption)
+    .addHelpText(
+      'after',
+      examples('config set', 'base-url https://api.example.bg', 'auth-header bearer --profile proxy', 'sandbox-corpus ../shared/corpus/bg-statutes.jsonl.gz'),
+    )
+    .action(async (name: string, value: string, options: { json?: boolean }) => {
+      await runAction(context(), { command: 'config set', json: options.json === true }, (c) => runSet(name, value, options, c));
     });
 
   config
     .command('unset')
     .description(`Remove a setting (${Object.keys(SETTINGS).join(', ')}) or the stored api-key`)
     .argument('<name>', `${Object.keys(SETTINGS).join(', ')} or api-key`)
-    .action(async (name: string) => {
-      await runAction(context(), { command: 'config unset', json: false }, (c) => runUnset(name, c));
+    .option(...jsonOption)
+    .addHelpText('after', examples('config unset', 'api-key', 'base-url --profile work'))
+    .action(async (name: string, options: { json?: boolean }) => {
+      await runAction(context(), { command: 'config unset', json: options.json === true }, (c) => runUnset(name, options, c));
     });
 
   config
     .command('path')
     .description('Print the path of the config file')
-    .action(async () => {
-      await runAction(context(), { command: 'config path', json: false }, async (ctx) => {
+    .option(...jsonOption)
+    .addHelpText('after', examples('config path', '', '--json'))
+    .action(async (options: { json?: boolean }) => {
+      await runAction(context(), { command: 'config path', json: options.json === true }, async (ctx) => {
         const { ConfigStore } = await import('../config/store.js');
-        ctx.io.stdout.write(`${(await ConfigStore.open(ctx.io.env)).path}\n`);
+        const file = (await ConfigStore.open(ctx.io.env)).path;
+        if (options.json) ctx.io.stdout.write(`${JSON.stringify({ config_path: file })}\n`);
+        else ctx.io.stdout.write(`${file}\n`);
         return 0;
       });
     });
+}
+
+/** An "Examples:" help section: `pravo <command> <args>` per argument list. */
+function examples(command: string, ...argLists: string[]): string {
+  return `\nExamples:\n${argLists.map((args) => `  $ pravo ${command}${args ? ` ${args}` : ''}`).join('\n')}`;
+}
+
+/** Reports a change: one JSON object on stdout with --json, else a line for people on stderr. */
+function report(ctx: Context, json: boolean | undefined, message: string, data: Record<string, unknown>): void {
+  if (json) ctx.io.stdout.write(`${JSON.stringify(data)}\n`);
+  else ctx.io.stderr.write(`${message}\n`);
 }
 
 async function openProfile(ctx: Context) {
@@ -91,7 +116,11 @@ async function openProfile(ctx: Context) {
 }
 
 /** `pravo config set-key`: returns the exit code. */
-export async function runSetKey(refused: string | undefined, options: { stdin?: boolean }, ctx: Context): Promise<number> {
+export async function runSetKey(
+  refused: string | undefined,
+  options: { stdin?: boolean; json?: boolean },
+  ctx: Context,
+): Promise<number> {
   const { io } = ctx;
   if (refused !== undefined) {
     throw new UsageError(
@@ -132,7 +161,12 @@ export async function runSetKey(refused: string | undefined, options: { stdin?: 
       'Warning: this does not look like a live key (a prefix ending in "_live_" followed by the secret); the service issues only live keys. Stored anyway.\n',
     );
   }
-  io.stderr.write(`Stored API key ${maskKey(key)} for profile "${profile.name}" in ${store.path}\n`);
+  report(ctx, options.json, `Stored API key ${maskKey(key)} for profile "${profile.name}" in ${store.path}`, {
+    profile: profile.name,
+    api_key: maskKey(key),
+    looks_live: looksLikeLiveKey(key),
+    config_path: store.path,
+  });
   if (io.env.PRAVO_API_KEY) {
     io.stderr.write('Note: PRAVO_API_KEY is set in this environment and overrides the stored key.\n');
   }
@@ -175,7 +209,7 @@ function sourceName(source: 'env' | 'profile' | 'unset', variable: string): stri
 }
 
 /** `pravo config set NAME VALUE`: returns the exit code. */
-export async function runSet(name: string, value: string, ctx: Context): Promise<number> {
+export async function runSet(name: string, value: string, options: { json?: boolean }, ctx: Context): Promise<number> {
   const setting = checkSetting(name);
   const { store, profile } = await openProfile(ctx);
   const { io } = ctx;
@@ -184,7 +218,7 @@ export async function runSet(name: string, value: string, ctx: Context): Promise
       const { normalizeBaseUrl, isLoopbackUrl } = await import('../api/base-url.js');
       const url = normalizeBaseUrl(value);
       store.setProfileField(profile.name, 'base_url', url);
-      io.stderr.write(`Base URL of profile "${profile.name}" set to ${url}\n`);
+      report(ctx, options.json, `Base URL of profile "${profile.name}" set to ${url}`, { profile: profile.name, setting, value: url });
       if (url.startsWith('http:') && !isLoopbackUrl(url)) {
         io.stderr.write('Warning: plain http:// sends the API key unencrypted over the network; use https:// unless this is a trusted local service.\n');
       }
@@ -197,8 +231,11 @@ export async function runSet(name: string, value: string, ctx: Context): Promise
         throw new UsageError(`auth-header is "x-api-key" (the default) or "bearer", not "${value}"`);
       }
       store.setProfileField(profile.name, 'auth_header', header);
-      io.stderr.write(
-        `Profile "${profile.name}" now sends the key in ${header === 'bearer' ? 'Authorization: Bearer' : 'X-API-Key'} (only that header).\n`,
+      report(
+        ctx,
+        options.json,
+        `Profile "${profile.name}" now sends the key in ${header === 'bearer' ? 'Authorization: Bearer' : 'X-API-Key'} (only that header).`,
+        { profile: profile.name, setting, value: header },
       );
       return 0;
     }
@@ -207,14 +244,14 @@ export async function runSet(name: string, value: string, ctx: Context): Promise
         throw new ConfigError(`${value} does not exist or is not a file; give the path of a corpus file (JSON Lines, gzipped or not).`);
       }
       store.setSandboxCorpus(value);
-      io.stderr.write(`Sandbox corpus set to ${store.sandboxCorpus()}\n`);
+      report(ctx, options.json, `Sandbox corpus set to ${store.sandboxCorpus()}`, { profile: null, setting, value: store.sandboxCorpus() });
       return 0;
     }
   }
 }
 
 /** `pravo config unset NAME`: returns the exit code. */
-export async function runUnset(name: string, ctx: Context): Promise<number> {
+export async function runUnset(name: string, options: { json?: boolean }, ctx: Context): Promise<number> {
   const setting = name === 'api-key' ? 'api-key' : checkSetting(name);
   const { store, profile } = await openProfile(ctx);
   if (setting === 'sandbox-corpus') store.setSandboxCorpus(undefined);
@@ -222,7 +259,12 @@ export async function runUnset(name: string, ctx: Context): Promise<number> {
     const field = ({ 'api-key': 'api_key', 'base-url': 'base_url', 'auth-header': 'auth_header' } as const)[setting];
     store.setProfileField(profile.name, field, undefined);
   }
-  ctx.io.stderr.write(`Removed ${setting}${setting === 'sandbox-corpus' ? '' : ` from profile "${profile.name}"`}.\n`);
+  const global = setting === 'sandbox-corpus';
+  report(ctx, options.json, `Removed ${setting}${global ? '' : ` from profile "${profile.name}"`}.`, {
+    profile: global ? null : profile.name,
+    setting,
+    removed: true,
+  });
   return 0;
 }
 

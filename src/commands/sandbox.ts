@@ -16,6 +16,7 @@ const EXAMPLES = `
 Examples:
   $ pravo sandbox serve --corpus ../shared/corpus/bg-statutes.jsonl.gz
   $ pravo sandbox serve --port 8787 --search-quota 100
+  $ pravo sandbox serve --json 2> sandbox.log.jsonl                # logs as JSON lines
   $ eval "$(pravo sandbox serve --port 0 | jq -r '"export PRAVO_BASE_URL=\\(.base_url) PRAVO_API_KEY=\\(.api_key)"')"   # in a script, with the server in the background
 
 When ready, prints exactly one line of JSON to stdout, {"base_url":"http://127.0.0.1:PORT","api_key":"sbx_live_..."},
@@ -32,6 +33,7 @@ export interface ServeOptions {
   corpus?: string;
   dataDir?: string;
   searchQuota?: string;
+  json?: boolean;
 }
 
 /** Registers the `sandbox` command group. */
@@ -47,9 +49,10 @@ export function registerSandbox(program: Command, context: () => Context): void 
     .option('--corpus <file>', 'corpus file, JSON Lines, gzipped or not')
     .option('--data-dir <dir>', 'where to keep the index, keys and usage')
     .option('--search-quota <n>', 'monthly search quota; searches beyond it get monthly_quota_exceeded (default: unlimited)')
+    .option('--json', 'log to stderr as JSON lines {"time","message"}, and report errors as JSON (the ready line is always JSON)')
     .addHelpText('after', EXAMPLES)
     .action(async (options: ServeOptions) => {
-      await runAction(context(), { command: 'sandbox serve', json: false }, (ctx) => runServe(options, ctx));
+      await runAction(context(), { command: 'sandbox serve', json: options.json === true }, (ctx) => runServe(options, ctx));
     });
 }
 
@@ -81,13 +84,22 @@ export async function resolveDataDir(flag: string | undefined, env: NodeJS.Proce
   return path.join(envPaths('pravo', { suffix: '' }).data, 'sandbox');
 }
 
+/** How {@link startSandboxWithProgress} shows an index build. */
+export interface ProgressDisplay {
+  /** Draw a progress bar on stderr (a terminal only). */
+  bar: boolean;
+  /** Where the start and end lines go when there is no bar. */
+  say: (line: string) => void;
+}
+
 /**
- * Starts a sandbox, showing the index build's progress on stderr: a progress bar on a terminal, two plain lines
- * (start, end) otherwise. Nothing is shown when an existing index is reused.
+ * Starts a sandbox, showing the index build's progress: a progress bar on stderr, or two lines (start, end) through
+ * `display.say`. Nothing is shown when an existing index is reused. Start failures become errors that say what to do.
  */
 export async function startSandboxWithProgress(
   ctx: Context,
   options: Omit<StartSandboxOptions, 'onProgress'>,
+  display: ProgressDisplay = { bar: ctx.io.stderr.isTTY === true, say: (line) => ctx.io.stderr.write(`${line}\n`) },
 ): Promise<RunningSandbox> {
   const [{ startSandbox }, { progressBar }] = await Promise.all([
     import('../sandbox/run.js'),
@@ -97,7 +109,7 @@ export async function startSandboxWithProgress(
   const started = ctx.now();
   let spinner: { text: string; render(): unknown; stop(): unknown } | undefined;
   let announced = false;
-  const { default: ora } = stderr.isTTY ? await import('ora') : { default: undefined };
+  const { default: ora } = display.bar ? await import('ora') : { default: undefined };
   let sandbox: RunningSandbox;
   try {
     sandbox = await startSandbox({
@@ -108,7 +120,7 @@ export async function startSandboxWithProgress(
         if (!announced) {
           announced = true;
           if (ora) spinner = ora({ text, stream: stderr, discardStdin: false }).start();
-          else stderr.write(`Building the search index of ${options.corpusPath} (once per corpus)…\n`);
+          else display.say(`Building the search index of ${options.corpusPath} (once per corpus)…`);
         }
         if (spinner) {
           spinner.text = text;
@@ -123,7 +135,7 @@ export async function startSandboxWithProgress(
   if (announced) {
     spinner?.stop();
     const seconds = ((ctx.now() - started) / 1000).toFixed(1);
-    stderr.write(`Search index ready: ${sandbox.documentCount} documents, ${sandbox.articleCount} articles, in ${seconds} s.\n`);
+    display.say(`Search index ready: ${sandbox.documentCount} documents, ${sandbox.articleCount} articles, in ${seconds} s.`);
   }
   return sandbox;
 }
@@ -154,20 +166,27 @@ export async function runServe(options: ServeOptions, ctx: Context): Promise<num
   const config = await ConfigStore.open(io.env);
   const corpusPath = resolveCorpus(options.corpus, io.env, config.sandboxCorpus());
   const dataDir = await resolveDataDir(options.dataDir, io.env);
-  const log = (line: string) => io.stderr.write(`${new Date().toISOString()} ${line}\n`);
+  const log = (line: string) => {
+    const time = new Date().toISOString();
+    io.stderr.write(options.json ? `${JSON.stringify({ time, message: line })}\n` : `${time} ${line}\n`);
+  };
   if (!['127.0.0.1', 'localhost', '::1'].includes(options.host)) {
     log(`warning: listening on ${options.host}: the sandbox is reachable from other machines`);
   }
 
-  const sandbox = await startSandboxWithProgress(ctx, {
-    corpusPath,
-    dataDir,
-    host: options.host,
-    port,
-    quotas: searchQuota === undefined ? {} : { search: searchQuota },
-    keyName: `sandbox serve ${new Date().toISOString()}`,
-    log,
-  });
+  const sandbox = await startSandboxWithProgress(
+    ctx,
+    {
+      corpusPath,
+      dataDir,
+      host: options.host,
+      port,
+      quotas: searchQuota === undefined ? {} : { search: searchQuota },
+      keyName: `sandbox serve ${new Date().toISOString()}`,
+      log,
+    },
+    { bar: io.stderr.isTTY === true && !options.json, say: log },
+  );
   io.stdout.write(`${JSON.stringify({ base_url: sandbox.baseUrl, api_key: sandbox.apiKey })}\n`);
   log(
     `pravo sandbox listening on ${sandbox.baseUrl} (${sandbox.documentCount} documents, data in ${dataDir}); key ${sandbox.keyId} issued; Ctrl-C stops it`,

@@ -82,6 +82,26 @@ describe('pravo config', () => {
     expect(result.stdout.trim()).toBe(path.join(env.PRAVO_CONFIG_DIR!, 'config.json'));
   });
 
+  it('with --json, every config command reports on stdout as one JSON object, the key masked', async () => {
+    const set = await pravo(['config', 'set-key', '--stdin', '--json'], { env, input: KEY });
+    expect(JSON.parse(set.stdout)).toEqual({
+      profile: 'default',
+      api_key: 'sbx_live_…G9h2',
+      looks_live: true,
+      config_path: path.join(env.PRAVO_CONFIG_DIR!, 'config.json'),
+    });
+    expect(set.stdout).not.toContain(SECRET_MIDDLE);
+    const base = await pravo(['config', 'set', 'base-url', 'https://api.example.bg/', '--json'], { env });
+    expect(JSON.parse(base.stdout)).toEqual({ profile: 'default', setting: 'base-url', value: 'https://api.example.bg' });
+    const unset = await pravo(['config', 'unset', 'api-key', '--json'], { env });
+    expect(JSON.parse(unset.stdout)).toEqual({ profile: 'default', setting: 'api-key', removed: true });
+    const where = await pravo(['config', 'path', '--json'], { env });
+    expect(JSON.parse(where.stdout)).toEqual({ config_path: path.join(env.PRAVO_CONFIG_DIR!, 'config.json') });
+    const bad = await pravo(['config', 'set', 'auth-header', 'basic', '--json'], { env });
+    expect(bad.exitCode).toBe(2);
+    expect(JSON.parse(bad.stderr)).toMatchObject({ error: { kind: 'usage', exit_code: 2 } });
+  });
+
   it('unknown settings are usage errors', async () => {
     const result = await pravo(['config', 'set', 'colour', 'blue'], { env });
     expect(result.exitCode).toBe(2);

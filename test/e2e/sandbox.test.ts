@@ -84,6 +84,21 @@ describe('pravo sandbox serve', () => {
     }
   });
 
+  it('with --json, logs JSON lines on stderr, the build messages included', async () => {
+    const dir = path.join(work.dir, 'jsonlog');
+    fs.mkdirSync(dir);
+    const corpus = syntheticCorpus(dir, false);
+    const { child } = await serve(['--json', '--corpus', corpus, '--data-dir', path.join(dir, 'data')], {
+      PRAVO_CONFIG_DIR: path.join(dir, 'config'),
+    });
+    child.kill('SIGTERM');
+    const lines = String((await child).stderr).trim().split('\n');
+    const entries = lines.map((line) => JSON.parse(line) as { time: string; message: string });
+    expect(entries.some((e) => e.message.startsWith('Building the search index'))).toBe(true);
+    expect(entries.some((e) => e.message.startsWith('pravo sandbox listening on'))).toBe(true);
+    expect(entries.every((e) => !Number.isNaN(Date.parse(e.time)))).toBe(true);
+  });
+
   it('answers monthly_quota_exceeded past --search-quota, and pravo exits 5', async () => {
     const dir = path.join(work.dir, 'quota');
     fs.mkdirSync(dir);
