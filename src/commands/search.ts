@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { LIMITS, searchRequestProblems, type SearchRequest, type SearchResponse } from '../api/types.js';
-import { UsageError } from '../api/errors.js';
+import { ConfigError, MissingKeyError, UsageError } from '../api/errors.js';
 import { useColor, type Context } from '../context.js';
 import { runAction } from './action.js';
 
@@ -137,26 +137,30 @@ export async function runSearch(query: string, options: SearchOptions, ctx: Cont
     ? await startInProcessSandbox(options, config, ctx)
     : await profileTarget(config, ctx);
 
-  const { ApiClient } = await import('../api/client.js');
-  const client = new ApiClient({
-    baseUrl: target.baseUrl,
-    apiKey: target.apiKey,
-    authHeader: target.authHeader,
-    searchTimeoutMs: timeoutMs,
-    clock: ctx.clock,
-    userAgent: `pravo/${ctx.version}`,
-  });
-  const interactive = !options.json && io.stdout.isTTY === true && io.stderr.isTTY === true;
-  const controller = new AbortController();
-  const removeInterrupt = ctx.onInterrupt(() => controller.abort());
-  const spinner = interactive ? await startWaitingSpinner(ctx, 'Searching') : undefined;
   let response: { data: SearchResponse; raw: string };
   try {
-    response = await client.search(request, { signal: controller.signal });
+    const { ApiClient } = await import('../api/client.js');
+    const client = new ApiClient({
+      baseUrl: target.baseUrl,
+      apiKey: target.apiKey,
+      authHeader: target.authHeader,
+      searchTimeoutMs: timeoutMs,
+      clock: ctx.clock,
+      userAgent: `pravo/${ctx.version}`,
+    });
+    const interactive = !options.json && io.stdout.isTTY === true && io.stderr.isTTY === true;
+    const controller = new AbortController();
+    const removeInterrupt = ctx.onInterrupt(() => controller.abort());
+    const spinner = interactive ? await startWaitingSpinner(ctx, 'Searching') : undefined;
+    try {
+      response = await client.search(request, { signal: controller.signal });
+    } finally {
+      spinner?.stop();
+      removeInterrupt();
+      await client.close();
+    }
   } finally {
-    spinner?.stop();
-    removeInterrupt();
-    await client.close();
+    // An in-process sandbox must stop whatever happened, or its server would keep the process alive.
     await target.close();
   }
 
@@ -208,7 +212,6 @@ interface Target {
 
 async function profileTarget(config: import('../config/store.js').ConfigStore, ctx: Context): Promise<Target> {
   const { resolveProfile } = await import('../config/profile.js');
-  const { ConfigError, MissingKeyError } = await import('../api/errors.js');
   const profile = resolveProfile(config.data(), ctx.io.env, ctx.globals.profile);
   if (!profile.base_url) {
     throw new ConfigError(
