@@ -28,6 +28,8 @@ import { analyze, analyzeQuery, createStemMatcher, type AnalyzedQuery, type Quer
 
 /** Maximum length of an excerpt's `text`, in UTF-16 code units, "…" marks included. */
 export const EXCERPT_MAX_CHARS = 400;
+/** Share of an article an excerpt may hold when the excerpts would otherwise be the whole document. */
+export const EXCERPT_SHARE_OF_SHORT_DOCUMENT = 0.6;
 /** Maximum number of excerpts per result. */
 export const MAX_EXCERPTS = 3;
 /** An article becomes a further excerpt only when its score is at least this fraction of the document's best. */
@@ -171,6 +173,8 @@ interface DocumentMeta {
   amends: number[];
   /** Normalized name tokens of `reporting_judge`, computed on first use. */
   judgeTokens?: string[];
+  /** Number of articles (elements) of the document. */
+  articleCount: number;
 }
 
 interface IndexCache {
@@ -216,6 +220,7 @@ function loadCache(index: SearchIndex): IndexCache {
       titleStems: new Set(title_stems.split(' ').filter((s) => s !== '')),
       amending: amending !== null,
       amends: [],
+      articleCount: 0,
     };
     if (amending === null) {
       const list = primaryByTitle.get(title_stems);
@@ -233,7 +238,11 @@ function loadCache(index: SearchIndex): IndexCache {
   const articleDocument = new Int32Array(maxArticle + 1);
   const articleRows = db.prepare('SELECT id, doc FROM articles');
   articleRows.setReturnArrays(true);
-  for (const row of articleRows.iterate() as Iterable<[number, number]>) articleDocument[row[0]] = row[1];
+  for (const [article, doc] of articleRows.iterate() as Iterable<[number, number]>) {
+    articleDocument[article] = doc;
+    const meta = documents[doc];
+    if (meta) meta.articleCount++;
+  }
   const ftsStatement = db.prepare('SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ?');
   ftsStatement.setReturnArrays(true);
   const cache: IndexCache = {
@@ -631,13 +640,23 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
   const bestExcerpt = Math.max(...picked.flat().map((a) => a.score));
   const results = ranked.map((doc, i): SearchResult => {
     const articles = picked[i] ?? [];
-    const excerpts: Excerpt[] = articles.map((a) => {
-      const row = cache.articleStatement.get(a.article) as { label: string; text: string; excerpt_id: string };
+    const rows = articles.map(
+      (a) => cache.articleStatement.get(a.article) as { label: string; text: string; excerpt_id: string },
+    );
+    // Results never carry a document's full text (spec: POST /v1/search, rule 3). When the excerpts would be every
+    // article of a short document, each whole, each is cut to at most EXCERPT_SHARE_OF_SHORT_DOCUMENT of its article.
+    const wholeDocument =
+      rows.length === doc.meta.articleCount && rows.every((row) => row.text.length <= EXCERPT_MAX_CHARS);
+    const excerpts: Excerpt[] = articles.map((a, k) => {
+      const row = rows[k]!;
+      const maxChars = wholeDocument
+        ? Math.floor(row.text.length * EXCERPT_SHARE_OF_SHORT_DOCUMENT)
+        : EXCERPT_MAX_CHARS;
       return {
         excerpt_id: row.excerpt_id,
         label: row.label,
         score: Math.max(0.0001, round4(a.score / bestExcerpt)),
-        text: excerptPassage(row.text, matcher),
+        text: excerptPassage(row.text, matcher, maxChars),
       };
     });
     const m = doc.meta;

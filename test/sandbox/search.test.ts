@@ -111,6 +111,23 @@ describe('search on a synthetic corpus', () => {
     expect(JSON.stringify(response)).not.toContain(LAWS.find((d) => d.document_id === 'test-long')!.elements[0]!.text);
   });
 
+  it('never returns a short document whole through its excerpts', () => {
+    // test-hives is one short article; test-gnomes two; each whole article would fit an excerpt.
+    for (const query of ['пчеларят кошера', 'градинските джуджета фар глина', 'пазителят вписва лодките']) {
+      const response = search(lawsIndex, { query });
+      expect(response.result_count).toBeGreaterThan(0);
+      for (const result of response.results) {
+        const articles = LAWS.find((d) => d.document_id === result.document_id)!.elements.map((e) => e.text);
+        const shown = result.excerpts.map((e) => e.text!);
+        expect(articles.every((text) => shown.includes(text)), `${query} → ${result.document_id}`).toBe(false);
+        for (const text of shown) expect(text.length).toBeGreaterThan(0);
+      }
+    }
+    const hives = search(lawsIndex, { query: 'пчеларят кошера' }).results.find((r) => r.document_id === 'test-hives')!;
+    expect(hives.excerpts[0]!.text).toMatch(/…/u);
+    expect(hives.excerpts[0]!.text).toMatch(/Пчеларят|кошера/u);
+  });
+
   it('respects max_results and defaults to 20', () => {
     expect(search(mixedIndex, { query: 'фар', max_results: 2 }).results).toHaveLength(2);
     expect(search(mixedIndex, { query: 'фар', max_results: 2 }).result_count).toBe(2);
