@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import { EXIT } from './exit-codes.js';
+import { systemClock } from './api/clock.js';
 import type { Context, GlobalOptions } from './context.js';
 
 /** The package version, read from package.json. */
@@ -48,10 +49,11 @@ export async function main(args: string[], io: Context['io'] = defaultIo()): Pro
     import('./commands/sandbox.js'),
   ]);
 
+  const pravoVersion = version();
   const program = new Command('pravo');
   program
     .description('Research Bulgarian legal sources with the Legal Research API, or offline with its sandbox.')
-    .version(version(), '-V, --version', 'print the version')
+    .version(pravoVersion, '-V, --version', 'print the version')
     .option('--profile <name>', 'configuration profile (default: PRAVO_PROFILE, else "default")')
     .option('--no-color', 'no colours (also: NO_COLOR=1)')
     .helpOption('-h, --help', 'show help')
@@ -76,13 +78,13 @@ ${EXIT_CODES_HELP}`,
   const context = (): Context => ({
     io,
     globals: program.opts<GlobalOptions>(),
-    clock: { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) },
+    clock: systemClock,
     now: () => performance.now(),
     onInterrupt: (handler) => {
       process.on('SIGINT', handler);
       return () => process.off('SIGINT', handler);
     },
-    version: version(),
+    version: pravoVersion,
   });
   registerSearch(program, context);
   registerConfig(program, context);

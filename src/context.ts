@@ -3,7 +3,7 @@
  * factory). Commands take a `Context` instead of reaching for `process`, so tests run them without a terminal.
  */
 import type { Readable, Writable } from 'node:stream';
-import type { Clock } from './api/client.js';
+import type { Clock } from './api/clock.js';
 
 /** An output stream with the terminal facts renderers need. */
 export type Output = Writable & { isTTY?: boolean; columns?: number };

@@ -28,21 +28,10 @@ import {
   errorFromResponse,
 } from './errors.js';
 import { normalizeBaseUrl } from './base-url.js';
+import { systemClock, type Clock } from './clock.js';
 
 /** Which header carries the API key (spec: Authentication, API key). */
 export type AuthHeader = 'x-api-key' | 'bearer';
-
-/** Timers the client uses; tests inject a manual clock to fire timeouts deterministically. */
-export interface Clock {
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-/** The real clock (global timers). */
-export const systemClock: Clock = {
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
 
 /** Options of {@link ApiClient}. */
 export interface ClientOptions {

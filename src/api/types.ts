@@ -8,9 +8,6 @@
  * other names still renders.
  */
 
-/** Path prefix of every endpoint (spec: Versioning). */
-export const API_PREFIX = '/v1';
-
 /** Endpoint paths, relative to the base URL (spec: Endpoints). */
 export const PATHS = {
   search: '/v1/search',

@@ -5,7 +5,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiClient, type Clock, type ClientOptions } from '../../src/api/client.js';
+import { ApiClient, type ClientOptions } from '../../src/api/client.js';
+import type { Clock } from '../../src/api/clock.js';
 import {
   ApiError,
   AuthenticationError,
