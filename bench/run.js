@@ -103,8 +103,8 @@ async function main() {
     report('pravo --version vs node -e 0', `${version.toFixed(1)} ms vs ${bare.toFixed(1)} ms (${(version / bare).toFixed(2)}x)`, '≤ 1.5x', version / bare <= 1.5);
 
     // 2. Index build (fresh data dir), in-process through the built sandbox module.
-    const { openIndex } = await import(path.join(repo, 'dist', 'sandbox', 'index-db.js'));
-    const { search } = await import(path.join(repo, 'dist', 'sandbox', 'search.js'));
+    const { openIndex } = await import(path.join(repo, 'dist', 'sandbox', 'corpus', 'index-db.js'));
+    const { search } = await import(path.join(repo, 'dist', 'sandbox', 'search', 'index.js'));
     const dataDir = path.join(work, 'data');
     let started = performance.now();
     let index = await openIndex({ corpusPath: CORPUS, dataDir });

@@ -4,16 +4,17 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { openIndex, type IndexProgress } from './index-db.js';
-import { SandboxState, type Quotas } from './state.js';
-import { createRequestListener } from './server.js';
-import { prepareSearch } from './search.js';
+import { openIndex, type IndexProgress } from './corpus/index-db.js';
+import { createRequestListener } from './http/server.js';
+import { ROUTES } from './routes/index.js';
+import { prepareSearch } from './search/index.js';
+import { SandboxState, type IssuedKey, type Quotas } from './state/index.js';
 
 /** Options of {@link startSandbox}. */
 export interface StartSandboxOptions {
   /** Corpus file: JSON Lines, gzipped or not (README: "Sandbox corpus format"). */
   corpusPath: string;
-  /** Directory of the state database and the corpus indexes; created when missing. */
+  /** Directory of the state database and the corpus indexes; created (0700) when missing. */
   dataDir: string;
   /** Interface to listen on; default `127.0.0.1` (loopback only). */
   host?: string;
@@ -50,7 +51,9 @@ export interface RunningSandbox {
 /**
  * Starts a sandbox. Builds the corpus index on first use of a corpus (reporting progress), then reuses it.
  * @throws CorpusError when the corpus is missing or malformed; Error with `code` `EADDRINUSE` / `EACCES` when the
- *   port cannot be taken.
+ *   port cannot be taken; the file-system or SQLite error when `state.sqlite` cannot be opened or migrated (e.g. it
+ *   was written by a newer pravo, or another process holds a lock on it for more than 250 ms). Nothing stays open
+ *   after a failure.
  */
 export async function startSandbox(options: StartSandboxOptions): Promise<RunningSandbox> {
   const log = options.log ?? (() => {});
@@ -59,12 +62,25 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
     dataDir: options.dataDir,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
-  // Load the search's in-memory metadata now (about 0.1 s on the full corpus) rather than on the first request.
-  prepareSearch(index);
-  const state = SandboxState.open(options.dataDir, { quotas: options.quotas ?? {}, ...(options.now ? { now: options.now } : {}) });
-  const issued = state.issueKey(options.keyName ?? 'sandbox', { ephemeral: options.ephemeralKey ?? false });
+  let state: SandboxState;
+  let issued: IssuedKey;
+  try {
+    // Load the search's in-memory metadata now (about 0.1 s on the full corpus) rather than on the first request.
+    prepareSearch(index);
+    state = SandboxState.open(options.dataDir, { quotas: options.quotas ?? {}, ...(options.now ? { now: options.now } : {}) });
+  } catch (error) {
+    index.close();
+    throw error;
+  }
+  try {
+    issued = state.issueKey(options.keyName ?? 'sandbox', { ephemeral: options.ephemeralKey ?? false });
+  } catch (error) {
+    state.close();
+    index.close();
+    throw error;
+  }
 
-  const server = http.createServer(createRequestListener({ index, state, log }));
+  const server = http.createServer(createRequestListener({ index, state, log }, ROUTES));
   server.keepAliveTimeout = 5_000;
   try {
     await new Promise<void>((resolve, reject) => {

@@ -1,10 +1,10 @@
 /**
- * A tiny synthetic corpus for unit tests of the sandbox, in the line format of `src/sandbox/corpus.ts`. Every title
+ * A tiny synthetic corpus for unit tests of the sandbox, in the line format of `src/sandbox/corpus/reader.ts`. Every title
  * says it is test data and every article text is made up; no real legal text is used.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CorpusDocument } from '../../src/sandbox/corpus.js';
+import type { CorpusDocument } from '../../src/sandbox/corpus/reader.js';
 
 /** A made-up article text longer than a search excerpt (400 characters), to check that results never carry it whole. */
 export const LONG_ARTICLE_TEXT =

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { CorpusDocument } from '../../src/sandbox/corpus.js';
+import type { CorpusDocument } from '../../src/sandbox/corpus/reader.js';
 
 const AUTHOR = 'ТЕСТОВИ ДАННИ: измислен автор';
 

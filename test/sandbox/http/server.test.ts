@@ -1,96 +1,37 @@
 /**
- * The sandbox HTTP server (`src/sandbox/server.ts`) mounted on `node:http` at 127.0.0.1:0, with a real index built
- * from a small synthetic corpus and a `SandboxState` with a search quota: authentication, error bodies, validation,
- * quota, routing, and that keys never reach the log.
+ * The sandbox HTTP server (`src/sandbox/http/server.ts` with the routes of `src/sandbox/routes/`) mounted on
+ * `node:http` at 127.0.0.1:0, with a real index built from a small synthetic corpus and a `SandboxState` with a search
+ * quota: authentication, error bodies, validation, quota, routing, and that keys never reach the log.
  */
-import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openIndex, type SearchIndex } from '../../src/sandbox/index-db.js';
-import { SandboxState } from '../../src/sandbox/state.js';
-import { createRequestListener } from '../../src/sandbox/server.js';
-import { LONG_ARTICLE_TEXT, writeSyntheticCorpus } from '../helpers/synthetic-corpus.js';
+import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import { LONG_ARTICLE_TEXT } from '../../helpers/synthetic-corpus.js';
+import { expectError, openSyntheticIndex, request, startTestServer, type Reply, type TestServer } from './harness.js';
 
 const SEARCH_QUOTA = 3;
 
 let root: string;
 let index: SearchIndex;
+let closeIndex: () => void;
 
 beforeAll(async () => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'pravo-server-test-'));
-  const corpusPath = writeSyntheticCorpus(path.join(root, 'corpus'));
-  index = await openIndex({ corpusPath, dataDir: path.join(root, 'index') });
+  ({ root, index, close: closeIndex } = await openSyntheticIndex('pravo-server-test-'));
 });
 
-afterAll(() => {
-  index?.close();
-  fs.rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => closeIndex?.());
 
-interface Sandbox {
-  baseUrl: string;
-  state: SandboxState;
-  key: string;
-  keyId: string;
-  logs: string[];
-}
-
-let sandbox: Sandbox;
-let server: http.Server;
-let stateDir: string;
+let sandbox: TestServer;
 
 beforeEach(async () => {
-  stateDir = fs.mkdtempSync(path.join(root, 'state-'));
-  const state = SandboxState.open(stateDir, {
-    quotas: { search: SEARCH_QUOTA },
-    now: () => new Date('2025-03-15T12:00:00Z'),
-  });
-  const issued = state.issueKey('server-test');
-  const logs: string[] = [];
-  server = http.createServer(createRequestListener({ index, state, log: (line) => logs.push(line), now: () => 0 }));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  sandbox = { baseUrl: `http://127.0.0.1:${port}`, state, key: issued.api_key, keyId: issued.key_id, logs };
+  sandbox = await startTestServer(root, index, { quotas: { search: SEARCH_QUOTA } });
 });
 
 afterEach(async () => {
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-  sandbox.state.close();
-  fs.rmSync(stateDir, { recursive: true, force: true });
+  await sandbox.close();
 });
 
-interface Reply {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: Record<string, unknown>;
-}
-
-async function call(
-  method: string,
-  pathAndQuery: string,
-  options: { headers?: Record<string, string>; body?: string } = {},
-): Promise<Reply> {
-  const response = await fetch(`${sandbox.baseUrl}${pathAndQuery}`, {
-    method,
-    headers: options.headers ?? {},
-    ...(options.body !== undefined ? { body: options.body } : {}),
-  });
-  const text = await response.text();
-  let json: Record<string, unknown> = {};
-  try {
-    json = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    // left empty; the test asserts on it
-  }
-  return { status: response.status, headers: response.headers, text, json };
-}
+const call = (method: string, pathAndQuery: string, options: { headers?: Record<string, string>; body?: string } = {}): Promise<Reply> =>
+  request(sandbox.baseUrl, method, pathAndQuery, options);
 
 const withKey = (extra: Record<string, string> = {}): Record<string, string> => ({
   'x-api-key': sandbox.key,
@@ -100,19 +41,6 @@ const withKey = (extra: Record<string, string> = {}): Record<string, string> => 
 
 const search = (body: unknown, headers: Record<string, string> = withKey()): Promise<Reply> =>
   call('POST', '/v1/search', { headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
-
-/** Asserts the sandbox's standard error body, `{"error":{"code","message"}}`, and returns the message. */
-function expectError(reply: Reply, status: number, code: string): string {
-  expect(reply.status).toBe(status);
-  expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(Object.keys(reply.json)).toEqual(['error']);
-  const error = reply.json.error as Record<string, unknown>;
-  expect(Object.keys(error).sort()).toEqual(['code', 'message']);
-  expect(error.code).toBe(code);
-  expect(typeof error.message).toBe('string');
-  expect((error.message as string).length).toBeGreaterThan(0);
-  return error.message as string;
-}
 
 const VALID_QUERY = { query: 'неустойка по договор', source_types: ['bulgarian_laws_regulations'] };
 

@@ -19,14 +19,18 @@
  *   within the document), `stem_count` (number of indexed stems).
  * - `fts`: contentless FTS5 table (`content=''`) over the pre-stemmed article text (stems joined by spaces), rowid =
  *   `articles.id`; `bm25(fts)` works on it (column sizes are kept).
+ *
+ * Every SQL statement of the index is in this module; the rest of the sandbox reads it through the methods of
+ * {@link SearchIndex}. Index files are 0600 and the data directory 0700 (see `files.ts`).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
-import { isCourtSourceType, KNOWN_SOURCE_TYPES, type SourceTypeEntry } from '../api/types.js';
-import { countCorpusLines, hashCorpusFile, readCorpus, type CorpusDocument, type CorpusElement } from './corpus.js';
-import { analyze, ANALYZER_VERSION } from './text.js';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { isCourtSourceType, KNOWN_SOURCE_TYPES, type SourceTypeEntry } from '../../api/types.js';
+import { ensurePrivateDir, makePrivate } from '../files.js';
+import { analyze, ANALYZER_VERSION } from '../search/analysis.js';
+import { countCorpusLines, hashCorpusFile, readCorpus, type CorpusDocument, type CorpusElement } from './reader.js';
 
 /** Version of the table layout; part of the index key, so a layout change rebuilds indexes. */
 export const INDEX_SCHEMA_VERSION = 1;
@@ -51,10 +55,46 @@ export interface OpenIndexOptions {
   onProgress?: (progress: IndexProgress) => void;
 }
 
-/** An open, complete index. Use `db` read-only. */
+/**
+ * One row of `documents` without the article texts: what the search keeps in memory per document.
+ * `id` is the documents rowid (1, 2, … in corpus order); court fields are null for documents without them.
+ */
+export interface DocumentRow {
+  id: number;
+  document_id: string;
+  collection: string;
+  source_type: string;
+  type: string;
+  title: string;
+  /** Publication date, `YYYY-MM-DD`. */
+  date: string;
+  author: string | null;
+  url: string | null;
+  court_id: number | null;
+  court: string | null;
+  decision_number: string | null;
+  case_number: string | null;
+  reporting_judge: string | null;
+  /** The analyzed title: stems joined by single spaces (`analyze(title).join(' ')`). */
+  title_stems: string;
+}
+
+/** One article (element) of a document, as stored. */
+export interface ArticleRow {
+  /** Article id (= FTS rowid), 1, 2, … in corpus order. */
+  id: number;
+  /** 0-based position in the document's `elements`. */
+  ordinal: number;
+  /** Label as in the source, e.g. `Чл. 405.`. */
+  label: string;
+  /** Full text of the article. */
+  text: string;
+  /** `<document_id>:<ref>`, unique in the index (see {@link excerptIds}). */
+  excerpt_id: string;
+}
+
+/** An open, complete index (read-only). */
 export interface SearchIndex {
-  /** The open database (opened read-only after the build). */
-  readonly db: DatabaseSync;
   /** The index file. */
   readonly path: string;
   /** SHA-256 (hex) of the corpus file the index was built from. */
@@ -68,9 +108,29 @@ export interface SearchIndex {
    * `high_courts_cases`, then the others by id. `case_law` rule: a known type by `isCourtSourceType`
    * (`high_courts_cases` yes, `bulgarian_laws_regulations` no); an unknown type is case law when at least one of its
    * documents carries a `court_id`. `name`: Bulgarian names for the known types, the id itself for others.
+   * Computed once; each call returns fresh copies.
    */
   sourceTypes(): SourceTypeEntry[];
-  /** Closes the database. */
+  /** Every document's metadata row, in rowid order (one array; about 2,000 rows on the full corpus). */
+  documentRows(): DocumentRow[];
+  /** `[articleId, documentRowid]` of every article, in article order, streamed. */
+  articleDocumentPairs(): IterableIterator<[article: number, document: number]>;
+  /** The largest article id (0 for an index without articles); ids run 1…this. */
+  maxArticleId(): number;
+  /**
+   * The articles whose indexed stems contain `stem` (an exact FTS5 phrase match on one stem of `analyze`), each as
+   * `[articleId, bm25]` with `bm25` as FTS5's `bm25(fts)` returns it: negative, lower is a better match. Any order.
+   */
+  matchStem(stem: string): [article: number, bm25: number][];
+  /** One article by id, or undefined when no article has it. */
+  article(id: number): ArticleRow | undefined;
+  /**
+   * The full stored document (every corpus field and the ordered `elements`) with its `collection`, or undefined when
+   * no document has this `document_id` in this `collection`. For `GET /v1/documents`. Optional court fields are
+   * omitted when absent; `in_force_date` and `signature` keep their null.
+   */
+  readDocument(document_id: string, collection: string): (CorpusDocument & { collection: string }) | undefined;
+  /** Closes the database. Safe to call twice. */
   close(): void;
 }
 
@@ -309,7 +369,7 @@ export async function openIndex(options: OpenIndexOptions): Promise<SearchIndex>
   const corpusSha256 = await hashCorpusFile(corpusPath, (done, total) =>
     onProgress?.({ phase: 'hashing', done, total }),
   );
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   const path = join(dataDir, indexFileName(corpusSha256));
   let opened = tryOpenExisting(path, corpusSha256);
   let built = false;
@@ -318,6 +378,7 @@ export async function openIndex(options: OpenIndexOptions): Promise<SearchIndex>
     const tempPath = `${path}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
     try {
       await buildIndex(corpusPath, corpusSha256, tempPath, onProgress);
+      makePrivate(tempPath);
       renameSync(tempPath, path);
     } catch (error) {
       rmSync(tempPath, { force: true });
@@ -339,8 +400,10 @@ function createSearchIndex(
   built: boolean,
 ): SearchIndex {
   let sourceTypes: SourceTypeEntry[] | undefined;
+  let matchStatement: StatementSync | undefined;
+  let articleStatement: StatementSync | undefined;
+  let documentStatement: StatementSync | undefined;
   return {
-    db,
     path,
     corpusSha256,
     documentCount: Number(meta.get('document_count')),
@@ -349,6 +412,50 @@ function createSearchIndex(
     sourceTypes(): SourceTypeEntry[] {
       sourceTypes ??= computeSourceTypes(db);
       return sourceTypes.map((entry) => ({ ...entry }));
+    },
+    documentRows(): DocumentRow[] {
+      return db
+        .prepare(
+          `SELECT id, document_id, collection, source_type, type, title, date, author, url, court_id, court,
+             decision_number, case_number, reporting_judge, title_stems FROM documents`,
+        )
+        .all() as unknown as DocumentRow[];
+    },
+    articleDocumentPairs(): IterableIterator<[number, number]> {
+      const statement = db.prepare('SELECT id, doc FROM articles');
+      statement.setReturnArrays(true);
+      return statement.iterate() as unknown as IterableIterator<[number, number]>;
+    },
+    maxArticleId(): number {
+      return (db.prepare('SELECT COALESCE(MAX(id), 0) AS n FROM articles').get() as { n: number }).n;
+    },
+    matchStem(stem: string): [number, number][] {
+      if (!matchStatement) {
+        matchStatement = db.prepare('SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ?');
+        matchStatement.setReturnArrays(true);
+      }
+      return matchStatement.all(`"${stem.replaceAll('"', '""')}"`) as unknown as [number, number][];
+    },
+    article(id: number): ArticleRow | undefined {
+      articleStatement ??= db.prepare('SELECT id, ordinal, label, text, excerpt_id FROM articles WHERE id = ?');
+      return articleStatement.get(id) as ArticleRow | undefined;
+    },
+    readDocument(documentId: string, collection: string): (CorpusDocument & { collection: string }) | undefined {
+      documentStatement ??= db.prepare(
+        `SELECT document_id, collection, source_type, type, title, date, in_force_date, author, url, signature, court_id,
+           court, decision_number, case_number, reporting_judge, elements_json
+         FROM documents WHERE document_id = ? AND collection = ?`,
+      );
+      const row = documentStatement.get(documentId, collection) as Record<string, string | number | null> | undefined;
+      if (!row) return undefined;
+      const { elements_json, ...fields } = row;
+      const document: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(fields)) {
+        // Optional court fields are omitted when absent; the nullable corpus fields keep their null.
+        if (value !== null || key === 'in_force_date' || key === 'signature') document[key] = value;
+      }
+      document.elements = JSON.parse(String(elements_json)) as CorpusElement[];
+      return document as unknown as CorpusDocument & { collection: string };
     },
     close(): void {
       if (db.isOpen) db.close();
@@ -377,31 +484,4 @@ function computeSourceTypes(db: DatabaseSync): SourceTypeEntry[] {
       document_count: r.document_count,
     }))
     .sort((a, b) => rank(a.id) - rank(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-
-/**
- * The full stored document (every corpus field and the ordered `elements`) with its `collection`, or undefined when
- * no document has this `document_id` in this `collection`. For `GET /v1/documents`.
- */
-export function readDocument(
-  index: SearchIndex,
-  documentId: string,
-  collection: string,
-): (CorpusDocument & { collection: string }) | undefined {
-  const row = index.db
-    .prepare(
-      `SELECT document_id, collection, source_type, type, title, date, in_force_date, author, url, signature, court_id,
-         court, decision_number, case_number, reporting_judge, elements_json
-       FROM documents WHERE document_id = ? AND collection = ?`,
-    )
-    .get(documentId, collection) as Record<string, string | number | null> | undefined;
-  if (!row) return undefined;
-  const { elements_json, ...fields } = row;
-  const document: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) {
-    // Optional court fields are omitted when absent; the nullable corpus fields keep their null.
-    if (value !== null || key === 'in_force_date' || key === 'signature') document[key] = value;
-  }
-  document.elements = JSON.parse(String(elements_json)) as CorpusElement[];
-  return document as unknown as CorpusDocument & { collection: string };
 }

@@ -1,17 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SearchRequest, SearchResponse, SourceTypeEntry } from '../../src/api/types.js';
-import { openIndex, type SearchIndex } from '../../src/sandbox/index-db.js';
-import {
-  chooseSourceTypes,
-  EXCERPT_MAX_CHARS,
-  judgeNameMatches,
-  search,
-  SearchRequestError,
-} from '../../src/sandbox/search.js';
-import { analyzeQuery } from '../../src/sandbox/text.js';
-import { CASES, LAWS, tempDir, writeCorpus } from './fixtures.js';
+import type { SearchRequest, SearchResponse, SourceTypeEntry } from '../../../src/api/types.js';
+import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import { analyzeQuery } from '../../../src/sandbox/search/analysis.js';
+import { EXCERPT_MAX_CHARS } from '../../../src/sandbox/search/excerpts.js';
+import { search } from '../../../src/sandbox/search/index.js';
+import { judgeNameMatches } from '../../../src/sandbox/search/judges.js';
+import { chooseSourceTypes, SearchRequestError } from '../../../src/sandbox/search/source-types.js';
+import { CASES, LAWS, tempDir, writeCorpus } from '../fixtures.js';
 
 let lawsIndex: SearchIndex;
 let mixedIndex: SearchIndex;

@@ -1,16 +1,15 @@
-import { readdirSync, writeFileSync } from 'node:fs';
+/**
+ * The corpus index (`src/sandbox/corpus/index-db.ts`): built once per corpus content, reused, never half-written, private
+ * file modes, and the purpose-named reads the search and the document endpoint use.
+ */
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CorpusError, hashCorpusFile, readCorpus, type CorpusDocument } from '../../src/sandbox/corpus.js';
-import {
-  collectionOf,
-  openIndex,
-  readDocument,
-  type IndexProgress,
-  type SearchIndex,
-} from '../../src/sandbox/index-db.js';
-import { CASES, LAWS, tempDir, toJsonl, writeCorpus } from './fixtures.js';
+import { CorpusError } from '../../../src/sandbox/corpus/reader.js';
+import { analyze } from '../../../src/sandbox/search/analysis.js';
+import { collectionOf, openIndex, type IndexProgress, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import { CASES, LAWS, tempDir, toJsonl, writeCorpus } from '../fixtures.js';
 
 const cleanups: (() => void)[] = [];
 const opened: SearchIndex[] = [];
@@ -30,67 +29,6 @@ async function open(corpusPath: string, dataDir: string, phases: IndexProgress[]
   opened.push(index);
   return index;
 }
-
-async function collect(path: string): Promise<CorpusDocument[]> {
-  const documents: CorpusDocument[] = [];
-  for await (const d of readCorpus(path)) documents.push(d);
-  return documents;
-}
-
-describe('readCorpus', () => {
-  it('reads plain and gzip JSON Lines alike, detecting gzip by content, not by name', async () => {
-    const d = dir();
-    const plain = writeCorpus(join(d, 'corpus.jsonl'), LAWS);
-    const gzipNamedPlain = writeCorpus(join(d, 'corpus-without-gz-suffix.jsonl'), LAWS, true);
-    const a = await collect(plain);
-    const b = await collect(gzipNamedPlain);
-    expect(a.map((x) => x.document_id)).toEqual(LAWS.map((x) => x.document_id));
-    expect(b).toEqual(a);
-  });
-
-  it('skips blank lines', async () => {
-    const d = dir();
-    const path = join(d, 'c.jsonl');
-    writeFileSync(path, '\n' + toJsonl(LAWS.slice(0, 2)).replace('\n', '\n\n   \n') + '\n\n');
-    expect((await collect(path)).length).toBe(2);
-  });
-
-  it('names the file and line of invalid JSON', async () => {
-    const d = dir();
-    const path = join(d, 'c.jsonl.gz');
-    const lines = toJsonl(LAWS).split('\n');
-    lines.splice(2, 0, '{"document_id": "broken", ');
-    writeFileSync(path, gzipSync(lines.join('\n')));
-    const error = await collect(path).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(CorpusError);
-    expect((error as CorpusError).line).toBe(3);
-    expect((error as CorpusError).message).toContain('line 3');
-    expect((error as CorpusError).message).toContain(path);
-  });
-
-  it('rejects a document missing a required field, and a malformed element', async () => {
-    const d = dir();
-    const { title: _title, ...noTitle } = LAWS[0]!;
-    const path = join(d, 'c.jsonl');
-    writeFileSync(path, toJsonl([LAWS[1]!]) + JSON.stringify(noTitle) + '\n');
-    await expect(collect(path)).rejects.toThrow(/line 2: .*"title"/);
-    writeFileSync(path, JSON.stringify({ ...LAWS[0]!, elements: [{ ref: '1', label: 'Чл. 1.' }] }) + '\n');
-    await expect(collect(path)).rejects.toThrow(/line 1: elements\[0\]/);
-  });
-
-  it('rejects a repeated document_id', async () => {
-    const d = dir();
-    const path = writeCorpus(join(d, 'c.jsonl'), [LAWS[0]!, LAWS[1]!, LAWS[0]!]);
-    await expect(collect(path)).rejects.toThrow(/line 3: duplicate document_id "test-lighthouse"/);
-  });
-
-  it('reports a missing file clearly', async () => {
-    const path = join(dir(), 'nope.jsonl.gz');
-    await expect(collect(path)).rejects.toThrow(CorpusError);
-    await expect(collect(path)).rejects.toThrow(/not found/);
-    await expect(hashCorpusFile(path)).rejects.toThrow(/nope\.jsonl\.gz: file not found/);
-  });
-});
 
 describe('openIndex', () => {
   it('builds once, then reuses the complete index without re-reading the corpus', async () => {
@@ -209,21 +147,76 @@ describe('openIndex', () => {
     const d = dir();
     const index = await open(writeCorpus(join(d, 'c.jsonl'), [...LAWS, ...CASES]), join(d, 'data'));
     const law = LAWS[0]!;
-    expect(readDocument(index, law.document_id, collectionOf(law.source_type))).toEqual({
+    expect(index.readDocument(law.document_id, collectionOf(law.source_type))).toEqual({
       ...law,
       collection: collectionOf(law.source_type),
     });
     const decision = CASES[0]!;
-    expect(readDocument(index, decision.document_id, collectionOf(decision.source_type))).toEqual({
+    expect(index.readDocument(decision.document_id, collectionOf(decision.source_type))).toEqual({
       ...decision,
       collection: collectionOf(decision.source_type),
     });
-    expect(readDocument(index, law.document_id, collectionOf('high_courts_cases'))).toBeUndefined();
+    expect(index.readDocument(law.document_id, collectionOf('high_courts_cases'))).toBeUndefined();
   });
 
   it('uses opaque collection values, one per source type, stable across runs', () => {
     expect(collectionOf('bulgarian_laws_regulations')).toMatch(/^c_[0-9a-f]{10}$/);
     expect(collectionOf('bulgarian_laws_regulations')).toBe(collectionOf('bulgarian_laws_regulations'));
     expect(collectionOf('bulgarian_laws_regulations')).not.toBe(collectionOf('high_courts_cases'));
+  });
+
+  it('creates the data directory 0700 and the index file 0600', async () => {
+    const d = dir();
+    const data = join(d, 'new', 'data');
+    const index = await open(writeCorpus(join(d, 'c.jsonl'), LAWS), data);
+    expect(statSync(data).mode & 0o777).toBe(0o700);
+    expect(statSync(index.path).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('SearchIndex reads', () => {
+  it('does not expose its database', async () => {
+    const d = dir();
+    const index = await open(writeCorpus(join(d, 'c.jsonl'), LAWS), join(d, 'data'));
+    expect(index).not.toHaveProperty('db');
+  });
+
+  it('lists document rows, article → document pairs, and articles by id', async () => {
+    const d = dir();
+    const index = await open(writeCorpus(join(d, 'c.jsonl'), [...LAWS, ...CASES]), join(d, 'data'));
+    const rows = index.documentRows();
+    expect(rows.map((r) => r.document_id)).toEqual([...LAWS, ...CASES].map((doc) => doc.document_id));
+    expect(rows.map((r) => r.id)).toEqual(rows.map((_, i) => i + 1));
+    const decision = rows.find((r) => r.document_id === 'test-case-1')!;
+    expect({ ...decision }).toMatchObject({ court_id: 10, reporting_judge: 'Мария Иванова Петрова', collection: collectionOf('high_courts_cases') });
+    expect(rows[0]!.court_id).toBeNull();
+    expect(rows[0]!.title_stems).toBe(analyze(LAWS[0]!.title).join(' '));
+
+    const pairs = [...index.articleDocumentPairs()];
+    expect(pairs).toHaveLength(index.articleCount);
+    expect(index.maxArticleId()).toBe(index.articleCount);
+    expect(pairs.slice(0, 4)).toEqual([[1, 1], [2, 1], [3, 1], [4, 2]]);
+
+    expect({ ...index.article(1)! }).toEqual({
+      id: 1,
+      ordinal: 0,
+      label: 'Чл. 1.',
+      text: LAWS[0]!.elements[0]!.text,
+      excerpt_id: 'test-lighthouse:1',
+    });
+    expect(index.article(index.articleCount + 1)).toBeUndefined();
+  });
+
+  it('matches one stem with its BM25 (negative, lower is better), and nothing for unknown or quoted stems', async () => {
+    const d = dir();
+    const index = await open(writeCorpus(join(d, 'c.jsonl'), LAWS), join(d, 'data'));
+    const hits = index.matchStem('фар');
+    expect(hits.length).toBeGreaterThan(0);
+    for (const [article, bm25] of hits) {
+      expect(index.article(article)!.text.toLowerCase()).toContain('фар');
+      expect(bm25).toBeLessThan(0);
+    }
+    expect(index.matchStem('несъществуващ')).toEqual([]);
+    expect(index.matchStem('a"b')).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@
 import { stemmer as bulgarianStemmer } from '@orama/stemmers/bulgarian';
 import { stopwords as bulgarianStopwords } from '@orama/stopwords/bulgarian';
 
-/** Version of the analysis (tokenizer, stopwords, stemmer); part of the index key (see `index-db.ts`). */
+/** Version of the analysis (tokenizer, stopwords, stemmer); part of the index key (see `corpus/index-db.ts`). */
 export const ANALYZER_VERSION = 1;
 
 /** Stopwords dropped from indexed text and queries: the list of `@orama/stopwords/bulgarian` (259 words). */

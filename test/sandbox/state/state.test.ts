@@ -1,5 +1,5 @@
 /**
- * The sandbox's keys and usage (`src/sandbox/state.ts`) in a temporary data directory: keys are stored only as their
+ * The sandbox's keys and usage (`src/sandbox/state/`) in a temporary data directory: keys are stored only as their
  * SHA-256, revocation is immediate, and monthly quotas count per calendar month of the injected clock.
  */
 import fs from 'node:fs';
@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SANDBOX_KEY_PREFIX, SandboxState, sha256 } from '../../src/sandbox/state.js';
+import { SANDBOX_KEY_PREFIX, SandboxState, sha256 } from '../../../src/sandbox/state/index.js';
 
 let dataDir: string;
 const opened: SandboxState[] = [];

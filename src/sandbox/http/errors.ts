@@ -1,0 +1,73 @@
+/**
+ * HTTP errors of the sandbox and the mapping of any thrown value to one.
+ *
+ * Error body (the sandbox's choice; spec: Errors, "Standard error body format: not shown"):
+ * `{"error":{"code":"…","message":"…","request_id":"req_…"}}`, `request_id` equal to the response's `x-request-id`.
+ */
+import type { ErrorBody } from '../../api/types.js';
+import { sqliteTrouble } from '../state/db.js';
+
+/** The sandbox's error body: the contract's `{error: {code, message}}` plus the request's id. */
+export interface SandboxErrorBody extends ErrorBody {
+  error: ErrorBody['error'] & { request_id: string };
+}
+
+/** An error answered as an HTTP status with an error body; `headers` are added to the response (e.g. `allow`). */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+
+  /**
+   * @param status HTTP status (4xx/5xx).
+   * @param code the body's `error.code` (a contract code such as `invalid_request`, or a sandbox code such as
+   *   `not_found`).
+   * @param message the body's `error.message`; must never contain a key.
+   */
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** Code of a 503 answered while `state.sqlite` is busy (locked by another connection) or full. */
+export const SERVICE_UNAVAILABLE = 'service_unavailable';
+/** Code of a 500 for an unexpected failure. */
+export const INTERNAL_ERROR = 'internal_error';
+
+/**
+ * The HTTP error for anything a handler or authentication threw:
+ * - an {@link HttpError}: itself;
+ * - SQLite busy/locked (SQLITE_BUSY 5, SQLITE_LOCKED 6): 503 `service_unavailable`, `Retry-After: 1`, saying the state
+ *   database is busy;
+ * - SQLite full (SQLITE_FULL 13): 503 `service_unavailable`, `Retry-After: 1`, saying it is full;
+ * - anything else: undefined (the caller answers 500 `internal_error` and logs the error).
+ */
+export function knownHttpError(error: unknown): HttpError | undefined {
+  if (error instanceof HttpError) return error;
+  switch (sqliteTrouble(error)) {
+    case 'busy':
+      return new HttpError(
+        503,
+        SERVICE_UNAVAILABLE,
+        "The sandbox's state database (state.sqlite) is busy: another process holds a lock on it. Retry in a moment.",
+        { 'retry-after': '1' },
+      );
+    case 'full':
+      return new HttpError(
+        503,
+        SERVICE_UNAVAILABLE,
+        "The sandbox's state database (state.sqlite) cannot be written: the database or disk is full. Free some space and retry.",
+        { 'retry-after': '1' },
+      );
+    default:
+      return undefined;
+  }
+}
+
+/** The 500 answered for an unexpected error (details go to the log only). */
+export function internalError(): HttpError {
+  return new HttpError(500, INTERNAL_ERROR, 'The sandbox failed to handle the request; see its log.');
+}

@@ -1,0 +1,126 @@
+/**
+ * Route records and their matching: the one table of the spec's endpoints (spec: Endpoints) lives in
+ * `routes/index.ts` as {@link Route}s; this module matches a request's method and path against it.
+ *
+ * Matching: the path is compared segment by segment with each route's `pattern`, where `:name` matches one non-empty
+ * segment (percent-decoded into `params.name`). A path some route matches with the request's method → that route; a
+ * path routes match only with other methods → 405 `method_not_allowed` with `Allow`; otherwise 404 `not_found`.
+ * Endpoints of the spec not built yet are routes too (`notImplemented: true`), answered 501 `not_implemented`.
+ */
+import type http from 'node:http';
+import { ERROR_CODES } from '../../api/types.js';
+import type { SearchIndex } from '../corpus/index-db.js';
+import type { SandboxState } from '../state/index.js';
+import { HttpError } from './errors.js';
+
+/** What handlers need: the corpus index, the account state, a clock and a log. */
+export interface ServerDeps {
+  index: SearchIndex;
+  state: SandboxState;
+  /** Receives one line per request and per notable event; never a key. */
+  log: (line: string) => void;
+  /** Milliseconds clock for request durations in the log; default `performance.now`. */
+  now?: () => number;
+}
+
+/** HTTP methods the spec's endpoints use. */
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/**
+ * How a route authenticates (spec: Authentication): `api-key` (X-API-Key or Authorization: Bearer, see `auth.ts`),
+ * `session` (a user-session bearer token; not built: such routes answer 501), `none`.
+ */
+export type RouteAuth = 'api-key' | 'session' | 'none';
+
+/** The quota a route consumes (spec: Quota rules). Declared per route; consumption is done by the handlers. */
+export type QuotaKind = 'search' | 'retrieval' | 'answers';
+
+/** What a handler receives. */
+export interface RouteContext {
+  request: http.IncomingMessage;
+  /** The request URL, parsed against `http://sandbox`. */
+  url: URL;
+  /** The route pattern's `:params`, percent-decoded. */
+  params: Readonly<Record<string, string>>;
+  /** The query string's parameters. */
+  query: URLSearchParams;
+  /**
+   * The JSON body, read on first call and cached.
+   * @throws HttpError 413 `invalid_request` over 1 MiB, 400 `invalid_request` when not JSON (see `body.ts`).
+   */
+  body(): Promise<unknown>;
+  /** The authenticated key's `key_id` (`-` for routes without API-key auth). */
+  keyId: string;
+  /** `req_` + 16 hex digits; also the response's `x-request-id`. */
+  requestId: string;
+  deps: ServerDeps;
+}
+
+/** One endpoint. */
+export interface Route {
+  method: Method;
+  /** Path relative to the base URL, `:name` for a parameter segment, e.g. `/v1/answers/:job_id`. */
+  pattern: string;
+  auth: RouteAuth;
+  /** The quota the endpoint consumes, if any. */
+  quota?: QuotaKind;
+  /** Status of a successful response: 200, or 202 for `POST /v1/answers`. */
+  status: 200 | 202;
+  /** An endpoint of the spec the sandbox does not serve yet: answered 501 before authentication. */
+  notImplemented?: boolean;
+  /**
+   * Produces the response body (serialized as JSON with `status`).
+   * @throws HttpError for an error response; any other error becomes 503 (SQLite busy/full) or 500 (see `errors.ts`).
+   */
+  handler(context: RouteContext): unknown;
+}
+
+/** Result of {@link matchRoute}. */
+export type RouteMatch =
+  | { kind: 'found'; route: Route; params: Record<string, string> }
+  | { kind: 'method_not_allowed'; allow: Method[] }
+  | { kind: 'not_found' };
+
+/** Splits a path into its segments (`/v1/a/b` → `v1`, `a`, `b`). */
+function segments(path: string): string[] {
+  return path.split('/').slice(1);
+}
+
+/** The params of `path` under `pattern`, or undefined when it does not match. @throws HttpError 400 `invalid_request` for invalid percent-encoding. */
+function matchPattern(pattern: string, path: string): Record<string, string> | undefined {
+  const want = segments(pattern);
+  const got = segments(path);
+  if (want.length !== got.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const w = want[i]!;
+    const g = got[i]!;
+    if (w.startsWith(':')) {
+      if (g === '') return undefined;
+      try {
+        params[w.slice(1)] = decodeURIComponent(g);
+      } catch {
+        throw new HttpError(400, ERROR_CODES.invalidRequest, `The path parameter "${w.slice(1)}" is not valid URL encoding.`);
+      }
+    } else if (w !== g) {
+      return undefined;
+    }
+  }
+  return params;
+}
+
+/**
+ * Finds the route of `method` and `path` (the URL's pathname, still percent-encoded) in `routes`; the first match in
+ * table order wins. `allow` lists the methods of the routes matching the path, in table order, without repeats.
+ * @throws HttpError 400 `invalid_request` when a parameter segment of a matching pattern is not valid percent-encoding.
+ */
+export function matchRoute(routes: readonly Route[], method: string, path: string): RouteMatch {
+  const allow: Method[] = [];
+  for (const route of routes) {
+    const params = matchPattern(route.pattern, path);
+    if (!params) continue;
+    if (route.method === method) return { kind: 'found', route, params };
+    if (!allow.includes(route.method)) allow.push(route.method);
+  }
+  return allow.length > 0 ? { kind: 'method_not_allowed', allow } : { kind: 'not_found' };
+}

@@ -1,0 +1,61 @@
+/**
+ * The table of every endpoint of the spec (spec: Endpoints; 13 routes), the built ones and those answered 501.
+ *
+ * | method | pattern | auth | quota | served |
+ * |---|---|---|---|---|
+ * | POST | /v1/search | api-key | search | yes (`search.ts`) |
+ * | GET | /v1/catalog/source-types | api-key | | yes (`catalog.ts`) |
+ * | GET | /v1/catalog/courts | api-key | | 501 |
+ * | GET | /v1/catalog/judges | api-key | | 501 |
+ * | GET | /v1/documents | api-key | retrieval | 501 |
+ * | GET | /v1/usage | api-key | | 501 |
+ * | POST | /v1/answers | api-key | answers | 501 (202 when built) |
+ * | GET | /v1/answers/:job_id | api-key | | 501 |
+ * | GET, POST | /v1/keys | session | | 501 |
+ * | POST | /v1/keys/:key_id/revoke | session | | 501 |
+ * | GET | /v1/account | session | | 501 |
+ * | PATCH | /v1/account/overages | session | | 501 |
+ */
+import { PATHS } from '../../api/types.js';
+import type { Route } from '../http/router.js';
+import { CATALOG_ROUTES } from './catalog.js';
+import { notImplemented } from './not-implemented.js';
+import { SEARCH_ROUTES } from './search.js';
+
+/** `GET /v1/documents` (spec: GET /v1/documents); consumes the retrieval quota when built. */
+const DOCUMENT_ROUTES: readonly Route[] = [
+  notImplemented({ method: 'GET', pattern: PATHS.documents, auth: 'api-key', quota: 'retrieval' }),
+];
+
+/** `GET /v1/usage` (spec: GET /v1/usage). */
+const USAGE_ROUTES: readonly Route[] = [notImplemented({ method: 'GET', pattern: PATHS.usage, auth: 'api-key' })];
+
+/** Answer jobs (spec: POST /v1/answers, GET /v1/answers/{job_id}). */
+const ANSWER_ROUTES: readonly Route[] = [
+  notImplemented({ method: 'POST', pattern: PATHS.answers, auth: 'api-key', quota: 'answers', status: 202 }),
+  notImplemented({ method: 'GET', pattern: `${PATHS.answers}/:job_id`, auth: 'api-key' }),
+];
+
+/** Key management (spec: Key and account endpoints), user-session auth. */
+const KEY_ROUTES: readonly Route[] = [
+  notImplemented({ method: 'GET', pattern: PATHS.keys, auth: 'session' }),
+  notImplemented({ method: 'POST', pattern: PATHS.keys, auth: 'session' }),
+  notImplemented({ method: 'POST', pattern: `${PATHS.keys}/:key_id/revoke`, auth: 'session' }),
+];
+
+/** Account management (spec: Key and account endpoints), user-session auth. */
+const ACCOUNT_ROUTES: readonly Route[] = [
+  notImplemented({ method: 'GET', pattern: PATHS.account, auth: 'session' }),
+  notImplemented({ method: 'PATCH', pattern: PATHS.accountOverages, auth: 'session' }),
+];
+
+/** Every route of the sandbox, in matching order. */
+export const ROUTES: readonly Route[] = [
+  ...SEARCH_ROUTES,
+  ...CATALOG_ROUTES,
+  ...DOCUMENT_ROUTES,
+  ...USAGE_ROUTES,
+  ...ANSWER_ROUTES,
+  ...KEY_ROUTES,
+  ...ACCOUNT_ROUTES,
+];

@@ -1,0 +1,124 @@
+/**
+ * Excerpts of `POST /v1/search` results (stage 4; spec: Search result, `excerpts`; rule 3: results never include the
+ * full document text): up to {@link MAX_EXCERPTS} of a document's best articles, each cut to a passage around the
+ * densest run of matched words.
+ */
+import type { Excerpt } from '../../api/types.js';
+import type { ArticleRow, SearchIndex } from '../corpus/index-db.js';
+import type { StemMatch } from './analysis.js';
+import { relativeScore, type ArticleHit, type DocumentHit } from './ranking.js';
+
+/** Maximum length of an excerpt's `text`, in UTF-16 code units, "…" marks included. */
+export const EXCERPT_MAX_CHARS = 400;
+/** Share of an article an excerpt may hold when the excerpts would otherwise be the whole document. */
+export const EXCERPT_SHARE_OF_SHORT_DOCUMENT = 0.6;
+/** Maximum number of excerpts per result. */
+export const MAX_EXCERPTS = 3;
+/** An article becomes a further excerpt only when its score is at least this fraction of the document's best. */
+export const EXCERPT_MIN_RELATIVE_SCORE = 0.5;
+
+/**
+ * The articles of a scored document that become excerpts: its best {@link MAX_EXCERPTS} articles, keeping only those
+ * scoring at least {@link EXCERPT_MIN_RELATIVE_SCORE} of its best one; best first. Empty for a document without
+ * articles.
+ */
+export function excerptArticles(doc: DocumentHit): ArticleHit[] {
+  const best = doc.articles[0]?.score ?? 0;
+  return doc.articles.slice(0, MAX_EXCERPTS).filter((a) => a.score >= EXCERPT_MIN_RELATIVE_SCORE * best);
+}
+
+/**
+ * The excerpts of one result, in the order of `articles`: `excerpt_id`, `label`, `score` relative to `bestExcerpt`
+ * (the best article score among the response's excerpts) and `text` cut by {@link excerptPassage} to at most
+ * {@link EXCERPT_MAX_CHARS}. Short-document rule: when the excerpts would be every article of the document, each
+ * whole, each is cut to at most {@link EXCERPT_SHARE_OF_SHORT_DOCUMENT} of its article, so no result carries a
+ * document's full text.
+ * @throws Error when an article of `articles` is missing from the index (an inconsistent index file).
+ */
+export function excerptsOf(
+  index: SearchIndex,
+  doc: DocumentHit,
+  articles: readonly ArticleHit[],
+  bestExcerpt: number,
+  matcher: (text: string) => StemMatch[],
+): Excerpt[] {
+  const rows = articles.map((a): ArticleRow => {
+    const row = index.article(a.article);
+    if (!row) throw new Error(`index ${index.path} has no article ${a.article}`);
+    return row;
+  });
+  const wholeDocument =
+    rows.length === doc.meta.articleCount && rows.every((row) => row.text.length <= EXCERPT_MAX_CHARS);
+  return articles.map((a, k) => {
+    const row = rows[k]!;
+    const maxChars = wholeDocument ? Math.floor(row.text.length * EXCERPT_SHARE_OF_SHORT_DOCUMENT) : EXCERPT_MAX_CHARS;
+    return {
+      excerpt_id: row.excerpt_id,
+      label: row.label,
+      score: relativeScore(a.score, bestExcerpt),
+      text: excerptPassage(row.text, matcher, maxChars),
+    };
+  });
+}
+
+/**
+ * A passage of `text` of at most `maxChars` UTF-16 code units centred on the densest run of matched words (found by
+ * `matcher`, see `createStemMatcher`): the span holding the most distinct matched stems (then the most matched words)
+ * that fits the limit. Cut at word boundaries; "…" marks each cut. The whole text when it fits.
+ */
+export function excerptPassage(
+  text: string,
+  matcher: (text: string) => StemMatch[],
+  maxChars = EXCERPT_MAX_CHARS,
+): string {
+  if (text.length <= maxChars) return text;
+  const budget = maxChars - 2; // room for "…" at both ends
+  const matches = matcher(text);
+  let runStart = 0;
+  let runEnd = 0;
+  if (matches.length > 0) {
+    // Two pointers over the matches: the window [i, j] of matches spanning at most `budget` with the best value.
+    let best = -1;
+    const counts = new Map<string, number>();
+    let j = 0;
+    for (let i = 0; i < matches.length; i++) {
+      const first = matches[i]!;
+      while (j < matches.length && matches[j]!.end - first.start <= budget) {
+        const s = matches[j]!.stem;
+        counts.set(s, (counts.get(s) ?? 0) + 1);
+        j++;
+      }
+      const value = counts.size * 1000 + (j - i);
+      if (value > best && j > i) {
+        best = value;
+        runStart = first.start;
+        runEnd = matches[j - 1]!.end;
+      }
+      const s = first.stem;
+      const c = (counts.get(s) ?? 1) - 1;
+      if (c <= 0) counts.delete(s);
+      else counts.set(s, c);
+      if (j === i) j++;
+    }
+    if (best < 0) {
+      runStart = matches[0]!.start;
+      runEnd = Math.min(text.length, runStart + budget);
+    }
+  }
+  // Centre the run in the budget, then shift into the text.
+  const slack = budget - (runEnd - runStart);
+  let start = Math.max(0, runStart - Math.floor(slack / 2));
+  let end = Math.min(text.length, start + budget);
+  start = Math.max(0, end - budget);
+  // Snap to word boundaries (never cutting inside a word).
+  if (start > 0 && !/\s/u.test(text[start - 1] ?? '')) {
+    const next = text.slice(start).search(/\s/u);
+    if (next >= 0 && start + next < runStart) start += next + 1;
+  }
+  if (end < text.length && !/\s/u.test(text[end] ?? '')) {
+    const lastSpace = text.slice(start, end).search(/\s\S*$/u);
+    if (lastSpace > 0 && start + lastSpace >= runEnd) end = start + lastSpace;
+  }
+  const body = text.slice(start, end).trim();
+  return (start > 0 ? '…' : '') + body + (end < text.length ? '…' : '');
+}

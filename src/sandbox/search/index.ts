@@ -1,0 +1,98 @@
+/**
+ * The sandbox's `POST /v1/search` (spec: POST /v1/search, Search result, Search response): multi-stage ranking over the
+ * corpus index (`corpus/index-db.ts`).
+ *
+ * 1. Analysis (`analysis.ts`): the query's distinct stems with the words typed for them; none left → 0 results.
+ *    Source types chosen (`source-types.ts`) and documents filtered (`filters.ts`).
+ * 2. Candidates (`ranking.ts`, `scoreArticles`): per stem, the BM25 score of every matching article of an allowed
+ *    document; the best `MAX_CANDIDATE_ARTICLES` remain.
+ * 3. Documents (`ranking.ts`, `scoreDocuments`): candidates grouped by document and scored from their articles.
+ * 4. Excerpts (`excerpts.ts`): up to 3 of the document's best articles (only those close to its best one), each cut
+ *    to a passage of at most `EXCERPT_MAX_CHARS` around the densest run of matched words.
+ * 5. Explanation (`explanation.ts`): a short Bulgarian sentence naming the matched words as typed and the excerpted
+ *    articles.
+ */
+import { LIMITS, type SearchRequest, type SearchResponse, type SearchResult } from '../../api/types.js';
+import type { SearchIndex } from '../corpus/index-db.js';
+import { analyzeQuery, createStemMatcher } from './analysis.js';
+import { excerptArticles, excerptsOf } from './excerpts.js';
+import { explain } from './explanation.js';
+import { allowedDocuments } from './filters.js';
+import { searchMetadata } from './metadata.js';
+import { relativeScore, scoreArticles, scoreDocuments } from './ranking.js';
+import { chooseSourceTypes, isCaseLawType } from './source-types.js';
+
+/**
+ * Loads the per-index metadata `search` keeps in memory (document metadata, article → document map; about 0.1 s on
+ * the full corpus), so that the first search is as fast as the others. Optional: `search` does it on first use.
+ * @throws the index's SQLite errors.
+ */
+export function prepareSearch(index: SearchIndex): void {
+  searchMetadata(index);
+}
+
+/**
+ * Runs `POST /v1/search` on the index (spec: POST /v1/search; result shape: Search result, Search response).
+ *
+ * The request must already be valid (`searchRequestProblems` found nothing); this applies the semantics:
+ * source-type selection (`chooseSourceTypes`), inclusive `date_from`/`date_to` on the publication `date`,
+ * `court_ids` and `judge_name` (`judgeNameMatches`) on documents of case-law types (documents of explicitly selected
+ * non-court types are not affected by them), `max_results` (default 20).
+ *
+ * Results: ranked by score, ties by `document_id`; `score` relative to the best result (best = 1, 4 decimals, > 0);
+ * each result's `excerpts` (≤ 3; `score` relative to the best excerpt of the response; `text` ≤ 400 characters) and a
+ * Bulgarian `explanation`; court fields only for documents of case-law types. Never the full document or `elements`.
+ * A query with no indexable words (only stopwords) or no matches gives `result_count` 0 and `results` [].
+ *
+ * @throws SearchRequestError (`invalid_request`) for an unknown source type or `court_ids` with only non-court types.
+ */
+export function search(index: SearchIndex, request: SearchRequest): SearchResponse {
+  const metadata = searchMetadata(index);
+  const analyzed = analyzeQuery(request.query);
+  const selected = new Set(chooseSourceTypes(request, analyzed, metadata.sourceTypes));
+  const empty: SearchResponse = { query: request.query, result_count: 0, results: [] };
+  const terms = analyzed.terms;
+  if (terms.length === 0 || selected.size === 0) return empty;
+
+  const caseLaw = new Set([...selected].filter((t) => isCaseLawType(t, metadata.sourceTypes)));
+  const allowed = allowedDocuments(request, metadata, selected, caseLaw);
+
+  // Stages 2 and 3.
+  const { hits, weights } = scoreArticles(index, metadata, terms, allowed);
+  const maxResults = request.max_results ?? LIMITS.maxResultsDefault;
+  const ranked = scoreDocuments(hits, metadata, terms, weights, allowed).slice(0, maxResults);
+  if (ranked.length === 0) return empty;
+
+  // Stages 4 and 5.
+  const matcher = createStemMatcher(terms.map((t) => t.stem));
+  const bestDocument = ranked[0]!.score;
+  const picked = ranked.map(excerptArticles);
+  const bestExcerpt = Math.max(...picked.flat().map((a) => a.score));
+  const results = ranked.map((doc, i): SearchResult => {
+    const articles = picked[i] ?? [];
+    const excerpts = excerptsOf(index, doc, articles, bestExcerpt, matcher);
+    const m = doc.meta;
+    const result: SearchResult = {
+      document_id: m.document_id,
+      collection: m.collection,
+      type: m.type,
+      title: m.title,
+      date: m.date,
+      author: m.author ?? '',
+      url: m.url ?? '',
+      excerpts,
+      score: relativeScore(doc.score, bestDocument),
+      explanation: explain(doc, articles, excerpts.map((e) => e.label ?? ''), terms),
+      source_type: m.source_type,
+    };
+    if (isCaseLawType(m.source_type, metadata.sourceTypes)) {
+      if (m.decision_number !== null) result.decision_number = m.decision_number;
+      if (m.case_number !== null) result.case_number = m.case_number;
+      if (m.reporting_judge !== null) result.reporting_judge = m.reporting_judge;
+      if (m.court_id !== null) result.court_id = m.court_id;
+      if (m.court !== null) result.court = m.court;
+    }
+    return result;
+  });
+  return { query: request.query, result_count: results.length, results };
+}

@@ -1,0 +1,90 @@
+/**
+ * The search's per-index memory: metadata of every document (with which acts only amend others, and which acts they
+ * amend) and the document of every article. Loaded once per open index (about 0.1 s on the full corpus) and kept
+ * while the index object lives.
+ */
+import type { SourceTypeEntry } from '../../api/types.js';
+import type { DocumentRow, SearchIndex } from '../corpus/index-db.js';
+import { analyze } from './analysis.js';
+
+/** A document as the search sees it: its stored row plus what ranking derives from the title. */
+export interface DocumentMeta extends Omit<DocumentRow, 'title_stems'> {
+  /** The analyzed title's stems. */
+  titleStems: Set<string>;
+  /** An act that only amends, supplements or repeals other acts (see `ranking.ts`, `documentPrior`). */
+  amending: boolean;
+  /** For an amending act: rowids of the corpus's documents it amends, recognised by title (see {@link AMENDING_TITLE}). */
+  amends: number[];
+  /** Normalized name tokens of `reporting_judge`, computed on first use (see `judges.ts`). */
+  judgeTokens?: string[];
+  /** Number of articles (elements) of the document. */
+  articleCount: number;
+}
+
+/** What `search` reads from memory. */
+export interface SearchMetadata {
+  /** By documents rowid (index 0 unused). */
+  documents: (DocumentMeta | undefined)[];
+  /** Document rowid of each article, by article id (0 for ids without an article). */
+  articleDocument: Int32Array;
+  /** Articles in the index (the `total` of IDF). */
+  articleCount: number;
+  /** The index's catalog (`SearchIndex.sourceTypes()`). */
+  sourceTypes: SourceTypeEntry[];
+}
+
+const cache = new WeakMap<SearchIndex, SearchMetadata>();
+
+/**
+ * Titles of acts that only change other acts: "Закон за изменение (и допълнение) на …", "Закон за допълнение на …",
+ * "Закон за отмяна на …" (the corpus's most numerous kind). The first group after "на" is the amended act's title
+ * (in the definite form: "на Закона за …", "на Кодекса за …").
+ */
+export const AMENDING_TITLE =
+  /^\s*(?:закон|кодекс)\s+за\s+(?:изменени[ея]|допълнени[ея]|отмяна|отменяне)(?!\p{L})(?:\s+и\s+(?:изменени[ея]|допълнени[ея]))?(?:\s+на\s+(.+))?$/iu;
+
+/** The metadata of `index`, loaded on first use and cached per index object. @throws the index's SQLite errors. */
+export function searchMetadata(index: SearchIndex): SearchMetadata {
+  const cached = cache.get(index);
+  if (cached) return cached;
+  const documents: (DocumentMeta | undefined)[] = [];
+  // Primary acts by their analyzed title, to find what an amending act amends: "… на Закона за обществените поръчки"
+  // and "Закон за обществените поръчки" analyze to the same stems.
+  const primaryByTitle = new Map<string, number[]>();
+  const amendedTitles = new Map<number, string>();
+  for (const { title_stems, ...row } of index.documentRows()) {
+    const amending = AMENDING_TITLE.exec(row.title);
+    documents[row.id] = {
+      ...row,
+      titleStems: new Set(title_stems.split(' ').filter((s) => s !== '')),
+      amending: amending !== null,
+      amends: [],
+      articleCount: 0,
+    };
+    if (amending === null) {
+      const list = primaryByTitle.get(title_stems);
+      if (list) list.push(row.id);
+      else primaryByTitle.set(title_stems, [row.id]);
+    } else if (amending[1] !== undefined) {
+      amendedTitles.set(row.id, analyze(amending[1]).join(' '));
+    }
+  }
+  for (const [id, amended] of amendedTitles) {
+    const meta = documents[id];
+    if (meta) meta.amends = primaryByTitle.get(amended) ?? [];
+  }
+  const articleDocument = new Int32Array(index.maxArticleId() + 1);
+  for (const [article, doc] of index.articleDocumentPairs()) {
+    articleDocument[article] = doc;
+    const meta = documents[doc];
+    if (meta) meta.articleCount++;
+  }
+  const metadata: SearchMetadata = {
+    documents,
+    articleDocument,
+    articleCount: index.articleCount,
+    sourceTypes: index.sourceTypes(),
+  };
+  cache.set(index, metadata);
+  return metadata;
+}

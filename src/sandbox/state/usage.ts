@@ -1,0 +1,93 @@
+/**
+ * Monthly usage in `state.sqlite` (spec: Quota rules): units consumed per calendar month (UTC) and kind, against the
+ * account's monthly quota per kind.
+ */
+import type { DatabaseSync } from 'node:sqlite';
+
+/**
+ * Quota-consuming operations (spec: Quota rules): `search`, `documents` (document retrieval, the spec's "retrieval
+ * quota"), `answers`. The names are stored in the `usage` table.
+ */
+export type UsageKind = 'search' | 'documents' | 'answers';
+
+/** Monthly quotas in units; `undefined` means unlimited. */
+export type Quotas = Partial<Record<UsageKind, number>>;
+
+/** Result of consuming one unit of quota. */
+export interface Consumption {
+  /** Whether the unit was consumed (false: quota reached, nothing consumed). */
+  allowed: boolean;
+  /** Units used this month, after this call. */
+  used: number;
+  /** The month's quota, `undefined` when unlimited. */
+  quota: number | undefined;
+  /** The month counted, `YYYY-MM` (UTC). */
+  month: string;
+}
+
+/** The `usage` table. */
+export class UsageStore {
+  readonly #db: DatabaseSync;
+  readonly #now: () => Date;
+  readonly #quotas: Quotas;
+
+  /** @param now clock deciding the month; @param quotas monthly quotas per kind. */
+  constructor(db: DatabaseSync, now: () => Date, quotas: Quotas) {
+    this.#db = db;
+    this.#now = now;
+    this.#quotas = quotas;
+  }
+
+  #month(): string {
+    return this.#now().toISOString().slice(0, 7);
+  }
+
+  /**
+   * Consumes one unit of the month's quota for `kind` when the quota allows it; when the quota is reached, consumes
+   * nothing and returns `allowed: false` (the server then answers `monthly_quota_exceeded`).
+   * @throws the SQLite error, e.g. SQLITE_BUSY after the busy timeout when another process holds the write lock, or
+   *   SQLITE_FULL; nothing is consumed then.
+   */
+  consume(kind: UsageKind): Consumption {
+    const month = this.#month();
+    const quota = this.#quotas[kind];
+    this.#db.exec('BEGIN IMMEDIATE');
+    try {
+      const row = this.#db.prepare('SELECT used FROM usage WHERE month = ? AND kind = ?').get(month, kind) as
+        | { used: number }
+        | undefined;
+      const used = row?.used ?? 0;
+      if (quota !== undefined && used >= quota) {
+        this.#db.exec('COMMIT');
+        return { allowed: false, used, quota, month };
+      }
+      this.#db
+        .prepare(
+          'INSERT INTO usage (month, kind, used) VALUES (?, ?, 1) ON CONFLICT (month, kind) DO UPDATE SET used = used + 1',
+        )
+        .run(month, kind);
+      this.#db.exec('COMMIT');
+      return { allowed: true, used: used + 1, quota, month };
+    } catch (error) {
+      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  /**
+   * Gives back one unit consumed this month (never below zero): for a request rejected after its unit was consumed,
+   * and for the spec's restored units (a timed-out answer job has its unit restored).
+   * @throws the SQLite error of the update.
+   */
+  release(kind: UsageKind): void {
+    this.#db.prepare('UPDATE usage SET used = used - 1 WHERE month = ? AND kind = ? AND used > 0').run(this.#month(), kind);
+  }
+
+  /** Units of `kind` used in the current month. @throws the SQLite error of the read. */
+  used(kind: UsageKind): number {
+    const row = this.#db.prepare('SELECT used FROM usage WHERE month = ? AND kind = ?').get(this.#month(), kind) as
+      | { used: number }
+      | undefined;
+    return row?.used ?? 0;
+  }
+}

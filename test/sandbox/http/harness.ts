@@ -1,0 +1,142 @@
+/**
+ * Test harness of the sandbox HTTP server: an index of the synthetic corpus (`test/helpers/synthetic-corpus.ts`, every
+ * title marked as test data), a `SandboxState` in its own directory, and the request listener on 127.0.0.1:0.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import type { Route } from '../../../src/sandbox/http/router.js';
+import { createRequestListener } from '../../../src/sandbox/http/server.js';
+import { ROUTES } from '../../../src/sandbox/routes/index.js';
+import { SandboxState, type Quotas } from '../../../src/sandbox/state/index.js';
+import { writeSyntheticCorpus } from '../../helpers/synthetic-corpus.js';
+
+/** A temporary root with the synthetic corpus's index; `close()` removes both. */
+export async function openSyntheticIndex(prefix: string): Promise<{ root: string; index: SearchIndex; close: () => void }> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const corpusPath = writeSyntheticCorpus(path.join(root, 'corpus'));
+  const index = await openIndex({ corpusPath, dataDir: path.join(root, 'index') });
+  return {
+    root,
+    index,
+    close: () => {
+      index.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A listening server over a fresh state directory, with one issued key. */
+export interface TestServer {
+  baseUrl: string;
+  state: SandboxState;
+  /** The directory of `state.sqlite`. */
+  stateDir: string;
+  key: string;
+  keyId: string;
+  /** Every line the server logged. */
+  logs: string[];
+  /** Resolves with the first line logged (before or after the call) that matches `pattern`. */
+  waitForLog(pattern: RegExp): Promise<string>;
+  /** Stops the server, closes the state and removes its directory. */
+  close(): Promise<void>;
+}
+
+/** Starts a server on 127.0.0.1:0 (state in a new directory under `root`; fixed clock 2025-03-15T12:00:00Z). */
+export async function startTestServer(
+  root: string,
+  index: SearchIndex,
+  options: { routes?: readonly Route[]; quotas?: Quotas; now?: () => Date } = {},
+): Promise<TestServer> {
+  const stateDir = fs.mkdtempSync(path.join(root, 'state-'));
+  const state = SandboxState.open(stateDir, {
+    quotas: options.quotas ?? {},
+    now: options.now ?? (() => new Date('2025-03-15T12:00:00Z')),
+  });
+  const issued = state.issueKey('server-test');
+  const logs: string[] = [];
+  const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = [];
+  const log = (line: string): void => {
+    logs.push(line);
+    for (const waiter of waiters.filter((w) => w.pattern.test(line))) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve(line);
+    }
+  };
+  const server = http.createServer(createRequestListener({ index, state, log, now: () => 0 }, options.routes ?? ROUTES));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    state,
+    stateDir,
+    key: issued.api_key,
+    keyId: issued.key_id,
+    logs,
+    waitForLog(pattern) {
+      const seen = logs.find((line) => pattern.test(line));
+      if (seen !== undefined) return Promise.resolve(seen);
+      return new Promise((resolve) => waiters.push({ pattern, resolve }));
+    },
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      state.close();
+      fs.rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A response, its body as text and as JSON (`{}` when not JSON). */
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: Record<string, unknown>;
+}
+
+/** Sends one request with fetch. */
+export async function request(
+  baseUrl: string,
+  method: string,
+  pathAndQuery: string,
+  options: { headers?: Record<string, string>; body?: string } = {},
+): Promise<Reply> {
+  const response = await fetch(`${baseUrl}${pathAndQuery}`, {
+    method,
+    headers: options.headers ?? {},
+    ...(options.body !== undefined ? { body: options.body } : {}),
+  });
+  const text = await response.text();
+  let json: Record<string, unknown> = {};
+  try {
+    json = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    // left empty; the test asserts on it
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+/**
+ * Asserts the sandbox's error body, `{"error":{"code","message","request_id"}}` with `request_id` equal to the
+ * `x-request-id` header, and returns the message.
+ */
+export function expectError(reply: Reply, status: number, code: string): string {
+  expect(reply.status).toBe(status);
+  expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(Object.keys(reply.json)).toEqual(['error']);
+  const error = reply.json.error as Record<string, unknown>;
+  expect(Object.keys(error).sort()).toEqual(['code', 'message', 'request_id']);
+  expect(error.code).toBe(code);
+  expect(typeof error.message).toBe('string');
+  expect((error.message as string).length).toBeGreaterThan(0);
+  expect(error.request_id).toMatch(/^req_[0-9a-f]{16}$/);
+  expect(error.request_id).toBe(reply.headers.get('x-request-id'));
+  return error.message as string;
+}

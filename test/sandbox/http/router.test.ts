@@ -1,0 +1,131 @@
+/**
+ * The route table (`src/sandbox/routes/index.ts`) and its matching (`src/sandbox/http/router.ts`): every endpoint of the
+ * spec is a route; a wrong method is 405 with `Allow`, an endpoint not built yet is 501 (also with path parameters),
+ * an unknown path is 404, and every error body carries the request id of its `x-request-id` header.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import { matchRoute } from '../../../src/sandbox/http/router.js';
+import { ROUTES } from '../../../src/sandbox/routes/index.js';
+import { expectError, openSyntheticIndex, request, startTestServer, type TestServer } from './harness.js';
+
+describe('ROUTES', () => {
+  it('has the 13 endpoints of the spec, each once', () => {
+    const endpoints = ROUTES.map((r) => `${r.method} ${r.pattern}`);
+    expect(endpoints.sort()).toEqual(
+      [
+        'POST /v1/search',
+        'GET /v1/catalog/source-types',
+        'GET /v1/catalog/courts',
+        'GET /v1/catalog/judges',
+        'GET /v1/documents',
+        'GET /v1/usage',
+        'POST /v1/answers',
+        'GET /v1/answers/:job_id',
+        'POST /v1/keys',
+        'GET /v1/keys',
+        'POST /v1/keys/:key_id/revoke',
+        'GET /v1/account',
+        'PATCH /v1/account/overages',
+      ].sort(),
+    );
+  });
+
+  it('uses session auth exactly for the key and account endpoints, and declares the quota kinds', () => {
+    const session = ROUTES.filter((r) => r.auth === 'session').map((r) => r.pattern);
+    expect(session.every((p) => p.startsWith('/v1/keys') || p.startsWith('/v1/account'))).toBe(true);
+    expect(session).toHaveLength(5);
+    expect(ROUTES.filter((r) => r.auth !== 'session').every((r) => r.auth === 'api-key')).toBe(true);
+    const quota = Object.fromEntries(ROUTES.filter((r) => r.quota).map((r) => [`${r.method} ${r.pattern}`, r.quota]));
+    expect(quota).toEqual({ 'POST /v1/search': 'search', 'GET /v1/documents': 'retrieval', 'POST /v1/answers': 'answers' });
+    expect(ROUTES.find((r) => r.method === 'POST' && r.pattern === '/v1/answers')?.status).toBe(202);
+  });
+
+  it('only search and the source-types catalog are built', () => {
+    expect(ROUTES.filter((r) => !r.notImplemented).map((r) => r.pattern)).toEqual(['/v1/search', '/v1/catalog/source-types']);
+  });
+});
+
+describe('matchRoute', () => {
+  it('decodes path parameters', () => {
+    const match = matchRoute(ROUTES, 'GET', '/v1/answers/job%2F1%20x');
+    expect(match).toMatchObject({ kind: 'found', params: { job_id: 'job/1 x' } });
+  });
+
+  it('lists every method of a path in Allow, and tells unknown paths apart', () => {
+    expect(matchRoute(ROUTES, 'DELETE', '/v1/keys')).toEqual({ kind: 'method_not_allowed', allow: ['GET', 'POST'] });
+    expect(matchRoute(ROUTES, 'GET', '/v1/answers/')).toEqual({ kind: 'not_found' });
+    expect(matchRoute(ROUTES, 'GET', '/v1/answers/a/b')).toEqual({ kind: 'not_found' });
+    expect(matchRoute(ROUTES, 'POST', '/v1/search/')).toEqual({ kind: 'not_found' });
+  });
+});
+
+describe('routing over HTTP', () => {
+  let root: string;
+  let index: SearchIndex;
+  let closeIndex: () => void;
+  let sandbox: TestServer;
+
+  beforeAll(async () => {
+    ({ root, index, close: closeIndex } = await openSyntheticIndex('pravo-router-test-'));
+  });
+  afterAll(() => closeIndex?.());
+  beforeEach(async () => {
+    sandbox = await startTestServer(root, index);
+  });
+  afterEach(async () => {
+    await sandbox.close();
+  });
+
+  const withKey = (): Record<string, string> => ({ 'x-api-key': sandbox.key });
+
+  it.each([
+    ['DELETE', '/v1/search', 'POST'],
+    ['POST', '/v1/catalog/source-types', 'GET'],
+    ['DELETE', '/v1/answers/abc', 'GET'],
+    ['GET', '/v1/keys/k1/revoke', 'POST'],
+    ['PUT', '/v1/keys', 'GET, POST'],
+    ['GET', '/v1/account/overages', 'PATCH'],
+  ])('%s %s → 405 method_not_allowed, Allow: %s', async (method, path, allow) => {
+    const reply = await request(sandbox.baseUrl, method, path, { headers: withKey() });
+    expectError(reply, 405, 'method_not_allowed');
+    expect(reply.headers.get('allow')).toBe(allow);
+  });
+
+  it.each([
+    ['GET', '/v1/answers/abc'],
+    ['POST', '/v1/keys/k1/revoke'],
+    ['GET', '/v1/usage'],
+    ['PATCH', '/v1/account/overages'],
+    ['POST', '/v1/answers'],
+    ['GET', '/v1/documents?document_id=x&collection=y'],
+    ['GET', '/v1/catalog/courts'],
+    ['GET', '/v1/keys'],
+  ])('%s %s → 501 not_implemented, with or without a key', async (method, path) => {
+    expectError(await request(sandbox.baseUrl, method, path, { headers: withKey() }), 501, 'not_implemented');
+    expectError(await request(sandbox.baseUrl, method, path), 501, 'not_implemented');
+  });
+
+  it.each(['/v1/nope', '/v1/answers/a/b', '/v1', '/'])('GET %s → 404 not_found', async (path) => {
+    expectError(await request(sandbox.baseUrl, 'GET', path, { headers: withKey() }), 404, 'not_found');
+  });
+
+  it('gives every error body the request id of its x-request-id header, different per request', async () => {
+    const replies = await Promise.all([
+      request(sandbox.baseUrl, 'GET', '/v1/nope'),
+      request(sandbox.baseUrl, 'GET', '/v1/nope'),
+      request(sandbox.baseUrl, 'GET', '/v1/catalog/source-types'),
+    ]);
+    const ids = replies.map((reply) => (reply.json.error as { request_id: string }).request_id);
+    replies.forEach((reply, i) => expect(ids[i]).toBe(reply.headers.get('x-request-id')));
+    expect(new Set(ids).size).toBe(3);
+  });
+
+  it('logs a 501 and a 405 like any other request', async () => {
+    await request(sandbox.baseUrl, 'GET', '/v1/answers/abc');
+    await request(sandbox.baseUrl, 'GET', '/v1/search');
+    expect(sandbox.logs).toHaveLength(2);
+    expect(sandbox.logs[0]).toMatch(/^GET \/v1\/answers\/abc 501 \d+ms key=- req_[0-9a-f]{16}$/);
+    expect(sandbox.logs[1]).toMatch(/^GET \/v1\/search 405 /);
+  });
+});

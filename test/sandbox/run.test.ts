@@ -1,0 +1,62 @@
+/**
+ * `startSandbox` (`src/sandbox/run.ts`), the entry the CLI uses: index, state, key, listener; closing twice; the
+ * ephemeral key removed at close; a corpus problem reported as `CorpusError`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CorpusError } from '../../src/sandbox/corpus/reader.js';
+import { startSandbox } from '../../src/sandbox/run.js';
+import { writeSyntheticCorpus } from '../helpers/synthetic-corpus.js';
+import { tempDir } from './fixtures.js';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+function dir(): string {
+  const t = tempDir();
+  cleanups.push(t.cleanup);
+  return t.dir;
+}
+
+describe('startSandbox', () => {
+  it('serves search with its issued key, closes idempotently and removes an ephemeral key', async () => {
+    const d = dir();
+    const dataDir = path.join(d, 'data');
+    const lines: string[] = [];
+    const sandbox = await startSandbox({
+      corpusPath: writeSyntheticCorpus(path.join(d, 'corpus')),
+      dataDir,
+      ephemeralKey: true,
+      log: (line) => lines.push(line),
+    });
+    expect(sandbox.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(sandbox.documentCount).toBe(4);
+    const response = await fetch(`${sandbox.baseUrl}/v1/search`, {
+      method: 'POST',
+      headers: { 'x-api-key': sandbox.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'неустойка по договор' }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-request-id')).toMatch(/^req_/);
+    await Promise.all([sandbox.close(), sandbox.close()]);
+    expect(lines.some((line) => line.startsWith('POST /v1/search 200') && line.includes(sandbox.keyId))).toBe(true);
+    expect(lines.join('\n')).not.toContain(sandbox.apiKey);
+    expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
+    const db = new DatabaseSync(path.join(dataDir, 'state.sqlite'), { readOnly: true });
+    expect(db.prepare('SELECT COUNT(*) AS n FROM api_keys').get()).toEqual({ n: 0 });
+    db.close();
+  });
+
+  it('reports a missing corpus as a CorpusError (by class and by name)', async () => {
+    const d = dir();
+    const error = await startSandbox({ corpusPath: path.join(d, 'missing.jsonl'), dataDir: path.join(d, 'data') }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(CorpusError);
+    expect((error as Error).name).toBe('CorpusError');
+  });
+});

@@ -1,0 +1,187 @@
+/**
+ * `state.sqlite` on disk (`src/sandbox/state/db.ts`): the migration chain keyed by `PRAGMA user_version`, data
+ * directories of the first release opening unchanged, and private file modes.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  BUSY_TIMEOUT_MS,
+  LATEST_STATE_VERSION,
+  MIGRATIONS,
+  openStateDatabase,
+  schemaVersion,
+  type Migration,
+} from '../../../src/sandbox/state/db.js';
+import { SandboxState, sha256 } from '../../../src/sandbox/state/index.js';
+
+let root: string;
+let dataDir: string;
+
+beforeEach(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'pravo-state-db-test-'));
+  dataDir = path.join(root, 'data');
+});
+
+afterEach(() => {
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+/** The schema exactly as the first sandbox release created it (before the migration chain existed). */
+const FIRST_RELEASE_SCHEMA = `
+  CREATE TABLE IF NOT EXISTS api_keys (
+    key_id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    prefix TEXT NOT NULL,
+    key_sha256 TEXT NOT NULL UNIQUE,
+    plan TEXT NOT NULL DEFAULT 'sandbox',
+    status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'revoked')),
+    ephemeral INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    last_used_at TEXT,
+    revoked_at TEXT
+  );
+  CREATE TABLE IF NOT EXISTS usage (
+    month TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    used INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (month, kind)
+  );
+  PRAGMA user_version = 1;
+`;
+
+/** A made-up key of the live form (test data, never issued by a real service). */
+const OLD_KEY = `sbx_live_${'T'.repeat(32)}`;
+
+/** Writes a data directory as the first release did: its schema, one active key, some usage. */
+function writeFirstReleaseDirectory(): void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const db = new DatabaseSync(path.join(dataDir, 'state.sqlite'));
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec(FIRST_RELEASE_SCHEMA);
+  db.prepare('INSERT INTO api_keys (key_id, name, prefix, key_sha256, created_at) VALUES (?, ?, ?, ?, ?)').run(
+    'key_000000000001',
+    'old',
+    OLD_KEY.slice(0, 13),
+    sha256(OLD_KEY),
+    '2025-01-01T00:00:00.000Z',
+  );
+  db.prepare('INSERT INTO usage (month, kind, used) VALUES (?, ?, ?)').run('2025-03', 'search', 7);
+  db.close();
+}
+
+/** `sqlite_master` entries (type, name, sql) of a database file. */
+function schemaOf(file: string): unknown[] {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    const rows = db.prepare("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name").all();
+    // The stored CREATE statements differ only in indentation.
+    return rows.map((row) => ({ ...row, sql: String(row.sql).replace(/\s+/g, ' ') }));
+  } finally {
+    db.close();
+  }
+}
+
+describe('migrations', () => {
+  it('brings a fresh directory to the latest user_version', () => {
+    const db = openStateDatabase(dataDir);
+    try {
+      expect(schemaVersion(db)).toBe(LATEST_STATE_VERSION);
+      expect(LATEST_STATE_VERSION).toBe(MIGRATIONS.length);
+      MIGRATIONS.forEach((m, i) => expect(m.version).toBe(i + 1));
+    } finally {
+      db.close();
+    }
+  });
+
+  it('has migration 1 = the first release schema, so both create the same tables', () => {
+    openStateDatabase(dataDir).close();
+    const fresh = schemaOf(path.join(dataDir, 'state.sqlite'));
+    const old = path.join(root, 'old.sqlite');
+    const db = new DatabaseSync(old);
+    db.exec(FIRST_RELEASE_SCHEMA);
+    db.close();
+    expect(fresh).toEqual(schemaOf(old));
+  });
+
+  it('opens a directory of the first release unchanged, keeping its keys and usage', () => {
+    writeFirstReleaseDirectory();
+    const state = SandboxState.open(dataDir, { now: () => new Date('2025-03-20T10:00:00Z'), quotas: { search: 8 } });
+    try {
+      expect(state.authenticate(OLD_KEY)).toEqual({ ok: true, key_id: 'key_000000000001' });
+      expect(state.used('search')).toBe(7);
+      expect(state.consume('search')).toMatchObject({ allowed: true, used: 8 });
+      expect(state.consume('search').allowed).toBe(false);
+    } finally {
+      state.close();
+    }
+    const db = new DatabaseSync(path.join(dataDir, 'state.sqlite'), { readOnly: true });
+    expect(schemaVersion(db)).toBe(LATEST_STATE_VERSION);
+    db.close();
+  });
+
+  it('applies only the migrations above the stored version, each in its own transaction', () => {
+    writeFirstReleaseDirectory();
+    const second: Migration = { version: 2, description: 'test: a notes table', sql: 'CREATE TABLE notes (text TEXT);' };
+    const broken: Migration = {
+      version: 3,
+      description: 'test: fails halfway',
+      sql: "CREATE TABLE half (x); INSERT INTO notes VALUES ('partial'); SELECT * FROM no_such_table;",
+    };
+    const db = openStateDatabase(dataDir, [...MIGRATIONS.slice(0, 1), second]);
+    expect(schemaVersion(db)).toBe(2);
+    db.close();
+    expect(() => openStateDatabase(dataDir, [...MIGRATIONS.slice(0, 1), second, broken])).toThrow(/no_such_table/);
+    const after = new DatabaseSync(path.join(dataDir, 'state.sqlite'), { readOnly: true });
+    try {
+      expect(schemaVersion(after)).toBe(2);
+      expect(after.prepare("SELECT name FROM sqlite_master WHERE name = 'half'").all()).toEqual([]);
+      expect(after.prepare('SELECT COUNT(*) AS n FROM notes').get()).toEqual({ n: 0 });
+      expect(after.prepare('SELECT key_id FROM api_keys').all()).toEqual([{ key_id: 'key_000000000001' }]);
+    } finally {
+      after.close();
+    }
+  });
+
+  it('refuses a database newer than this pravo', () => {
+    const db = openStateDatabase(dataDir, [...MIGRATIONS, { version: LATEST_STATE_VERSION + 1, description: 'test', sql: '' }]);
+    db.close();
+    expect(() => SandboxState.open(dataDir)).toThrow(/newer than this pravo/);
+  });
+
+  it('waits at most BUSY_TIMEOUT_MS (250 ms) for a lock', () => {
+    expect(BUSY_TIMEOUT_MS).toBe(250);
+    const db = openStateDatabase(dataDir);
+    try {
+      expect(db.prepare('PRAGMA busy_timeout').get()).toEqual({ timeout: 250 });
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('file modes', () => {
+  const mode = (file: string): number => fs.statSync(file).mode & 0o777;
+
+  it('creates the data directory 0700 and state.sqlite, -wal and -shm 0600', () => {
+    const state = SandboxState.open(path.join(dataDir, 'nested'));
+    try {
+      state.issueKey('modes');
+      expect(mode(path.join(dataDir, 'nested'))).toBe(0o700);
+      const files = fs.readdirSync(path.join(dataDir, 'nested'));
+      expect(files).toEqual(expect.arrayContaining(['state.sqlite', 'state.sqlite-wal', 'state.sqlite-shm']));
+      for (const name of files) expect(mode(path.join(dataDir, 'nested', name)), name).toBe(0o600);
+    } finally {
+      state.close();
+    }
+  });
+
+  it('makes an existing state.sqlite 0600', () => {
+    writeFirstReleaseDirectory();
+    fs.chmodSync(path.join(dataDir, 'state.sqlite'), 0o644);
+    SandboxState.open(dataDir).close();
+    expect(mode(path.join(dataDir, 'state.sqlite'))).toBe(0o600);
+  });
+});
