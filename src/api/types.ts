@@ -17,7 +17,11 @@ export const PATHS = {
   documents: '/v1/documents',
   usage: '/v1/usage',
   answers: '/v1/answers',
+  /** One answer job; `:job_id` is replaced by the URL-encoded id. */
+  answer: '/v1/answers/:job_id',
   keys: '/v1/keys',
+  /** Revokes one key; `:key_id` is replaced by the URL-encoded id. */
+  keyRevoke: '/v1/keys/:key_id/revoke',
   account: '/v1/account',
   accountOverages: '/v1/account/overages',
 } as const;
@@ -138,6 +142,54 @@ export interface SourceTypeEntry {
 /** Response of `GET /v1/catalog/source-types` in the sandbox. */
 export interface SourceTypesResponse {
   source_types: SourceTypeEntry[];
+}
+
+/** States of an answer job (spec: States and transitions, Answer job); the last two are final. */
+export const ANSWER_JOB_STATES = ['queued', 'running', 'succeeded', 'failed'] as const;
+
+/** State of an answer job. */
+export type AnswerJobStatus = (typeof ANSWER_JOB_STATES)[number];
+
+/** Whether an answer job's status is final (`succeeded` or `failed`). */
+export function isFinalAnswerJobStatus(status: AnswerJobStatus): boolean {
+  return status === 'succeeded' || status === 'failed';
+}
+
+/** Response of `POST /v1/answers`, HTTP 202 (spec: POST /v1/answers). */
+export interface AnswerJobCreated {
+  job_id: string;
+  /** `queued` on creation. */
+  status: string;
+  /** Relative address `/v1/answers/<job_id>`. */
+  poll_url: string;
+  [key: string]: unknown;
+}
+
+/** An answer job as `GET /v1/answers/{job_id}` returns it, HTTP 200 in every status (spec: Answer job). */
+export interface AnswerJob {
+  job_id: string;
+  status: AnswerJobStatus;
+  /** Present when `succeeded`: the query. */
+  query?: string;
+  /** Present when `succeeded`: answer text in Bulgarian with citation markers in square brackets. */
+  answer?: string;
+  /** Present when `succeeded`: the sources; each citation marker points to an `excerpt_id` or `document_id` here. */
+  sources?: Array<Partial<SearchResult> & Record<string, unknown>>;
+  /** Present when `failed`, e.g. `timed_out`. */
+  error_code?: string;
+  /** Present when `failed`: human-readable message. */
+  error_message?: string;
+  [key: string]: unknown;
+}
+
+/** One element of a document's structured content (fields not shown in the spec). */
+export type DocumentElement = Record<string, unknown>;
+
+/** Response of `GET /v1/documents` (spec: Document response); fields other than `elements` are not shown. */
+export interface DocumentResponse {
+  /** Ordered, present when the document has structured content; for display by article or paragraph. */
+  elements?: DocumentElement[];
+  [key: string]: unknown;
 }
 
 /** Error codes of the contract (spec: Errors, Authentication). The complete list is not shown; others may arrive. */

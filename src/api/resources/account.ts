@@ -1,0 +1,39 @@
+/** Account management (spec: Key and account endpoints): user-session token, bodies not shown (any JSON object). */
+import { parseObject } from '../shapes.js';
+import type { ApiResponse } from '../transport.js';
+import { PATHS } from '../types.js';
+import { Resource, type CallOptions } from './resource.js';
+
+/** A 204 without a body stands for an empty object. */
+const parseObjectOrNothing = (data: unknown): Record<string, unknown> => (data === undefined ? {} : parseObject(data));
+
+export class Account extends Resource {
+  /** `GET /v1/account`: account data, including the overage setting and its monthly limit. */
+  retrieve(options: CallOptions = {}): Promise<ApiResponse<Record<string, unknown>>> {
+    return this.transport.request({
+      method: 'GET',
+      path: PATHS.account,
+      auth: 'session',
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+      parse: parseObject,
+    });
+  }
+
+  /**
+   * `PATCH /v1/account/overages` (200 or 204): whether extra consumption is allowed and its monthly limit (field names
+   * not shown; the body is sent as given). Never retried.
+   */
+  updateOverages(body: Record<string, unknown>, options: CallOptions = {}): Promise<ApiResponse<Record<string, unknown>>> {
+    return this.transport.request({
+      method: 'PATCH',
+      path: PATHS.accountOverages,
+      body,
+      auth: 'session',
+      expect: [200, 204],
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+      parse: parseObjectOrNothing,
+    });
+  }
+}
