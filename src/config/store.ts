@@ -3,11 +3,11 @@
  * one JSON file of mode 0600 (the only file that ever holds a key). `PRAVO_CONFIG_DIR` relocates it; tests always set
  * it. `conf` is imported lazily so that commands that need no configuration do not pay for loading it.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type Conf from 'conf';
 import type { AuthHeader } from '../api/client.js';
-import { ConfigError } from '../api/errors.js';
+import { ConfigError } from '../errors/cli.js';
+import { ensurePrivateDir, pravoPaths } from '../state/paths.js';
 
 /** One profile: where the service is and how to authenticate. Every field is optional until set. */
 export interface Profile {
@@ -101,8 +101,9 @@ export class ConfigStore {
 
 /**
  * Opens `<config dir>/<configName>.json` with `conf` (mode 0600, no dot-notation): the config dir is
- * `$PRAVO_CONFIG_DIR` when set, else the system's user config directory for `pravo`.
+ * `$PRAVO_CONFIG_DIR` when set, else the system's user config directory for `pravo`; it is created 0700 when missing.
  * @throws ConfigError when the file exists but cannot be read as JSON.
+ * @throws StateDirectoryError when the config directory cannot be created.
  */
 export async function openConf<T extends Record<string, unknown>>(
   env: NodeJS.ProcessEnv,
@@ -110,7 +111,7 @@ export async function openConf<T extends Record<string, unknown>>(
 ): Promise<Conf<T>> {
   const [{ default: ConfClass }, dir] = await Promise.all([import('conf'), configDir(env)]);
   // conf creates a missing directory with the default mode; create it first, private to the user.
-  if (!fs.existsSync(dir)) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  ensurePrivateDir(dir);
   try {
     return new ConfClass<T>({ cwd: dir, configName, configFileMode: 0o600, accessPropertiesByDotNotation: false });
   } catch (error) {
@@ -120,10 +121,11 @@ export async function openConf<T extends Record<string, unknown>>(
   }
 }
 
-/** The config directory: `$PRAVO_CONFIG_DIR` when set, else the system's user config directory for `pravo`. */
+/**
+ * The config directory, `pravoPaths(env).config`: `$PRAVO_CONFIG_DIR` when set, else the system's user config
+ * directory for `pravo`.
+ */
 export async function configDir(env: NodeJS.ProcessEnv): Promise<string> {
-  if (env.PRAVO_CONFIG_DIR) return path.resolve(env.PRAVO_CONFIG_DIR);
-  const { default: envPaths } = await import('env-paths');
-  return envPaths('pravo', { suffix: '' }).config;
+  return pravoPaths(env).config;
 }
 

@@ -1,16 +1,15 @@
 /**
- * Profiles, secrets and the last search's results (`src/config/store.ts`, `profile.ts`, `last-results.ts`). Every
- * test uses its own temporary directory as `PRAVO_CONFIG_DIR`, passed in an env object; the real config is never
- * touched.
+ * Profiles and secrets (`src/config/store.ts`, `profile.ts`). Every test uses its own temporary directory as
+ * `PRAVO_CONFIG_DIR`, passed in an env object; the real config is never touched. The last search's results moved to
+ * the state directory: `test/state/last-results.test.ts`.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/api/errors.js';
+import { ConfigError } from '../../src/errors/cli.js';
 import { ConfigStore, DEFAULT_PROFILE, checkProfileName } from '../../src/config/store.js';
 import { looksLikeLiveKey, maskKey, resolveProfile } from '../../src/config/profile.js';
-import { loadLastResults, saveLastResults, type LastResults } from '../../src/config/last-results.js';
 
 /** Made-up keys of the live form; not real credentials. */
 const SECRET_MIDDLE = 'MIDDLEsecretPART0123456789';
@@ -213,45 +212,5 @@ describe('looksLikeLiveKey', () => {
     ['', false],
   ])('%j → %s', (key, expected) => {
     expect(looksLikeLiveKey(key)).toBe(expected);
-  });
-});
-
-describe('saveLastResults / loadLastResults', () => {
-  const last: LastResults = {
-    saved_at: '2025-03-01T10:00:00.000Z',
-    query: 'неустойка',
-    profile: 'default',
-    sandbox: false,
-    results: [
-      { rank: 1, document_id: 'act-1/2?x=1', collection: 'c/x?y=1&z', title: 'ТЕСТОВИ ДАННИ: Закон за примера' },
-      { rank: 2, document_id: ' spaced id ', collection: '%2F..%00\\u0000 Ω\t', title: 'ТЕСТОВИ ДАННИ: Наредба' },
-    ],
-  };
-
-  it('is undefined before any search was stored', async () => {
-    expect(await loadLastResults(env)).toBeUndefined();
-  });
-
-  it('round-trips, keeping document_id and collection byte for byte', async () => {
-    await saveLastResults(env, last);
-    const loaded = await loadLastResults(env);
-    expect(loaded).toEqual(last);
-    expect(loaded?.results[0]?.collection).toBe('c/x?y=1&z');
-    expect(loaded?.results[1]?.document_id).toBe(' spaced id ');
-    expect(loaded?.results[1]?.collection).toBe('%2F..%00\\u0000 Ω\t');
-  });
-
-  it('creates the missing directory and keeps the file beside config.json, mode 0600', async () => {
-    await saveLastResults(env, last);
-    const file = path.join(configDir, 'last-results.json');
-    expect(fs.existsSync(file)).toBe(true);
-    expect(mode(file)).toBe(0o600);
-  });
-
-  it('replaces the previous results instead of merging', async () => {
-    await saveLastResults(env, last);
-    const next: LastResults = { ...last, query: 'друго', results: [last.results[1]!] };
-    await saveLastResults(env, next);
-    expect(await loadLastResults(env)).toEqual(next);
   });
 });

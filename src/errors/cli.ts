@@ -1,0 +1,47 @@
+/**
+ * Errors found on the CLI side, before or without a request: bad usage, bad configuration, the local environment.
+ * They know their exit code's kind, not the code itself (`src/errors/exit.ts` maps errors to exit codes, and
+ * `src/errors/advice.ts` says what to do next). API errors live apart, in `src/api/errors.ts`.
+ */
+
+/** Base class of the CLI's own errors. `kind` is the short word shown to scripts in `--json` errors. */
+export class CliError extends Error {
+  readonly kind: 'usage' | 'config' | 'environment';
+  constructor(kind: CliError['kind'], message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+    this.kind = kind;
+  }
+}
+
+/** Bad arguments or options, found before anything was sent. Exit 2. */
+export class UsageError extends CliError {
+  constructor(message: string) {
+    super('usage', message);
+  }
+}
+
+/** Missing or invalid configuration (profile, base URL, corpus setting), found before anything was sent. Exit 2. */
+export class ConfigError extends CliError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('config', message, options);
+  }
+}
+
+/**
+ * The local environment failed pravo: a directory that cannot be created, a read-only or full disk, a port in use,
+ * a malformed corpus file. The message names the path or value and what to do. Exit 1.
+ */
+export class EnvironmentError extends CliError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('environment', message, options);
+  }
+}
+
+/** The user cancelled outside a request (Ctrl-C at a prompt, during an index build). Exit 130. */
+export class UserCancelledError extends Error {
+  constructor() {
+    super('Cancelled.');
+    this.name = 'UserCancelledError';
+  }
+}
