@@ -13,4 +13,4 @@ if (major < 24) {
   process.exit(2);
 }
 const { main } = await import('../dist/cli.js');
-await main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

@@ -1,12 +1,14 @@
 /**
- * The `pravo` program: global options and the commands. Start-up pays only for what a command runs: `--version` is
- * answered before commander loads, command modules are light (commander only), and each command imports its heavy
- * modules (HTTP client, config store, renderers, sandbox) when it runs.
+ * The `pravo` program: global options and the command groups. Start-up pays only for what a command runs:
+ * `--version` is answered before commander loads, registrations are light (commander only), and each command imports
+ * its heavy modules (HTTP client, config store, renderers, sandbox) when it runs. This is the only module that touches
+ * `process`: it hands the process's streams, environment and signals to the runner as a {@link Host}.
  */
 import fs from 'node:fs';
-import { EXIT } from './exit-codes.js';
 import { systemClock } from './api/clock.js';
-import type { Context, GlobalOptions } from './context.js';
+import { EXIT } from './errors/exit-codes.js';
+import type { Host } from './commands/run.js';
+import type { RunAction } from './commands/shared.js';
 
 /** The package version, read from package.json. */
 export function version(): string {
@@ -17,52 +19,77 @@ export function version(): string {
 const EXIT_CODES_HELP = `
 Exit codes:
   0    success
-  1    error: server error, unexpected response, request rejected by the server
+  1    error: server error, unexpected response, request rejected by the server, local environment
   2    usage: bad arguments, options or configuration; nothing was sent
   4    authentication: no key configured, or missing/invalid/revoked key
   5    monthly quota exceeded
   6    network or timeout: the server could not be reached, or the request may have reached it
   130  cancelled (Ctrl-C)
 
-Environment: PRAVO_PROFILE, PRAVO_BASE_URL, PRAVO_API_KEY, PRAVO_CONFIG_DIR, PRAVO_SANDBOX_CORPUS,
-PRAVO_SANDBOX_DATA_DIR, NO_COLOR.`;
+Environment: PRAVO_PROFILE, PRAVO_BASE_URL, PRAVO_API_KEY, PRAVO_CONFIG_DIR, PRAVO_STATE_DIR, PRAVO_CACHE_DIR,
+PRAVO_SANDBOX_CORPUS, PRAVO_SANDBOX_DATA_DIR, PRAVO_PAGER, PAGER, NO_COLOR, FORCE_COLOR.`;
+
+/** The host of a real run: the process's streams, environment and signals. */
+export function processHost(): Host {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    onSignal: (handler) => {
+      const onInt = (): void => handler('SIGINT');
+      const onTerm = (): void => handler('SIGTERM');
+      process.on('SIGINT', onInt);
+      process.on('SIGTERM', onTerm);
+      return () => {
+        process.off('SIGINT', onInt);
+        process.off('SIGTERM', onTerm);
+      };
+    },
+    exit: (code) => process.exit(code),
+    clock: systemClock,
+    version: version(),
+  };
+}
 
 /**
- * Runs pravo with the given arguments (without `node` and the script) and sets `process.exitCode`.
- * `io` defaults to the process's streams.
+ * Runs pravo with the given arguments (without `node` and the script) and returns the exit code. `host` defaults to
+ * the process's.
  */
-export async function main(args: string[], io: Context['io'] = defaultIo()): Promise<void> {
+export async function main(args: string[], host: Host = processHost()): Promise<number> {
+  let exitCode: number = EXIT.ok;
   // A reader that stops early (`pravo search ... | head -1`) closes the pipe: end quietly, as other tools do, instead
   // of crashing on EPIPE. By then the command's work (request, stored results) is done; only output is cut short.
-  io.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  host.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
-    process.exit(process.exitCode ?? 0);
+    host.exit(exitCode);
   });
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-    io.stdout.write(`${version()}\n`);
-    return;
+    host.stdout.write(`${host.version}\n`);
+    return EXIT.ok;
   }
-  const { Command, CommanderError } = await import('commander');
-  const [{ registerSearch }, { registerConfig }, { registerSandbox }] = await Promise.all([
-    import('./commands/search.js'),
-    import('./commands/config.js'),
-    import('./commands/sandbox.js'),
+  const [{ Command, CommanderError }, { runCommand }, { registerSearch }, { registerConfig }, { registerSandbox }] = await Promise.all([
+    import('commander'),
+    import('./commands/run.js'),
+    import('./commands/search/index.js'),
+    import('./commands/config/index.js'),
+    import('./commands/sandbox/index.js'),
   ]);
 
-  const pravoVersion = version();
   const program = new Command('pravo');
   program
     .description('Research Bulgarian legal sources with the Legal Research API, or offline with its sandbox.')
-    .version(pravoVersion, '-V, --version', 'print the version')
+    .version(host.version, '-V, --version', 'print the version')
     .option('--profile <name>', 'configuration profile (default: PRAVO_PROFILE, else "default")')
     .option('--no-color', 'no colours (also: NO_COLOR=1)')
+    .option('--no-pager', 'print long output directly instead of through the pager (PRAVO_PAGER, PAGER, else less)')
     .helpOption('-h, --help', 'show help')
     .addHelpCommand(false)
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
+      writeOut: (text) => host.stdout.write(text),
+      writeErr: (text) => host.stderr.write(text),
     })
     .addHelpText(
       'after',
@@ -75,20 +102,15 @@ Examples:
 ${EXIT_CODES_HELP}`,
     );
 
-  const context = (): Context => ({
-    io,
-    globals: program.opts<GlobalOptions>(),
-    clock: systemClock,
-    now: () => performance.now(),
-    onInterrupt: (handler) => {
-      process.on('SIGINT', handler);
-      return () => process.off('SIGINT', handler);
-    },
-    version: pravoVersion,
-  });
-  registerSearch(program, context);
-  registerConfig(program, context);
-  registerSandbox(program, context);
+  const run: RunAction = async (command, spec, body) => {
+    const result = await runCommand(host, { ...spec, globals: command.optsWithGlobals() }, body);
+    exitCode = result.exitCode;
+    // A cancelled command whose work does not stop by itself (an index build, say) must not keep the process alive.
+    if (result.stuck) host.exit(exitCode);
+  };
+  registerSearch(program, run);
+  registerConfig(program, run);
+  registerSandbox(program, run);
 
   try {
     await program.parseAsync(args, { from: 'user' });
@@ -97,13 +119,9 @@ ${EXIT_CODES_HELP}`,
       // --help and --version succeed; anything else commander rejects (unknown option, missing argument, a command
       // group without its subcommand) is a usage error, reported before anything was sent.
       const ok = error.code === 'commander.helpDisplayed' || error.code === 'commander.version';
-      process.exitCode = ok ? EXIT.ok : EXIT.usage;
-      return;
+      return ok ? EXIT.ok : EXIT.usage;
     }
     throw error;
   }
-}
-
-function defaultIo(): Context['io'] {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
+  return exitCode;
 }

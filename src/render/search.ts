@@ -1,6 +1,7 @@
 /**
  * Renderers of a search response (spec: Search response, Search result): a ranked table for terminals and
- * tab-separated lines for pipes. Pure functions of the data: they return strings and never write.
+ * tab-separated lines for pipes. Pure functions of the data: they return strings and never write. Every string of the
+ * response passes through the sanitizer (`sanitizeLine`, `sanitizeTsvField`, or `wrapText`, which sanitizes).
  */
 import Table from 'cli-table3';
 import { Chalk } from 'chalk';
@@ -11,7 +12,9 @@ import {
   type SearchResponse,
   type SearchResult,
 } from '../api/types.js';
-import { oneLine, trimToWidth, tsvField, wrapText } from './text.js';
+import { sanitizeLine, sanitizeTsvField } from '../io/sanitize.js';
+import type { View } from '../io/printer.js';
+import { trimToWidth, wrapText } from './text.js';
 
 /** Options of {@link renderSearchTable}. */
 export interface TableOptions {
@@ -33,7 +36,7 @@ export function renderSearchTable(response: SearchResponse, options: TableOption
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const results = response.results;
   const width = Math.max(MIN_WIDTH, options.width);
-  if (results.length === 0) return `${trimToWidth(`No results for „${oneLine(response.query)}“.`, width)}\n`;
+  if (results.length === 0) return `${trimToWidth(`No results for „${sanitizeLine(response.query)}“.`, width)}\n`;
 
   const typeWidth = Math.min(16, Math.max(6, ...results.map((r) => [...(r.type ?? '')].length)) + 2);
   const fixed = { rank: String(results.length).length + 3, type: typeWidth, date: 12, score: 7 };
@@ -60,9 +63,9 @@ export function renderSearchTable(response: SearchResponse, options: TableOption
     if (index > 0) table.push([{ colSpan: 5, content: c.dim('─'.repeat(width - 4)), wordWrap: false }]);
     table.push([
       String(index + 1),
-      c.bold(oneLine(result.title ?? '')),
-      oneLine(result.type ?? ''),
-      result.date ?? '',
+      c.bold(sanitizeLine(result.title ?? '')),
+      sanitizeLine(result.type ?? ''),
+      sanitizeLine(result.date ?? ''),
       score === undefined ? '' : score.toFixed(2),
     ]);
     const details = detailLines(result, detailWidth, c);
@@ -70,7 +73,7 @@ export function renderSearchTable(response: SearchResponse, options: TableOption
   });
 
   const count = response.result_count ?? results.length;
-  const summary = c.dim(trimToWidth(`${count} ${count === 1 ? 'result' : 'results'} for „${oneLine(response.query)}“`, width));
+  const summary = c.dim(trimToWidth(`${count} ${count === 1 ? 'result' : 'results'} for „${sanitizeLine(response.query)}“`, width));
   return `${summary}\n${table.toString()}\n`;
 }
 
@@ -87,11 +90,11 @@ function detailLines(result: SearchResult, width: number, c: InstanceType<typeof
 
   const excerpts = Array.isArray(result.excerpts) ? result.excerpts : [];
   for (const excerpt of excerpts.slice(0, MAX_EXCERPTS_SHOWN)) {
-    const label = oneLine(excerpt.label ?? excerpt.excerpt_id ?? '');
+    const label = sanitizeLine(excerpt.label ?? excerpt.excerpt_id ?? '');
     const score = scoreOf(excerpt);
     const head = score === undefined ? label : `${label} (${score.toFixed(2)})`;
     const room = width - [...head].length - 1;
-    const text = trimToWidth(withoutLeadingLabel(oneLine(excerptTextOf(excerpt)), label), room);
+    const text = trimToWidth(withoutLeadingLabel(sanitizeLine(excerptTextOf(excerpt)), label), room);
     lines.push(`${c.bold(label)}${score === undefined ? '' : c.dim(` (${score.toFixed(2)})`)} ${text}`.trimEnd());
   }
   if (excerpts.length > MAX_EXCERPTS_SHOWN) lines.push(c.dim(`… ${excerpts.length - MAX_EXCERPTS_SHOWN} more excerpts (--json shows all)`));
@@ -115,7 +118,7 @@ export function renderSearchTsv(response: SearchResponse): string {
   return response.results
     .map((result, index) => {
       const labels = (Array.isArray(result.excerpts) ? result.excerpts : [])
-        .map((e) => oneLine(e.label ?? e.excerpt_id ?? ''))
+        .map((e) => sanitizeLine(e.label ?? e.excerpt_id ?? ''))
         .join('; ');
       const score = scoreOf(result);
       return [
@@ -125,12 +128,19 @@ export function renderSearchTsv(response: SearchResponse): string {
         score === undefined ? '' : score.toFixed(4),
         result.date,
         result.type,
-        oneLine(result.title ?? ''),
+        sanitizeLine(result.title ?? ''),
         labels,
       ]
-        .map(tsvField)
+        .map(sanitizeTsvField)
         .join('\t');
     })
     .map((line) => `${line}\n`)
     .join('');
 }
+
+/** The search response's view for the printer: the table (paged) on a terminal, TSV when piped. */
+export const searchView: View<SearchResponse> = {
+  table: renderSearchTable,
+  tsv: renderSearchTsv,
+  page: true,
+};

@@ -1,11 +1,9 @@
 /**
- * Small text helpers for renderers: one-line collapsing and trimming to a display width. Pure functions.
+ * Small text helpers for renderers: trimming and wrapping to a display width. Pure functions. Foreign text is made
+ * safe by `src/io/sanitize.ts` (`sanitizeLine` for one-line cells, `sanitizeTsvField` for TSV); `wrapText` applies
+ * `sanitizeLine` itself.
  */
-
-/** Collapses all runs of white space (newlines and tabs included) into single spaces and trims the ends. */
-export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
+import { sanitizeLine } from '../io/sanitize.js';
 
 /**
  * Trims `text` to at most `width` characters (code points), ending with `…` when cut; cuts at a word boundary when
@@ -21,20 +19,15 @@ export function trimToWidth(text: string, width: number): string {
   return `${cut.trimEnd()}…`;
 }
 
-/** Replaces tabs, carriage returns and newlines so that a value fits one field of a tab-separated line. */
-export function tsvField(value: string | number | undefined | null): string {
-  return value === undefined || value === null ? '' : String(value).replace(/[\t\r\n]+/g, ' ');
-}
-
 /**
- * Greedy word wrap of plain text (no ANSI codes) into lines of at most `width` characters (code points); a word longer
- * than the width is cut. White space is collapsed. Width below 1 is treated as 1.
+ * Greedy word wrap of text into lines of at most `width` characters (code points); a word longer than the width is
+ * cut. The text is sanitized and its white space collapsed first (`sanitizeLine`). Width below 1 is treated as 1.
  */
 export function wrapText(text: string, width: number): string[] {
   const max = Math.max(1, width);
   const lines: string[] = [];
   let line = '';
-  for (let word of oneLine(text).split(' ')) {
+  for (let word of sanitizeLine(text).split(' ')) {
     if (word === '') continue;
     while ([...word].length > max) {
       if (line) lines.push(line);

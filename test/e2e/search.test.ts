@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CLI } from './paths.js';
-import { hasAnsi, pravo, recordingServer, tempDir } from './helpers.js';
+import { hasAnsi, pravo, tempDir } from './helpers.js';
+import { recordingServer } from '../helpers/recording-server.js';
 
 const INSURANCE_QUERY = 'застрахователят отказва да изплати обезщетение';
 const sandbox = inject('sandbox');
@@ -83,7 +84,11 @@ describe('pravo search against the sandbox', () => {
   it('keeps the last results so that result N can be opened later, document_id and collection unchanged', async () => {
     const result = await pravo(['search', '--json', '-n', '3', INSURANCE_QUERY], { env: env() });
     const response = JSON.parse(result.stdout);
-    const stored = JSON.parse(fs.readFileSync(path.join(config.dir, 'last-results.json'), 'utf8'));
+    // In the state directory (PRAVO_STATE_DIR), private to the user, not beside the config file.
+    const file = path.join(config.dir, 'state', 'last-results.json');
+    const stored = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.existsSync(path.join(config.dir, 'last-results.json'))).toBe(false);
     expect(stored.query).toBe(INSURANCE_QUERY);
     expect(stored.results).toHaveLength(3);
     expect(stored.results[2]).toMatchObject({

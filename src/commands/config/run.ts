@@ -1,0 +1,183 @@
+/**
+ * `pravo config`: profiles and settings. Keys are read from a hidden prompt or from stdin, never from argv; shown
+ * masked (prefix and last four characters); stored only in the 0600 config file.
+ */
+import fs from 'node:fs';
+import { normalizeBaseUrl, isLoopbackUrl } from '../../api/base-url.js';
+import { ConfigError, UsageError } from '../../errors/cli.js';
+import type { Factory } from '../../factory.js';
+import { Printer, type View } from '../../io/printer.js';
+import { SETTINGS, type Setting } from './settings.js';
+
+/** `pravo config set-key`: returns the exit code. */
+export async function runSetKey(f: Factory, refused: string | undefined, options: { stdin?: boolean; json?: boolean }): Promise<number> {
+  const { io } = f;
+  if (refused !== undefined) {
+    throw new UsageError(
+      'pravo never takes a key as an argument: it would stay in your shell history and be visible in process lists. ' +
+        'Run `pravo config set-key` to type it at a hidden prompt, or pipe it in with --stdin. ' +
+        'If that was a real key, consider it exposed: clear it from your shell history, or rotate it.',
+    );
+  }
+  const [store, profile] = [await f.config(), await f.profile()];
+  let key: string;
+  if (options.stdin) {
+    key = (await readAll(io.stdin)).trim();
+  } else if (io.canPrompt) {
+    const { password } = await import('@inquirer/prompts');
+    key = (
+      await password(
+        { message: `API key for profile "${profile.name}":`, mask: '*' },
+        { input: io.stdin, output: io.stderr, signal: f.signal },
+      )
+    ).trim();
+  } else {
+    throw new UsageError('There is no terminal to type the key at (standard input or error is not a terminal). Pipe the key in with --stdin.');
+  }
+  if (key === '') throw new UsageError('No key was given; nothing was stored.');
+  if (/\s/.test(key)) throw new UsageError('The key contains white space, which no API key has; nothing was stored.');
+
+  const { maskKey, looksLikeLiveKey } = await import('../../config/profile.js');
+  store.setProfileField(profile.name, 'api_key', key);
+  const printer = new Printer(io, options.json === true);
+  if (!looksLikeLiveKey(key)) {
+    printer.note(
+      'Warning: this does not look like a live key (a prefix ending in "_live_" followed by the secret); the service issues only live keys. Stored anyway.',
+    );
+  }
+  printer.report(
+    { profile: profile.name, api_key: maskKey(key), looks_live: looksLikeLiveKey(key), config_path: store.path },
+    `Stored API key ${maskKey(key)} for profile "${profile.name}" in ${store.path}`,
+  );
+  if (io.env.PRAVO_API_KEY) printer.note('Note: PRAVO_API_KEY is set in this environment and overrides the stored key.');
+  return 0;
+}
+
+/** What `pravo config show` shows (also its `--json` object). */
+interface ShownConfig {
+  profile: string;
+  base_url: string | null;
+  base_url_source: string;
+  api_key: string | null;
+  api_key_source: string;
+  auth_header: string;
+  config_path: string;
+  sandbox_corpus: string | null;
+}
+
+const showView: View<ShownConfig> = {
+  table: (shown) => showLines(shown),
+  tsv: (shown) => showLines(shown),
+};
+
+function showLines(shown: ShownConfig): string {
+  const rows: [string, string][] = [
+    ['Profile', shown.profile],
+    ['Base URL', shown.base_url ? `${shown.base_url}  (${shown.base_url_source})` : 'not set: `pravo config set base-url URL`'],
+    ['API key', shown.api_key ? `${shown.api_key}  (${shown.api_key_source})` : 'not set: `pravo config set-key`'],
+    ['Auth header', shown.auth_header === 'bearer' ? 'Authorization: Bearer' : 'X-API-Key'],
+    ['Config file', shown.config_path],
+    ['Sandbox corpus', shown.sandbox_corpus ?? 'not set: `pravo config set sandbox-corpus FILE`'],
+  ];
+  return `${rows.map(([k, v]) => `${k.padEnd(15)}${v}`).join('\n')}\n`;
+}
+
+/**
+ * `pravo config show`: returns the exit code. A base URL from the environment is checked before it is shown, so that
+ * one carrying credentials is refused, never echoed.
+ * @throws InvalidBaseUrlError for an unacceptable base URL.
+ */
+export async function runShow(f: Factory, options: { json?: boolean }): Promise<number> {
+  const [store, profile] = [await f.config(), await f.profile()];
+  const { maskKey } = await import('../../config/profile.js');
+  const shown: ShownConfig = {
+    profile: profile.name,
+    base_url: profile.base_url ? normalizeBaseUrl(profile.base_url) : null,
+    base_url_source: sourceName(profile.sources.base_url, 'PRAVO_BASE_URL'),
+    api_key: profile.api_key ? maskKey(profile.api_key) : null,
+    api_key_source: sourceName(profile.sources.api_key, 'PRAVO_API_KEY'),
+    auth_header: profile.auth_header,
+    config_path: store.path,
+    sandbox_corpus: f.env.PRAVO_SANDBOX_CORPUS || store.sandboxCorpus() || null,
+  };
+  await new Printer(f.io, options.json === true).local(shown, showView);
+  return 0;
+}
+
+function sourceName(source: 'env' | 'profile' | 'unset', variable: string): string {
+  return source === 'env' ? `from ${variable}` : source === 'profile' ? 'from profile' : 'unset';
+}
+
+/** `pravo config set NAME VALUE`: returns the exit code. */
+export async function runSet(f: Factory, name: string, value: string, options: { json?: boolean }): Promise<number> {
+  const setting = checkSetting(name);
+  const [store, profile] = [await f.config(), await f.profile()];
+  const printer = new Printer(f.io, options.json === true);
+  switch (setting) {
+    case 'base-url': {
+      const url = normalizeBaseUrl(value);
+      store.setProfileField(profile.name, 'base_url', url);
+      printer.report({ profile: profile.name, setting, value: url }, `Base URL of profile "${profile.name}" set to ${url}`);
+      if (url.startsWith('http:') && !isLoopbackUrl(url)) {
+        printer.note('Warning: plain http:// sends the API key unencrypted over the network; use https:// unless this is a trusted local service.');
+      }
+      if (f.env.PRAVO_BASE_URL) printer.note('Note: PRAVO_BASE_URL is set in this environment and overrides it.');
+      return 0;
+    }
+    case 'auth-header': {
+      const header = value.trim().toLowerCase();
+      if (header !== 'x-api-key' && header !== 'bearer') {
+        throw new UsageError(`auth-header is "x-api-key" (the default) or "bearer", not "${value}"`);
+      }
+      store.setProfileField(profile.name, 'auth_header', header);
+      printer.report(
+        { profile: profile.name, setting, value: header },
+        `Profile "${profile.name}" now sends the key in ${header === 'bearer' ? 'Authorization: Bearer' : 'X-API-Key'} (only that header).`,
+      );
+      return 0;
+    }
+    case 'sandbox-corpus': {
+      if (!fs.existsSync(value) || !fs.statSync(value).isFile()) {
+        throw new ConfigError(`${value} does not exist or is not a file; give the path of a corpus file (JSON Lines, gzipped or not).`);
+      }
+      store.setSandboxCorpus(value);
+      printer.report({ profile: null, setting, value: store.sandboxCorpus() }, `Sandbox corpus set to ${store.sandboxCorpus()}`);
+      return 0;
+    }
+  }
+}
+
+/** `pravo config unset NAME`: returns the exit code. */
+export async function runUnset(f: Factory, name: string, options: { json?: boolean }): Promise<number> {
+  const setting = name === 'api-key' ? 'api-key' : checkSetting(name);
+  const [store, profile] = [await f.config(), await f.profile()];
+  if (setting === 'sandbox-corpus') store.setSandboxCorpus(undefined);
+  else {
+    const field = ({ 'api-key': 'api_key', 'base-url': 'base_url', 'auth-header': 'auth_header' } as const)[setting];
+    store.setProfileField(profile.name, field, undefined);
+  }
+  const global = setting === 'sandbox-corpus';
+  new Printer(f.io, options.json === true).report(
+    { profile: global ? null : profile.name, setting, removed: true },
+    `Removed ${setting}${global ? '' : ` from profile "${profile.name}"`}.`,
+  );
+  return 0;
+}
+
+/** `pravo config path`: returns the exit code. */
+export async function runPath(f: Factory, options: { json?: boolean }): Promise<number> {
+  const file = (await f.config()).path;
+  await new Printer(f.io, options.json === true).local({ config_path: file }, { table: () => `${file}\n`, tsv: () => `${file}\n` });
+  return 0;
+}
+
+function checkSetting(name: string): Setting {
+  if (name in SETTINGS) return name as Setting;
+  throw new UsageError(`Unknown setting "${name}". Settings: ${Object.keys(SETTINGS).join(', ')}.`);
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,119 @@
+/**
+ * The one runner of a command. It builds the run's IO streams and factory, owns the cancellation signal (SIGINT and
+ * SIGTERM), and on every path stops spinners, closes clients and in-process sandboxes, ends the pager, renders errors
+ * (text, or one JSON line with `--json`) and returns the exit code. Commands never touch `process`.
+ */
+import type { Clock } from '../api/clock.js';
+import { CancelledError } from '../api/errors.js';
+import { describeError } from '../errors/advice.js';
+import { UserCancelledError } from '../errors/cli.js';
+import { EXIT } from '../errors/exit-codes.js';
+import { Factory, type GlobalOptions } from '../factory.js';
+import { IOStreams, type InputStream, type OutputStream } from '../io/iostreams.js';
+import { listenForCancellation, type SignalSource } from '../io/signal.js';
+
+/** What the process (or a test) gives pravo. */
+export interface Host {
+  stdout: OutputStream;
+  stderr: OutputStream;
+  stdin: InputStream;
+  env: NodeJS.ProcessEnv;
+  /** SIGINT and SIGTERM. */
+  onSignal: SignalSource;
+  /** Ends the process at once with `code` (a second Ctrl-C; work that did not stop when cancelled). */
+  exit(code: number): void;
+  clock: Clock;
+  /** Version of pravo. */
+  version: string;
+}
+
+/** How a command is run. */
+export interface RunSpec {
+  /** Command path for advice, e.g. `search`, `config set-key`. */
+  command: string;
+  /** `--json`: errors are one JSON line on stderr. */
+  json: boolean;
+  /** Global and target options of the command line. */
+  globals: GlobalOptions;
+  /**
+   * The command waits for the cancellation signal itself and stops gracefully (a server): the runner then waits for it
+   * instead of ending it after a grace period.
+   */
+  ownsSignal?: boolean;
+}
+
+/** How long a cancelled command may take to stop by itself before the runner reports it cancelled, in ms. */
+const CANCEL_GRACE_MS = 500;
+
+/** A command body: does the work through the factory, returns an exit code (default 0). */
+export type CommandBody = (factory: Factory) => Promise<number | void>;
+
+/**
+ * Runs a command body and returns its exit code. Never throws. When the run was cancelled and the body did not stop by
+ * itself within the grace period, returns 130 and sets `stuck`, so `main()` can end the process.
+ */
+export async function runCommand(host: Host, spec: RunSpec, body: CommandBody): Promise<{ exitCode: number; stuck: boolean }> {
+  const io = new IOStreams(host, { ...(spec.globals.color === false ? { color: false } : {}), ...(spec.globals.pager === false ? { pager: false } : {}) });
+  const cancellation = listenForCancellation(host.onSignal, () => host.exit(EXIT.cancelled));
+  const factory = new Factory({ io, globals: spec.globals, clock: host.clock, signal: cancellation.signal, version: host.version });
+  let stuck = false;
+  let exitCode: number;
+  try {
+    const work = body(factory);
+    exitCode = (await (spec.ownsSignal ? work : raceCancellation(work, cancellation.signal, host.clock, () => (stuck = true)))) ?? EXIT.ok;
+  } catch (error) {
+    io.stopIndicators();
+    // Once cancelled, whatever the body threw is a consequence of stopping; only the transport's CancelledError says
+    // more (whether the request had been sent and may have been counted).
+    const shown = cancellation.signal.aborted && !(error instanceof CancelledError) ? new UserCancelledError() : error;
+    const summary = describeError(shown, factory.errorContext(spec.command));
+    if (spec.json) {
+      const { renderErrorJson } = await import('../render/errors.js');
+      io.stderr.write(renderErrorJson(summary));
+    } else {
+      const { renderErrorText } = await import('../render/errors.js');
+      io.stderr.write(renderErrorText(summary, io.colorStderr));
+    }
+    exitCode = summary.exitCode;
+  } finally {
+    io.stopIndicators();
+    cancellation.dispose();
+  }
+  await factory.close();
+  await io.stopPager();
+  return { exitCode, stuck };
+}
+
+/**
+ * The body's outcome, unless the signal aborts and the body has not settled within the grace period: then a
+ * `UserCancelledError`. The grace lets the transport report whether a cancelled request may have been counted.
+ */
+function raceCancellation<T>(work: Promise<T>, signal: AbortSignal, clock: Clock, onStuck: () => void): Promise<T> {
+  if (signal.aborted) return Promise.reject(new UserCancelledError());
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const onAbort = (): void => {
+      void clock.sleep(CANCEL_GRACE_MS).then(() => {
+        if (settled) return;
+        settled = true;
+        onStuck();
+        reject(new UserCancelledError());
+      });
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        if (settled) return;
+        settled = true;
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        if (settled) return;
+        settled = true;
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,42 @@
+/** Registration of `pravo sandbox`: flags to options; the work is in `serve.ts`, loaded when the command runs. */
+import type { Command } from 'commander';
+import type { RunAction } from '../shared.js';
+import type { ServeOptions } from './serve.js';
+
+const EXAMPLES = `
+Examples:
+  $ pravo sandbox serve --corpus ../shared/corpus/bg-statutes.jsonl.gz
+  $ pravo sandbox serve --port 8787 --search-quota 100
+  $ pravo sandbox serve --json 2> sandbox.log.jsonl                # logs as JSON lines
+
+In a script, with the server in the background:
+  $ pravo sandbox serve > sandbox.json &
+  $ until [ -s sandbox.json ]; do sleep 0.2; done
+  $ export PRAVO_BASE_URL=$(jq -r .base_url sandbox.json) PRAVO_API_KEY=$(jq -r .api_key sandbox.json)
+
+When ready, prints exactly one line of JSON to stdout, {"base_url":"http://127.0.0.1:PORT","api_key":"sbx_live_..."},
+then logs to stderr only. The key is new for each start and stays valid afterwards. The corpus index is built
+on first use of a corpus (with a progress bar) and reused on later starts. Ctrl-C or SIGTERM stops it.
+
+Corpus: --corpus FILE, else PRAVO_SANDBOX_CORPUS, else \`pravo config set sandbox-corpus FILE\`.
+Data (index, keys, usage): --data-dir DIR, else PRAVO_SANDBOX_DATA_DIR, else the user data directory.`;
+
+/** Registers the `sandbox` command group. */
+export function registerSandbox(program: Command, run: RunAction): void {
+  const sandbox = program
+    .command('sandbox')
+    .description('Run a local Legal Research API over the corpus of real statutes (offline, no quota)');
+  sandbox
+    .command('serve')
+    .description('Start the sandbox server and print its base URL and a new API key as one JSON line')
+    .option('--host <host>', 'interface to listen on (loopback by default)', '127.0.0.1')
+    .option('--port <port>', 'TCP port; 0 picks a free one', '0')
+    .option('--corpus <file>', 'corpus file, JSON Lines, gzipped or not')
+    .option('--data-dir <dir>', 'where to keep the index, keys and usage')
+    .option('--search-quota <n>', 'monthly search quota; searches beyond it get monthly_quota_exceeded (default: unlimited)')
+    .option('--json', 'log to stderr as JSON lines {"time","message"}, and report errors as JSON (the ready line is always JSON)')
+    .addHelpText('after', EXAMPLES)
+    .action(async (options: ServeOptions, cmd: Command) => {
+      await run(cmd, { command: 'sandbox serve', json: options.json === true, ownsSignal: true }, async (f) => (await import('./serve.js')).runServe(f, options));
+    });
+}

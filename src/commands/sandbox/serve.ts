@@ -1,0 +1,64 @@
+/**
+ * `pravo sandbox serve`: a local server implementing the Legal Research API contract over the local corpus, so that
+ * pravo, its tests and users' scripts run offline and spend no quota. Runs until the run's cancellation signal
+ * (SIGINT or SIGTERM), then stops cleanly and exits 0.
+ */
+import { resolveCorpus, resolveDataDir } from '../../config/sandbox.js';
+import { UsageError } from '../../errors/cli.js';
+import type { Factory } from '../../factory.js';
+import { startSandboxWithProgress } from '../../target.js';
+
+/** Options of `pravo sandbox serve` as commander parses them. */
+export interface ServeOptions {
+  host: string;
+  port: string;
+  corpus?: string;
+  dataDir?: string;
+  searchQuota?: string;
+  json?: boolean;
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/** Runs the server until SIGINT or SIGTERM; returns the exit code. @throws UsageError, ConfigError, EnvironmentError. */
+export async function runServe(f: Factory, options: ServeOptions): Promise<number> {
+  const { io } = f;
+  const port = Number(options.port);
+  if (!/^\d+$/.test(options.port) || port > 65535) throw new UsageError(`--port takes a number from 0 to 65535, not "${options.port}"`);
+  let searchQuota: number | undefined;
+  if (options.searchQuota !== undefined) {
+    if (!/^\d+$/.test(options.searchQuota)) throw new UsageError(`--search-quota takes a whole number, not "${options.searchQuota}"`);
+    searchQuota = Number(options.searchQuota);
+  }
+  const corpusPath = resolveCorpus(options.corpus, f.env, (await f.config()).sandboxCorpus());
+  const dataDir = resolveDataDir(options.dataDir, f.env);
+  const log = (line: string): void => {
+    const time = new Date(f.clock.now()).toISOString();
+    io.stderr.write(options.json ? `${JSON.stringify({ time, message: line })}\n` : `${time} ${line}\n`);
+  };
+
+  const sandbox = await startSandboxWithProgress(
+    io,
+    f.clock,
+    {
+      corpusPath,
+      dataDir,
+      host: options.host,
+      port,
+      quotas: searchQuota === undefined ? {} : { search: searchQuota },
+      keyName: `sandbox serve ${new Date(f.clock.now()).toISOString()}`,
+      log,
+    },
+    { bar: !options.json, say: log },
+  );
+  f.defer(() => sandbox.close());
+  io.stdout.write(`${JSON.stringify({ base_url: sandbox.baseUrl, api_key: sandbox.apiKey })}\n`);
+  log(`pravo sandbox listening on ${sandbox.baseUrl} (${sandbox.documentCount} documents, data in ${dataDir}); key ${sandbox.keyId} issued; Ctrl-C stops it`);
+  if (!LOOPBACK_HOSTS.has(options.host)) log(`warning: listening on ${options.host}: the sandbox is reachable from other machines`);
+
+  if (!f.signal.aborted) await new Promise<void>((resolve) => f.signal.addEventListener('abort', () => resolve(), { once: true }));
+  log(`${String(f.signal.reason ?? 'signal')}: stopping`);
+  await sandbox.close();
+  log('stopped');
+  return 0;
+}

@@ -1,0 +1,45 @@
+/** Registration of `pravo search`: flags to options; the work is in `run.ts`, loaded when the command runs. */
+import type { Command } from 'commander';
+import { LIMITS } from '../../api/types.js';
+import { addTargetOptions, collect, type RunAction } from '../shared.js';
+import type { SearchOptions } from './run.js';
+
+const EXAMPLES = `
+Examples:
+  $ pravo search "застрахователят отказва да изплати обезщетение"
+  $ pravo search --type bulgarian_laws_regulations --from 2020-01-01 -n 5 "обществени поръчки обжалване"
+  $ pravo search --json "трудов договор прекратяване" | jq '.results[0].excerpts'
+  $ pravo search "изборен кодекс гласуване" | cut -f1,2,7      # piped: rank, document_id, ..., title
+  $ pravo search --sandbox "застрахователят отказва да изплати обезщетение"   # offline, no quota
+
+Output: a ranked table on a terminal (long output goes through the pager; --no-pager prints it directly); when
+piped, one result per line with tab-separated fields rank, document_id, collection, score, date, type, title,
+excerpt labels; --json prints the server's response exactly. The last results are kept, so \`pravo doc 3\` can
+open result 3.
+
+Searches on the live service take 10 to 40 s. A search is never retried automatically: after a timeout or a
+dropped connection the server may already have run and counted it.`;
+
+/** Registers `search` on the program. */
+export function registerSearch(program: Command, run: RunAction): void {
+  const command = program
+    .command('search')
+    .description('Search Bulgarian legal sources: ranked documents with their most relevant articles')
+    .argument('<query...>', `what to look for, in Bulgarian for best results (${LIMITS.queryMinLength} to ${LIMITS.queryMaxLength} characters)`)
+    .option('-t, --type <source_type>', 'source type from the catalog, e.g. bulgarian_laws_regulations (repeatable)', collect)
+    .option('-c, --court <id>', 'court identifier from the catalog; case law only (repeatable)', collect)
+    .option('-j, --judge <name>', 'reporting judge, approximate and case-insensitive')
+    .option('--from <YYYY-MM-DD>', 'published on or after this date')
+    .option('--to <YYYY-MM-DD>', 'published on or before this date')
+    .option('-n, --max-results <n>', `number of results, ${LIMITS.maxResultsMin} to ${LIMITS.maxResultsMax} (server default ${LIMITS.maxResultsDefault})`)
+    .option('--timeout <seconds>', `give up waiting after this many seconds (default ${LIMITS.searchTimeoutMs / 1000})`)
+    .option('--json', "print the server's response exactly, as JSON");
+  addTargetOptions(command)
+    .addHelpText('after', EXAMPLES)
+    .action(async (words: string[], options: SearchOptions, cmd: Command) => {
+      await run(cmd, { command: 'search', json: options.json === true }, async (factory) => {
+        const { runSearch } = await import('./run.js');
+        return runSearch(factory, words.join(' '), options);
+      });
+    });
+}

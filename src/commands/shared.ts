@@ -1,0 +1,63 @@
+/**
+ * What every command registration shares: the target options of API commands (declared here once), the `--json`
+ * option, example sections for help, and the bridge from a commander action to the runner.
+ */
+import type { Command } from 'commander';
+import type { CommandBody, RunSpec } from './run.js';
+import type { Factory } from '../factory.js';
+
+/**
+ * Runs a command body through the runner with the command line's global options. `main()` provides it; registrations
+ * call it from their actions.
+ */
+export type RunAction = (command: Command, spec: Omit<RunSpec, 'globals'>, body: CommandBody) => Promise<void>;
+
+/**
+ * Adds the options every API command accepts, declared once: `--sandbox`, `--corpus FILE`, `--data-dir DIR`. They
+ * reach the factory through the command's options, and are resolved in the config layer (`src/config/sandbox.ts`).
+ */
+export function addTargetOptions(command: Command): Command {
+  return command
+    .option('--sandbox', 'run against an in-process sandbox over the local corpus instead of the service (offline, no quota)')
+    .option('--corpus <file>', 'with --sandbox: the corpus file (default: PRAVO_SANDBOX_CORPUS, then `pravo config set sandbox-corpus`)')
+    .option('--data-dir <dir>', 'with --sandbox: where the sandbox keeps its index and state (default: PRAVO_SANDBOX_DATA_DIR, then the user data directory)');
+}
+
+/** The `--json` option with the command's own description of what it prints. */
+export function addJsonOption(command: Command, what: string): Command {
+  return command.option('--json', what);
+}
+
+/** An "Examples:" help section: `$ pravo <command> <args>` per argument list, each optionally with a comment. */
+export function examples(command: string, ...argLists: string[]): string {
+  return `\nExamples:\n${argLists.map((args) => `  $ pravo ${command}${args ? ` ${args}` : ''}`).join('\n')}`;
+}
+
+/** Commander's collector for a repeatable option. */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/**
+ * Waits for `work` with a spinner on stderr whose text shows the seconds elapsed (`Searching… 12s`), only when the
+ * output is for a person (a terminal, no `--json`). The spinner stops when `work` settles; the runner stops it on
+ * every other path.
+ */
+export async function waitWithSpinner<T>(factory: Factory, label: string, show: boolean, work: () => Promise<T>): Promise<T> {
+  if (!show || !factory.io.showsProgress) return work();
+  const { waitingText } = await import('../render/progress.js');
+  const started = factory.clock.now();
+  const spinner = await factory.io.startSpinner(waitingText(label, 0));
+  let timer: unknown;
+  const tick = (): void => {
+    spinner.update(waitingText(label, factory.clock.now() - started));
+    timer = factory.clock.setTimeout(tick, 1000);
+  };
+  timer = factory.clock.setTimeout(tick, 1000);
+  try {
+    return await work();
+  } finally {
+    factory.clock.clearTimeout(timer);
+    spinner.stop();
+  }
+}

@@ -1,0 +1,230 @@
+/**
+ * The one place that turns any error into what a user sees: a kind, a message, what to do next, the exit code, and
+ * whether the request may have been counted against the quota. Advice depends on the error's kind, the command that
+ * ran and where the credential came from: a bad key from `PRAVO_API_KEY` is not fixed by `pravo config set-key`.
+ * Every hint names only commands and options pravo has. Text from a server (message, request id) is sanitized here,
+ * so no renderer can print it raw.
+ */
+import {
+  ApiError,
+  AuthenticationError,
+  CancelledError,
+  ConnectionError,
+  InvalidRequestError,
+  MissingCredentialError,
+  NetworkError,
+  NotFoundError,
+  PermissionError,
+  QuotaExceededError,
+  RateLimitError,
+  ServerError,
+  SessionError,
+  TimeoutError,
+  TlsError,
+  UnexpectedResponseError,
+  ResponseTooLargeError,
+  InvalidBaseUrlError,
+} from '../api/errors.js';
+import { ERROR_CODES } from '../api/types.js';
+import { sanitizeLine } from '../io/sanitize.js';
+import { CliError, UserCancelledError } from './cli.js';
+import { exitCodeOf } from './exit.js';
+
+/** Where the credential of the run came from; decides which fix is advised. */
+export type CredentialSource = 'env' | 'profile' | 'sandbox' | 'unset';
+
+/** What the advice may use of the situation. */
+export interface ErrorContext {
+  /** The command path, e.g. `search` or `config set-key`, for "see `pravo search --help`". */
+  command: string;
+  /** The profile in use, when known; `--profile NAME` is added to suggested commands unless it is `default`. */
+  profile?: string;
+  /** Where the API key came from, when the command used one. */
+  apiKeySource?: CredentialSource;
+  /** Whether the request went to an in-process sandbox (`--sandbox`) rather than the service. */
+  sandbox?: boolean;
+}
+
+/** An error reduced to what is shown (text on stderr, or one JSON line with `--json`). */
+export interface ErrorSummary {
+  /**
+   * A short kind for scripts: `usage`, `config`, `environment`, `auth`, `session`, `permission`, `invalid_request`,
+   * `not_found`, `quota`, `rate_limited`, `connection`, `tls`, `network`, `timeout`, `cancelled`, `server`,
+   * `unexpected`.
+   */
+  kind: string;
+  /** The server's error code, when it sent one. */
+  code: string | undefined;
+  /** One line (or a few for a list of usage problems), sanitized. */
+  message: string;
+  /** What to do next. */
+  hint: string | undefined;
+  exitCode: number;
+  /** True when the request may have reached the server and been counted against the quota. */
+  mayHaveBeenCounted: boolean;
+  /** The server's request id (`x-request-id`), sanitized. */
+  requestId: string | undefined;
+}
+
+const MAY_HAVE_COUNTED =
+  'The server may already have run this request and counted it against your quota; pravo does not retry it automatically.';
+
+/** Summarizes any thrown value. Unknown errors are `unexpected` (exit 1) and say they are a bug in pravo. */
+export function describeError(error: unknown, context: ErrorContext): ErrorSummary {
+  const profileFlag = context.profile && context.profile !== 'default' ? ` --profile ${context.profile}` : '';
+  const help = `\`pravo ${context.command} --help\``;
+  const base = {
+    code: undefined as string | undefined,
+    exitCode: exitCodeOf(error),
+    mayHaveBeenCounted: false,
+    requestId: undefined as string | undefined,
+  };
+  const summary = (kind: string, message: string, hint: string | undefined, extra: Partial<ErrorSummary> = {}): ErrorSummary => ({
+    ...base,
+    kind,
+    message,
+    hint,
+    ...extra,
+  });
+
+  if (error instanceof CliError) {
+    const hint =
+      error.kind === 'usage'
+        ? `Nothing was sent. See ${help}.`
+        : error.kind === 'config'
+          ? 'Nothing was sent.'
+          : undefined;
+    return summary(error.kind, error.message, hint);
+  }
+  if (error instanceof UserCancelledError) return summary('cancelled', error.message, undefined);
+  if (isPromptCancel(error)) return summary('cancelled', 'Cancelled.', undefined);
+  if (error instanceof InvalidBaseUrlError) {
+    return summary('config', error.message, `Nothing was sent. Fix it with \`pravo config set base-url URL${profileFlag}\` or in PRAVO_BASE_URL.`);
+  }
+  if (error instanceof MissingCredentialError) {
+    if (error.credential === 'session') {
+      return summary('session', 'No user-session token is configured: key and account commands need one.', 'Nothing was sent.');
+    }
+    return summary(
+      'auth',
+      `No API key is configured for profile "${context.profile ?? 'default'}".`,
+      `Nothing was sent. Store a key with \`pravo config set-key${profileFlag}\` (or set PRAVO_API_KEY), or work offline with --sandbox.`,
+    );
+  }
+  if (error instanceof ApiError) return describeApiError(error, context, profileFlag, help);
+  if (error instanceof TlsError) {
+    return summary('tls', sanitizeLine(error.message), `Nothing reached the server, so nothing was counted. Check that the base URL's scheme and port are right (\`pravo config show${profileFlag}\`).`);
+  }
+  if (error instanceof ConnectionError) {
+    return summary(
+      'connection',
+      sanitizeLine(error.message),
+      context.sandbox
+        ? 'Nothing reached the server, so nothing was counted.'
+        : `Nothing reached the server, so nothing was counted. Check the base URL (\`pravo config show${profileFlag}\`) and the network.`,
+    );
+  }
+  if (error instanceof TimeoutError) {
+    return summary(
+      'timeout',
+      sanitizeLine(error.message),
+      error.mayHaveBeenCounted ? `${MAY_HAVE_COUNTED} Allow more time with --timeout SECONDS.` : 'Allow more time with --timeout SECONDS.',
+      { mayHaveBeenCounted: error.mayHaveBeenCounted },
+    );
+  }
+  if (error instanceof NetworkError) {
+    return summary('network', sanitizeLine(error.message), error.mayHaveBeenCounted ? MAY_HAVE_COUNTED : 'Try again.', {
+      mayHaveBeenCounted: error.mayHaveBeenCounted,
+    });
+  }
+  if (error instanceof CancelledError) {
+    return summary(
+      'cancelled',
+      'Cancelled.',
+      error.mayHaveBeenCounted ? 'The request had been sent: the server may already have run it and counted it against your quota.' : undefined,
+      { mayHaveBeenCounted: error.mayHaveBeenCounted },
+    );
+  }
+  if (error instanceof UnexpectedResponseError) {
+    const what = error instanceof ResponseTooLargeError ? 'The response was too large' : 'The server sent a response pravo does not understand';
+    return summary(
+      'unexpected',
+      `${what}: ${sanitizeLine(error.problem)}`,
+      context.sandbox
+        ? undefined
+        : `Is the base URL that of the Legal Research API? Check it with \`pravo config show${profileFlag}\`.`,
+      { requestId: safeId(error.requestId) },
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return summary('unexpected', `Unexpected error: ${sanitizeLine(message)}`, 'This is a bug in pravo; please report it with the command you ran (without your key).');
+}
+
+/** An error the server reported: its code, message and request id, with advice by kind and credential source. */
+function describeApiError(error: ApiError, context: ErrorContext, profileFlag: string, help: string): ErrorSummary {
+  const server = {
+    code: error.code === undefined ? undefined : sanitizeLine(error.code),
+    requestId: safeId(error.requestId),
+    exitCode: exitCodeOf(error),
+    mayHaveBeenCounted: error.mayHaveBeenCounted,
+  };
+  const said = sanitizeLine(error.serverMessage ?? error.code ?? `HTTP ${error.status}`);
+  if (error instanceof AuthenticationError) {
+    return { ...server, kind: 'auth', message: `Authentication failed (${server.code ?? `HTTP ${error.status}`}): ${said}`, hint: authHint(error, context, profileFlag) };
+  }
+  if (error instanceof SessionError) {
+    return { ...server, kind: 'session', message: `The user session was rejected (${server.code ?? `HTTP ${error.status}`}): ${said}`, hint: undefined };
+  }
+  if (error instanceof PermissionError) {
+    return { ...server, kind: 'permission', message: `Not allowed: ${said}`, hint: undefined };
+  }
+  if (error instanceof QuotaExceededError) {
+    return {
+      ...server,
+      kind: 'quota',
+      message: `Monthly quota exceeded: ${said}`,
+      hint: 'Nothing more of this kind can be used this month unless the account allows overage. Check consumption before batch work.',
+    };
+  }
+  if (error instanceof InvalidRequestError) {
+    return { ...server, kind: 'invalid_request', message: `The server rejected the request: ${said}`, hint: `Correct the options; see ${help}.` };
+  }
+  if (error instanceof NotFoundError) {
+    return { ...server, kind: 'not_found', message: `Not found: ${said}`, hint: undefined };
+  }
+  if (error instanceof RateLimitError) {
+    return { ...server, kind: 'rate_limited', message: `Too many requests: ${said}`, hint: 'Wait a little and try again.' };
+  }
+  const hint = error instanceof ServerError ? (error.mayHaveBeenCounted ? `${MAY_HAVE_COUNTED} Try again later.` : 'Try again later.') : undefined;
+  return {
+    ...server,
+    kind: 'server',
+    message: `The server answered HTTP ${error.status}${server.code ? ` (${server.code})` : ''}: ${said}`,
+    hint,
+  };
+}
+
+/** What fixes a rejected API key depends on where it came from. */
+function authHint(error: ApiError, context: ErrorContext, profileFlag: string): string {
+  if (error.code === ERROR_CODES.missingApiKey) {
+    return `The server received no key header. If a proxy drops X-API-Key, run \`pravo config set auth-header bearer${profileFlag}\`.`;
+  }
+  const revoked = error.code === ERROR_CODES.revokedApiKey;
+  const what = revoked ? 'This key has been revoked; use another.' : 'Retrying will not help.';
+  switch (context.apiKeySource) {
+    case 'env':
+      return `${what} The key came from PRAVO_API_KEY: correct or unset that variable (a stored key does not override it).`;
+    case 'sandbox':
+      return `${what} The in-process sandbox issued this key itself; its data directory (--data-dir) may be damaged.`;
+    default:
+      return `${what} Check it with \`pravo config show${profileFlag}\`, then store the right one with \`pravo config set-key${profileFlag}\`.`;
+  }
+}
+
+function safeId(id: string | undefined): string | undefined {
+  return id === undefined ? undefined : sanitizeLine(id).slice(0, 200) || undefined;
+}
+
+function isPromptCancel(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError');
+}

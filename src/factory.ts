@@ -1,0 +1,154 @@
+/**
+ * What a command runs with (in the manner of the GitHub CLI's factory): its IO streams, environment, global options,
+ * clock and cancellation signal, and lazy, memoized accessors for the config store, the resolved profile, the target
+ * (the live service or an in-process sandbox) and the API client. Heavy modules load only when an accessor is first
+ * called, so a command that needs no client never loads undici, and one that needs no sandbox never loads node:sqlite.
+ * Whatever an accessor opens is closed by {@link Factory.close}, which the runner calls on every path.
+ */
+import type { Clock } from './api/clock.js';
+import type { LegalResearchClient } from './api/client.js';
+import type { ConfigStore } from './config/store.js';
+import type { ResolvedProfile } from './config/profile.js';
+import type { TargetOptions } from './config/sandbox.js';
+import type { ErrorContext } from './errors/advice.js';
+import type { IOStreams } from './io/iostreams.js';
+import { pravoPaths, type PravoPaths } from './state/paths.js';
+import type { Target } from './target.js';
+
+/** Options every command accepts (program-level), plus the target options of API commands. */
+export interface GlobalOptions extends TargetOptions {
+  /** `--profile NAME`. */
+  profile?: string;
+  /** `--no-color` sets false. */
+  color?: boolean;
+  /** `--no-pager` sets false. */
+  pager?: boolean;
+}
+
+/** What a factory is built from. */
+export interface FactoryDeps {
+  io: IOStreams;
+  globals: GlobalOptions;
+  clock: Clock;
+  /** Aborted on Ctrl-C or SIGTERM. */
+  signal: AbortSignal;
+  /** Version of pravo, for the User-Agent. */
+  version: string;
+}
+
+/** The lazily built world of one command run. */
+export class Factory {
+  readonly io: IOStreams;
+  readonly env: NodeJS.ProcessEnv;
+  readonly globals: GlobalOptions;
+  readonly clock: Clock;
+  readonly signal: AbortSignal;
+  readonly version: string;
+  readonly #closers: (() => Promise<void> | void)[] = [];
+  #config: Promise<ConfigStore> | undefined;
+  #profile: Promise<ResolvedProfile> | undefined;
+  #target: Promise<Target> | undefined;
+  #client: Promise<LegalResearchClient> | undefined;
+  #resolvedProfile: ResolvedProfile | undefined;
+  #resolvedTarget: Target | undefined;
+
+  constructor(deps: FactoryDeps) {
+    this.io = deps.io;
+    this.env = deps.io.env;
+    this.globals = deps.globals;
+    this.clock = deps.clock;
+    this.signal = deps.signal;
+    this.version = deps.version;
+  }
+
+  /** Where pravo keeps things (config, state, cache, data). */
+  paths(): PravoPaths {
+    return pravoPaths(this.env);
+  }
+
+  /** The config store (opened once). @throws ConfigError when the config file cannot be read. */
+  config(): Promise<ConfigStore> {
+    this.#config ??= import('./config/store.js').then(({ ConfigStore }) => ConfigStore.open(this.env));
+    return this.#config;
+  }
+
+  /** The active profile with the environment's overrides. @throws ConfigError for an invalid profile name. */
+  profile(): Promise<ResolvedProfile> {
+    this.#profile ??= Promise.all([this.config(), import('./config/profile.js')]).then(([store, { resolveProfile }]) => {
+      this.#resolvedProfile = resolveProfile(store.data(), this.env, this.globals.profile);
+      return this.#resolvedProfile;
+    });
+    return this.#profile;
+  }
+
+  /**
+   * Where requests go: an in-process sandbox with `--sandbox` (started once, stopped by {@link close}), else the
+   * profile's service.
+   * @throws UsageError for `--corpus`/`--data-dir` without `--sandbox`; ConfigError for a missing base URL or corpus;
+   *   EnvironmentError when the sandbox cannot start.
+   */
+  target(): Promise<Target> {
+    this.#target ??= this.#openTarget().then((target) => {
+      this.#resolvedTarget = target;
+      return target;
+    });
+    return this.#target;
+  }
+
+  async #openTarget(): Promise<Target> {
+    const [{ checkTargetOptions, resolveCorpus, resolveDataDir }, targets] = await Promise.all([
+      import('./config/sandbox.js'),
+      import('./target.js'),
+    ]);
+    checkTargetOptions(this.globals);
+    if (!this.globals.sandbox) return targets.serviceTarget(await this.profile());
+    const store = await this.config();
+    const corpusPath = resolveCorpus(this.globals.corpus, this.env, store.sandboxCorpus());
+    const dataDir = resolveDataDir(this.globals.dataDir, this.env);
+    const target = await targets.sandboxTarget(this.io, this.clock, { corpusPath, dataDir });
+    this.defer(() => target.close());
+    return target;
+  }
+
+  /** The API client of the target (built once, closed by {@link close}). @throws as {@link target}, and InvalidBaseUrlError. */
+  client(): Promise<LegalResearchClient> {
+    this.#client ??= Promise.all([this.target(), import('./api/client.js')]).then(([target, { LegalResearchClient }]) => {
+      const client = new LegalResearchClient({
+        baseUrl: target.baseUrl,
+        credentials: target.credentials,
+        clock: this.clock,
+        userAgent: `pravo/${this.version}`,
+      });
+      this.defer(() => client.close());
+      return client;
+    });
+    return this.#client;
+  }
+
+  /** What error advice may use: the profile and where its key came from, whether a sandbox was the target. */
+  errorContext(command: string): ErrorContext {
+    const context: ErrorContext = { command };
+    const profile = this.#resolvedTarget?.profile ?? this.#resolvedProfile?.name ?? this.globals.profile;
+    if (profile !== undefined) context.profile = profile;
+    const source = this.#resolvedTarget?.apiKeySource ?? this.#resolvedProfile?.sources.api_key;
+    if (source !== undefined) context.apiKeySource = source;
+    if (this.globals.sandbox) context.sandbox = true;
+    return context;
+  }
+
+  /** Registers something to close when the command ends (closed in reverse order). */
+  defer(close: () => Promise<void> | void): void {
+    this.#closers.push(close);
+  }
+
+  /** Closes everything opened, in reverse order; never throws (a failure to close is not the command's failure). */
+  async close(): Promise<void> {
+    for (const close of this.#closers.splice(0).reverse()) {
+      try {
+        await close();
+      } catch {
+        // Closing is best effort: the command's own outcome stands.
+      }
+    }
+  }
+}

@@ -1,0 +1,247 @@
+/**
+ * The streams of a run and the terminal facts that follow from them, decided once (in the manner of the GitHub CLI's
+ * `iostreams`): whether stdout and stderr are terminals, colour, width, whether a prompt can be shown, a spinner and a
+ * progress bar that appear only on a terminal, and a pager for long output. `testIOStreams()` gives in-memory streams
+ * for tests. Nothing here reads `process`: `main()` hands the process's streams in.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
+import type { ChildProcess } from 'node:child_process';
+
+/** An output stream with the terminal facts renderers need. */
+export type OutputStream = Writable & { isTTY?: boolean; columns?: number };
+/** An input stream; `isTTY` when it is a terminal. */
+export type InputStream = Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
+
+/** Options decided by global flags. */
+export interface IOOptions {
+  /** `--no-color` sets false. */
+  color?: boolean;
+  /** `--no-pager` sets false. */
+  pager?: boolean;
+}
+
+/** A spinner or progress bar on stderr; every method is a no-op when stderr is not a terminal. */
+export interface Indicator {
+  /** Replaces the text shown beside the spinner. */
+  update(text: string): void;
+  /** Removes the indicator from the screen. Safe to call twice. */
+  stop(): void;
+}
+
+const NO_INDICATOR: Indicator = { update() {}, stop() {} };
+const DEFAULT_WIDTH = 100;
+
+/**
+ * Whether colour is on for a stream: off with `--no-color`, `NO_COLOR` (non-empty) or `TERM=dumb`; on with
+ * `FORCE_COLOR` (other than `0`, and unless `--no-color`); otherwise on exactly when the stream is a terminal.
+ */
+export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv, flag: boolean | undefined): boolean {
+  if (flag === false) return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.TERM === 'dumb') return false;
+  return stream.isTTY === true;
+}
+
+/**
+ * The pager command: `PRAVO_PAGER`, else `PAGER`, else `less`; `undefined` when it is empty or `cat` (no pager).
+ * Split on white space into program and arguments (no shell).
+ */
+export function pagerCommand(env: NodeJS.ProcessEnv): string[] | undefined {
+  const value = env.PRAVO_PAGER ?? env.PAGER ?? 'less';
+  const argv = value.trim().split(/\s+/).filter((part) => part !== '');
+  if (argv.length === 0 || argv[0] === 'cat') return undefined;
+  return argv;
+}
+
+/** Finds a program on `PATH` (or as given, when it contains a slash); `undefined` when it is not there. */
+function findProgram(program: string, env: NodeJS.ProcessEnv): string | undefined {
+  const isExecutable = (file: string): boolean => {
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      return fs.statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (program.includes('/')) return isExecutable(program) ? program : undefined;
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (dir !== '' && isExecutable(path.join(dir, program))) return path.join(dir, program);
+  }
+  return undefined;
+}
+
+/** The streams of one run of pravo, with the terminal facts decided once. */
+export class IOStreams {
+  readonly stdin: InputStream;
+  readonly stderr: OutputStream;
+  readonly env: NodeJS.ProcessEnv;
+  /** Whether stdout, stderr and stdin are terminals (before any pager starts). */
+  readonly stdoutIsTTY: boolean;
+  readonly stderrIsTTY: boolean;
+  readonly stdinIsTTY: boolean;
+  /** Whether colours are on for stdout and for stderr. */
+  readonly colorStdout: boolean;
+  readonly colorStderr: boolean;
+  readonly #stdout: OutputStream;
+  readonly #pagerAllowed: boolean;
+  #pager: { process: ChildProcess; input: Writable; exited: Promise<void> } | undefined;
+  readonly #indicators = new Set<Indicator>();
+
+  constructor(streams: { stdout: OutputStream; stderr: OutputStream; stdin: InputStream; env: NodeJS.ProcessEnv }, options: IOOptions = {}) {
+    this.#stdout = streams.stdout;
+    this.stderr = streams.stderr;
+    this.stdin = streams.stdin;
+    this.env = streams.env;
+    this.stdoutIsTTY = streams.stdout.isTTY === true;
+    this.stderrIsTTY = streams.stderr.isTTY === true;
+    this.stdinIsTTY = streams.stdin.isTTY === true;
+    this.colorStdout = colorEnabled(streams.stdout, streams.env, options.color);
+    this.colorStderr = colorEnabled(streams.stderr, streams.env, options.color);
+    this.#pagerAllowed = options.pager !== false;
+  }
+
+  /** Where data goes: the pager's input while a pager runs, else stdout. */
+  get stdout(): OutputStream {
+    return (this.#pager?.input as OutputStream | undefined) ?? this.#stdout;
+  }
+
+  /** Width of the terminal in columns: stdout's, else `COLUMNS`, else 100. */
+  get width(): number {
+    const columns = this.#stdout.columns ?? Number(this.env.COLUMNS);
+    return Number.isInteger(columns) && columns > 0 ? columns : DEFAULT_WIDTH;
+  }
+
+  /** Whether a prompt can be shown: stdin and stderr are terminals. */
+  get canPrompt(): boolean {
+    return this.stdinIsTTY && this.stderrIsTTY;
+  }
+
+  /** Whether progress indicators appear: stderr is a terminal. */
+  get showsProgress(): boolean {
+    return this.stderrIsTTY;
+  }
+
+  /**
+   * Starts a spinner on stderr with `text`, only on a terminal (ora, loaded on first use). The runner stops every
+   * indicator still running when the command ends, whatever happened.
+   */
+  async startSpinner(text: string): Promise<Indicator> {
+    if (!this.stderrIsTTY) return NO_INDICATOR;
+    const { default: ora } = await import('ora');
+    const spinner = ora({ text, stream: this.stderr, discardStdin: false, color: this.colorStderr ? 'cyan' : false, isEnabled: true }).start();
+    const indicator: Indicator = {
+      update: (next) => {
+        spinner.text = next;
+        spinner.render();
+      },
+      stop: () => {
+        spinner.stop();
+        this.#indicators.delete(indicator);
+      },
+    };
+    this.#indicators.add(indicator);
+    return indicator;
+  }
+
+  /** Stops every spinner still running (the runner calls it on every path). */
+  stopIndicators(): void {
+    for (const indicator of [...this.#indicators]) indicator.stop();
+  }
+
+  /**
+   * Sends stdout through a pager from here on: only when stdout is a terminal, paging is allowed (no `--no-pager`) and
+   * the pager program exists. `less` gets `LESS=FRX` when `LESS` is unset, so output shorter than the screen prints
+   * directly. Call {@link stopPager} (the runner does) to wait for the user to leave it.
+   */
+  async startPager(): Promise<void> {
+    if (this.#pager || !this.#pagerAllowed || !this.stdoutIsTTY) return;
+    const argv = pagerCommand(this.env);
+    const program = argv && findProgram(argv[0]!, this.env);
+    if (!argv || !program) return;
+    const { spawn } = await import('node:child_process');
+    const env = { ...this.env, LESS: this.env.LESS ?? 'FRX', LV: this.env.LV ?? '-c' };
+    const child = spawn(program, argv.slice(1), { stdio: ['pipe', 'inherit', 'inherit'], env });
+    const input = child.stdin!;
+    // The user may quit the pager before reading everything: that ends the output, not pravo.
+    input.on('error', () => {});
+    const exited = new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.once('error', () => resolve());
+    });
+    this.#pager = { process: child, input, exited };
+  }
+
+  /** Ends the pager's input and waits until the user leaves it. No-op without a pager. */
+  async stopPager(): Promise<void> {
+    const pager = this.#pager;
+    if (!pager) return;
+    pager.input.end();
+    await pager.exited;
+    this.#pager = undefined;
+  }
+}
+
+/** In-memory streams for tests, with the captured output. */
+export interface TestStreams {
+  io: IOStreams;
+  /** Everything written to stdout so far. */
+  stdout(): string;
+  /** Everything written to stderr so far. */
+  stderr(): string;
+}
+
+/**
+ * IOStreams over in-memory streams: stdout and stderr are captured; stdin holds `input` (then ends). Terminal facts
+ * are as given (default: nothing is a terminal).
+ */
+export function testIOStreams(
+  options: {
+    stdoutTTY?: boolean;
+    stderrTTY?: boolean;
+    stdinTTY?: boolean;
+    input?: string;
+    columns?: number;
+    env?: NodeJS.ProcessEnv;
+    color?: boolean;
+    pager?: boolean;
+  } = {},
+): TestStreams {
+  const capture = (tty: boolean | undefined): { stream: OutputStream; text: () => string } => {
+    const chunks: Buffer[] = [];
+    const stream = new PassThrough() as PassThrough & { isTTY?: boolean; columns?: number };
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    if (tty) makeFakeTerminal(stream, options.columns ?? 100);
+    return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+  };
+  const out = capture(options.stdoutTTY);
+  const err = capture(options.stderrTTY);
+  const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
+  if (options.stdinTTY) stdin.isTTY = true;
+  stdin.end(options.input ?? '');
+  const io = new IOStreams(
+    { stdout: out.stream, stderr: err.stream, stdin, env: options.env ?? {} },
+    { ...(options.color === undefined ? {} : { color: options.color }), pager: options.pager ?? false },
+  );
+  return { io, stdout: out.text, stderr: err.text };
+}
+
+/**
+ * Gives an in-memory stream what a terminal's write stream has (`isTTY`, `columns`, and the cursor methods spinners
+ * call, which write the same ANSI sequences a `tty.WriteStream` would), for tests of terminal output.
+ */
+export function makeFakeTerminal(stream: Writable, columns: number): void {
+  const terminal = stream as Writable & Record<string, unknown>;
+  terminal.isTTY = true;
+  terminal.columns = columns;
+  terminal.rows = 24;
+  terminal.cursorTo = (x: number, y?: number | (() => void), callback?: () => void) =>
+    typeof y === 'number' ? readline.cursorTo(stream, x, y, callback) : readline.cursorTo(stream, x, undefined, y ?? callback);
+  terminal.moveCursor = (dx: number, dy: number, callback?: () => void) => readline.moveCursor(stream, dx, dy, callback);
+  terminal.clearLine = (direction: -1 | 0 | 1, callback?: () => void) => readline.clearLine(stream, direction, callback);
+  terminal.getColorDepth = () => 8;
+  terminal.hasColors = () => true;
+}

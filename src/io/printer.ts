@@ -1,0 +1,86 @@
+/**
+ * One printer per command run: it picks the output form once and keeps the `--json` rule everywhere.
+ *
+ * - `--json`: a command that shows an API response prints the server's body exactly (on a terminal, raw C1 and
+ *   bidirectional control characters inside it are written as JSON escapes, which parse to the same value); a local
+ *   command prints pravo's own documented object as one line of JSON.
+ * - Otherwise, on a terminal: the view's table (through the pager when the view asks for it), coloured when colour is
+ *   on.
+ * - Otherwise (piped): the view's tab-separated lines, no colour.
+ *
+ * Views are pure renderers (`src/render/`), which pass every foreign string through the sanitizer.
+ */
+import { escapeJsonForTerminal } from './sanitize.js';
+import type { IOStreams } from './iostreams.js';
+
+/** The form output takes in this run. */
+export type OutputMode = 'json' | 'table' | 'tsv';
+
+/** How a command's data looks for people and for pipes. */
+export interface View<T> {
+  /** The terminal form: a table or text, fitted to `width` columns. */
+  table(data: T, options: { width: number; color: boolean }): string;
+  /** The piped form: tab-separated lines, each ending in a newline. */
+  tsv(data: T): string;
+  /** Whether long terminal output goes through the pager. */
+  page?: boolean;
+}
+
+/** Writes a command's result in the form of the run. */
+export class Printer {
+  readonly mode: OutputMode;
+  readonly #io: IOStreams;
+
+  /** `json`: whether `--json` was given. */
+  constructor(io: IOStreams, json: boolean) {
+    this.#io = io;
+    this.mode = json ? 'json' : io.stdoutIsTTY ? 'table' : 'tsv';
+  }
+
+  /** An API response: with `--json` the body exactly as the server sent it; else the view. */
+  async response<T>(response: { raw: string; data: T }, view: View<T>): Promise<void> {
+    if (this.mode === 'json') {
+      const raw = this.#io.stdoutIsTTY ? escapeJsonForTerminal(response.raw) : response.raw;
+      this.#write(raw.endsWith('\n') ? raw : `${raw}\n`);
+      return;
+    }
+    await this.#view(response.data, view);
+  }
+
+  /** pravo's own result: with `--json` `object` as one line of JSON; else the view of `data` (default `object`). */
+  async local<T>(object: unknown, view: View<T>, data?: T): Promise<void> {
+    if (this.mode === 'json') {
+      this.#write(`${JSON.stringify(object)}\n`);
+      return;
+    }
+    await this.#view((data ?? object) as T, view);
+  }
+
+  /**
+   * The outcome of a local change (a setting stored, a key removed): with `--json` `object` as one line of JSON on
+   * stdout; otherwise `message` for people on stderr, leaving stdout empty.
+   */
+  report(object: unknown, message: string): void {
+    if (this.mode === 'json') this.#write(`${JSON.stringify(object)}\n`);
+    else this.note(message);
+  }
+
+  /** A message for people, on stderr (never mixed with data). */
+  note(line: string): void {
+    this.#io.stderr.write(line.endsWith('\n') ? line : `${line}\n`);
+  }
+
+  async #view<T>(data: T, view: View<T>): Promise<void> {
+    if (this.mode === 'table') {
+      const text = view.table(data, { width: this.#io.width, color: this.#io.colorStdout });
+      if (view.page) await this.#io.startPager();
+      this.#write(text);
+    } else {
+      this.#write(view.tsv(data));
+    }
+  }
+
+  #write(text: string): void {
+    this.#io.stdout.write(text);
+  }
+}

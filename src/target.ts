@@ -1,0 +1,138 @@
+/**
+ * Where a command's requests go: the live service of the active profile, or a sandbox started in this process
+ * (`--sandbox`). Both are real HTTP: an in-process sandbox listens on a loopback port, so the command runs the same
+ * path either way. Also the sandbox start with its index-build progress, shared by `--sandbox` and
+ * `pravo sandbox serve`.
+ */
+import type { Credentials } from './api/credentials.js';
+import type { CredentialSource } from './errors/advice.js';
+import { ConfigError, EnvironmentError } from './errors/cli.js';
+import type { ResolvedProfile } from './config/profile.js';
+import type { IOStreams } from './io/iostreams.js';
+import type { Clock } from './api/clock.js';
+import type { RunningSandbox, StartSandboxOptions } from './sandbox/run.js';
+
+/** A resolved target. */
+export interface Target {
+  kind: 'service' | 'sandbox';
+  /** Base URL without `/v1`. */
+  baseUrl: string;
+  /** The credentials the target accepts (an API key; a session token when configured). */
+  credentials: Credentials;
+  /** Profile name, or `sandbox` for an in-process sandbox. */
+  profile: string;
+  /** Where the API key came from, for advice on a rejected key. */
+  apiKeySource: CredentialSource;
+  /** Stops an in-process sandbox; nothing for the service. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/**
+ * The live service of a profile.
+ * @throws ConfigError when the profile has no base URL (saying how to set one, or to use --sandbox). A missing key is
+ *   not an error here: the request that needs it fails with `MissingCredentialError` before anything is sent.
+ */
+export function serviceTarget(profile: ResolvedProfile): Target {
+  if (!profile.base_url) {
+    throw new ConfigError(
+      `No base URL is configured for profile "${profile.name}". Set it with \`pravo config set base-url URL\` (or PRAVO_BASE_URL), or work offline with --sandbox.`,
+    );
+  }
+  const credentials: Credentials = {};
+  if (profile.api_key) credentials.api_key = { kind: 'api_key', apiKey: profile.api_key, header: profile.auth_header };
+  return {
+    kind: 'service',
+    baseUrl: profile.base_url,
+    credentials,
+    profile: profile.name,
+    apiKeySource: profile.sources.api_key,
+    close: async () => {},
+  };
+}
+
+/** A sandbox started in this process for one command, with a key that is deleted when it stops. */
+export async function sandboxTarget(
+  io: IOStreams,
+  clock: Clock,
+  options: { corpusPath: string; dataDir: string },
+): Promise<Target> {
+  const sandbox = await startSandboxWithProgress(io, clock, {
+    corpusPath: options.corpusPath,
+    dataDir: options.dataDir,
+    ephemeralKey: true,
+    keyName: 'pravo --sandbox',
+  });
+  return {
+    kind: 'sandbox',
+    baseUrl: sandbox.baseUrl,
+    credentials: { api_key: { kind: 'api_key', apiKey: sandbox.apiKey, header: 'x-api-key' } },
+    profile: 'sandbox',
+    apiKeySource: 'sandbox',
+    close: () => sandbox.close(),
+  };
+}
+
+/** How {@link startSandboxWithProgress} reports an index build when there is no progress bar. */
+export type SayLine = (line: string) => void;
+
+/**
+ * Starts a sandbox, showing the index build's progress: a progress bar on stderr when it is a terminal (and `bar` is
+ * not false), else two lines (start, end) through `say`. Nothing is shown when an existing index is reused.
+ * @throws EnvironmentError for a malformed corpus (naming its line) or a port that cannot be taken.
+ */
+export async function startSandboxWithProgress(
+  io: IOStreams,
+  clock: Clock,
+  options: Omit<StartSandboxOptions, 'onProgress'>,
+  display: { bar?: boolean; say?: SayLine } = {},
+): Promise<RunningSandbox> {
+  const [{ startSandbox }, { progressBar }] = await Promise.all([import('./sandbox/run.js'), import('./render/progress.js')]);
+  const say = display.say ?? ((line: string) => io.stderr.write(`${line}\n`));
+  const useBar = display.bar !== false && io.showsProgress;
+  const started = clock.now();
+  let announced = false;
+  let bar: Awaited<ReturnType<IOStreams['startSpinner']>> | undefined;
+  let pending: Promise<unknown> | undefined;
+  let sandbox: RunningSandbox;
+  try {
+    sandbox = await startSandbox({
+      ...options,
+      onProgress: (progress) => {
+        if (progress.phase !== 'indexing') return;
+        const text = progressBar('Building search index', progress.done, progress.total, 'documents');
+        if (!announced) {
+          announced = true;
+          if (useBar) pending = io.startSpinner(text).then((indicator) => (bar = indicator));
+          else say(`Building the search index of ${options.corpusPath} (once per corpus)…`);
+        }
+        bar?.update(text);
+      },
+    });
+  } catch (error) {
+    await pending;
+    bar?.stop();
+    throw explainStartFailure(error, options);
+  }
+  await pending;
+  bar?.stop();
+  if (announced) {
+    const seconds = ((clock.now() - started) / 1000).toFixed(1);
+    say(`Search index ready: ${sandbox.documentCount} documents, ${sandbox.articleCount} articles, in ${seconds} s.`);
+  }
+  return sandbox;
+}
+
+/** A start failure as an error that says what to do: a malformed corpus names its line; a taken port suggests another. */
+function explainStartFailure(error: unknown, options: { corpusPath: string; port?: number }): unknown {
+  if (error instanceof Error && error.name === 'CorpusError') {
+    return new EnvironmentError(`${error.message}\nFix the corpus file, or point --corpus at another one (format: README, "Sandbox corpus format").`, { cause: error });
+  }
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (code === 'EADDRINUSE' || code === 'EACCES') {
+    return new EnvironmentError(
+      `Cannot listen on port ${options.port ?? 0}: ${code === 'EADDRINUSE' ? 'it is in use' : 'permission denied'}. Choose another --port, or 0 for a free one.`,
+      { cause: error },
+    );
+  }
+  return error;
+}

@@ -1,0 +1,304 @@
+/**
+ * `pravo search` run in this process (`main()` on test streams) against a loopback server: its output forms, its
+ * errors and exit codes, what reaches a terminal from a hostile server, and Ctrl-C. The end-to-end tests in test/e2e
+ * drive the built CLI against a real sandbox.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hasControlSequences } from '../../src/io/sanitize.js';
+import { recordingServer, type Recorded } from '../helpers/recording-server.js';
+import { runPravo, testHost } from '../helpers/host.js';
+import { main } from '../../src/cli.js';
+
+/** A made-up key of the live form; not a real credential. */
+const KEY = 'sbx_live_TESTKEYabcdefghijklmnopqrstuvwx';
+const QUERY = 'застрахователят отказва да изплати обезщетение';
+
+/** A search response of two synthetic results (test data, not legal content). */
+function response(overrides: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    query: QUERY,
+    result_count: 2,
+    results: [
+      {
+        document_id: 'doc-1',
+        collection: 'c_test',
+        type: 'Закон',
+        title: 'Тестов закон за застраховането (синтетичен тестов документ)',
+        date: '2020-01-01',
+        author: 'Тест',
+        url: 'https://example.invalid/1',
+        score: 1,
+        explanation: 'Съвпадение с „застрахователят“ в Чл. 1.',
+        excerpts: [{ excerpt_id: 'doc-1:1', label: 'Чл. 1.', score: 1, text: 'Застрахователят плаща обезщетение (тестов текст).' }],
+      },
+      {
+        document_id: 'doc-2',
+        collection: 'c_test',
+        type: 'Наредба',
+        title: 'Тестова наредба (синтетичен тестов документ)',
+        date: '2021-02-03',
+        author: 'Тест',
+        url: 'https://example.invalid/2',
+        score: 0.5,
+        excerpts: [],
+      },
+    ],
+    ...overrides,
+  });
+}
+
+let root: string;
+let env: NodeJS.ProcessEnv;
+const servers: { close: () => Promise<void> }[] = [];
+
+beforeEach(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'pravo-cmd-search-'));
+  env = { PRAVO_CONFIG_DIR: path.join(root, 'config'), PRAVO_STATE_DIR: path.join(root, 'state'), PRAVO_CACHE_DIR: path.join(root, 'cache') };
+});
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+async function serve(respond: (r: Recorded) => { status: number; body: string; headers?: Record<string, string> }) {
+  const server = await recordingServer(respond);
+  servers.push(server);
+  env = { ...env, PRAVO_BASE_URL: server.url, PRAVO_API_KEY: KEY };
+  return server;
+}
+
+describe('pravo search: output forms', () => {
+  it('piped: one tab-separated line of 8 fields per result, no colour, no spinner, the request as the contract says', async () => {
+    const server = await serve(() => ({ status: 200, body: response() }));
+    const result = await runPravo(['search', '-n', '5', '--type', 'bulgarian_laws_regulations', QUERY], { env });
+    expect(result.exitCode).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]!.split('\t')).toEqual([
+      '1', 'doc-1', 'c_test', '1.0000', '2020-01-01', 'Закон', 'Тестов закон за застраховането (синтетичен тестов документ)', 'Чл. 1.',
+    ]);
+    expect(result.stdout).not.toMatch(/\u001b/);
+    expect(result.stderr).toBe('');
+    expect(server.requests).toHaveLength(1);
+    const sent = server.requests[0]!;
+    expect(sent.method).toBe('POST');
+    expect(sent.url).toBe('/v1/search');
+    expect(sent.headers['x-api-key']).toBe(KEY);
+    expect(sent.headers.authorization).toBeUndefined();
+    expect(JSON.parse(sent.body)).toEqual({ query: QUERY, source_types: ['bulgarian_laws_regulations'], max_results: 5 });
+  });
+
+  it('on a terminal: a ranked table with excerpts and the explanation, and a spinner on stderr', async () => {
+    await serve(() => ({ status: 200, body: response() }));
+    const result = await runPravo(['search', QUERY], { env, stdoutTTY: true, stderrTTY: true, columns: 100 });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('2 results for „застрахователят отказва да изплати обезщетение“');
+    expect(result.stdout).toContain('Тестов закон за застраховането');
+    expect(result.stdout).toContain('Чл. 1.');
+    expect(result.stdout).toContain('Съвпадение с „застрахователят“ в Чл. 1.');
+    expect(result.stderr).toContain('Searching…');
+  });
+
+  it('--json prints the server body byte for byte', async () => {
+    const body = `{ "query":"${QUERY}",\n  "result_count": 0, "results": [] , "extra": {"b":1,"a":2} }`;
+    await serve(() => ({ status: 200, body }));
+    const result = await runPravo(['search', '--json', QUERY], { env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe(`${body}\n`);
+  });
+
+  it('stores the last results in the state directory, 0600', async () => {
+    await serve(() => ({ status: 200, body: response() }));
+    await runPravo(['search', QUERY], { env });
+    const file = path.join(root, 'state', 'last-results.json');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const stored = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(stored.results.map((r: { document_id: string }) => r.document_id)).toEqual(['doc-1', 'doc-2']);
+  });
+});
+
+describe('pravo search: errors and exit codes', () => {
+  it('bad options: exit 2, every problem named by its option, nothing sent', async () => {
+    const server = await serve(() => ({ status: 200, body: response() }));
+    const result = await runPravo(['search', '-n', '99', '--from', '2024-02-30', 'ab'], { env });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/the query must be 3 to 2000 characters/);
+    expect(result.stderr).toMatch(/--max-results/);
+    expect(result.stderr).toMatch(/--from/);
+    expect(result.stderr).toMatch(/Nothing was sent/);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('--corpus without --sandbox is a usage error', async () => {
+    const result = await runPravo(['search', '--corpus', 'x.jsonl', QUERY], { env });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/--corpus and --data-dir apply only with --sandbox/);
+  });
+
+  it('no base URL: exit 2 saying how to set one; no key: exit 4, nothing sent', async () => {
+    const noUrl = await runPravo(['search', QUERY], { env });
+    expect(noUrl.exitCode).toBe(2);
+    expect(noUrl.stderr).toMatch(/pravo config set base-url/);
+    const server = await recordingServer();
+    servers.push(server);
+    const noKey = await runPravo(['search', QUERY], { env: { ...env, PRAVO_BASE_URL: server.url } });
+    expect(noKey.exitCode).toBe(4);
+    expect(noKey.stderr).toMatch(/No API key is configured for profile "default"/);
+    expect(noKey.stderr).toMatch(/pravo config set-key/);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('a rejected key from PRAVO_API_KEY is not "fixed" by config set-key; one from the profile is', async () => {
+    await serve(() => ({ status: 401, body: JSON.stringify({ error: { code: 'invalid_api_key', message: 'unknown key' } }) }));
+    const fromEnv = await runPravo(['search', QUERY], { env });
+    expect(fromEnv.exitCode).toBe(4);
+    expect(fromEnv.stderr).toMatch(/PRAVO_API_KEY/);
+    expect(fromEnv.stderr).not.toMatch(/config set-key/);
+    expect(fromEnv.stderr).not.toContain(KEY);
+
+    const { PRAVO_API_KEY: _, ...withoutKey } = env;
+    expect((await runPravo(['config', 'set-key', '--stdin'], { env: withoutKey, input: KEY })).exitCode).toBe(0);
+    const fromProfile = await runPravo(['search', QUERY], { env: withoutKey });
+    expect(fromProfile.exitCode).toBe(4);
+    expect(fromProfile.stderr).toMatch(/pravo config set-key/);
+  });
+
+  it('monthly_quota_exceeded: exit 5', async () => {
+    await serve(() => ({ status: 429, body: JSON.stringify({ error: { code: 'monthly_quota_exceeded', message: 'used up' } }) }));
+    const result = await runPravo(['search', QUERY], { env });
+    expect(result.exitCode).toBe(5);
+    expect(result.stderr).toMatch(/Monthly quota exceeded: used up/);
+  });
+
+  it('invalid_request from the server: exit 1 with the server message', async () => {
+    await serve(() => ({ status: 400, body: JSON.stringify({ error: { code: 'invalid_request', message: 'court_ids with laws only' } }) }));
+    const result = await runPravo(['search', QUERY], { env });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(/The server rejected the request: court_ids with laws only/);
+  });
+
+  it('a 500 on a search: exit 1, says it may have been counted, not retried', async () => {
+    const server = await serve(() => ({ status: 500, body: 'boom', headers: { 'x-request-id': 'req_500' } }));
+    const result = await runPravo(['search', '--json', QUERY], { env });
+    expect(result.exitCode).toBe(1);
+    expect(server.requests).toHaveLength(1);
+    expect(result.stdout).toBe('');
+    const error = JSON.parse(result.stderr).error;
+    expect(error).toMatchObject({ kind: 'server', exit_code: 1, may_have_been_counted: true, request_id: 'req_500' });
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a response whose result is null or whose title is a number: exit 1, what was wrong and the request id, nothing stored', async () => {
+    for (const results of [[null], [{ document_id: 'd', collection: 'c', title: 42, excerpts: [] }], [{ document_id: 'd', collection: 'c', excerpts: 'x' }]]) {
+      await serve(() => ({ status: 200, body: JSON.stringify({ query: QUERY, result_count: 1, results }), headers: { 'x-request-id': 'req_shape' } }));
+      const result = await runPravo(['search', QUERY], { env });
+      expect(result.exitCode).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/results\[0\]/);
+      expect(result.stderr).toMatch(/Request id: req_shape/);
+      expect(result.stderr).not.toMatch(/bug in pravo/);
+    }
+    expect(fs.existsSync(path.join(root, 'state', 'last-results.json'))).toBe(false);
+  });
+
+  it('a server that cannot be reached: exit 6, nothing reached it', async () => {
+    const server = await recordingServer();
+    await server.close();
+    const result = await runPravo(['search', QUERY], { env: { ...env, PRAVO_BASE_URL: server.url, PRAVO_API_KEY: KEY } });
+    expect(result.exitCode).toBe(6);
+    expect(result.stderr).toMatch(/Nothing reached the server/);
+  });
+
+  it('a base URL with credentials is refused (exit 2) and never echoed', async () => {
+    const result = await runPravo(['search', QUERY], { env: { ...env, PRAVO_BASE_URL: `http://user:${KEY}@127.0.0.1:9`, PRAVO_API_KEY: KEY } });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).not.toContain(KEY);
+  });
+});
+
+describe('pravo search: text from the server never controls the terminal', () => {
+  const hostile = '\u001b[2J\u001b]0;pwned\u0007\u001b]8;;https://evil.invalid\u001b\\link\u001b]8;;\u001b\\\u009b31m\u202e\u0008\r';
+
+  it('in the table, the TSV lines and an error message and request id', async () => {
+    const body = response({
+      query: `${QUERY}${hostile}`,
+      results: [
+        {
+          document_id: `doc${hostile}`,
+          collection: 'c_test',
+          type: `Закон${hostile}`,
+          title: `Заглавие${hostile} (синтетичен тестов документ)`,
+          date: `2020-01-01${hostile}`,
+          author: 'Тест',
+          url: 'https://example.invalid/1',
+          score: 1,
+          explanation: `Обяснение${hostile}`,
+          excerpts: [{ excerpt_id: `e${hostile}`, label: `Чл. 1.${hostile}`, score: 1, text: `Текст${hostile}` }],
+        },
+      ],
+    });
+    await serve(() => ({ status: 200, body }));
+    for (const terminal of [true, false]) {
+      const result = await runPravo(['search', QUERY], { env: { ...env, NO_COLOR: '1' }, stdoutTTY: terminal, columns: 120 });
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toContain('Заглавие');
+      expect(hasControlSequences(result.stdout), JSON.stringify(result.stdout)).toBe(false);
+    }
+    // --json on a terminal: same JSON value, no raw C1 or bidi control.
+    const json = await runPravo(['search', '--json', QUERY], { env, stdoutTTY: true });
+    expect(JSON.parse(json.stdout)).toEqual(JSON.parse(body));
+    expect(json.stdout).not.toMatch(/[\u0080-\u009f\u202a-\u202e\u2066-\u2069]/);
+
+    servers.splice(0).forEach((s) => void s.close());
+    await serve(() => ({
+      status: 403,
+      body: JSON.stringify({ error: { code: `forbidden${hostile}`, message: `Забранено${hostile}` } }),
+      headers: { 'x-request-id': `req_1\u009b2J` },
+    }));
+    for (const json of [false, true]) {
+      const args = json ? ['search', '--json', QUERY] : ['search', QUERY];
+      const plain = await runPravo(args, { env: { ...env, NO_COLOR: '1' }, stderrTTY: true });
+      expect(plain.exitCode).toBe(1);
+      expect(plain.stderr).toContain('Забранено');
+      expect(hasControlSequences(plain.stderr), JSON.stringify(plain.stderr)).toBe(false);
+      // With colour on, our own colours are the only escape sequences: without them the text is the same.
+      const coloured = await runPravo(args, { env, stderrTTY: true });
+      expect(coloured.stderr.replace(/\u001b\[[0-9;]*m/g, '')).toBe(plain.stderr);
+    }
+  });
+});
+
+describe('pravo search: Ctrl-C', () => {
+  it('cancels a request under way: exit 130, says it may have been counted, and does not hang', async () => {
+    const pending: http.ServerResponse[] = [];
+    let arrived!: () => void;
+    const received = new Promise<void>((resolve) => (arrived = resolve));
+    const server = http.createServer((req, res) => {
+      req.resume();
+      pending.push(res);
+      arrived();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push({
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    });
+    const t = testHost({ env: { ...env, PRAVO_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, PRAVO_API_KEY: KEY } });
+    const run = main(['search', QUERY], t.host);
+    await received;
+    t.signal('SIGINT');
+    expect(await run).toBe(130);
+    expect(t.stderr()).toMatch(/Cancelled/);
+    expect(t.stderr()).toMatch(/may already have run it/);
+    expect(t.exits).toEqual([]);
+  });
+});

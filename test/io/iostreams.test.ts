@@ -1,0 +1,94 @@
+/** IOStreams and the printer (`src/io/iostreams.ts`, `src/io/printer.ts`): the terminal facts and the output forms. */
+import { describe, expect, it } from 'vitest';
+import { colorEnabled, pagerCommand, testIOStreams } from '../../src/io/iostreams.js';
+import { Printer, type View } from '../../src/io/printer.js';
+
+describe('colour', () => {
+  it('follows --no-color, NO_COLOR, TERM=dumb and FORCE_COLOR, else the terminal', () => {
+    const tty = { isTTY: true };
+    const pipe = { isTTY: false };
+    expect(colorEnabled(tty, {}, undefined)).toBe(true);
+    expect(colorEnabled(pipe, {}, undefined)).toBe(false);
+    expect(colorEnabled(tty, {}, false)).toBe(false);
+    expect(colorEnabled(tty, { NO_COLOR: '1' }, undefined)).toBe(false);
+    expect(colorEnabled(tty, { NO_COLOR: '' }, undefined)).toBe(true);
+    expect(colorEnabled(tty, { TERM: 'dumb' }, undefined)).toBe(false);
+    expect(colorEnabled(pipe, { FORCE_COLOR: '1' }, undefined)).toBe(true);
+    expect(colorEnabled(pipe, { FORCE_COLOR: '0' }, undefined)).toBe(false);
+    expect(colorEnabled(tty, { FORCE_COLOR: '1' }, false)).toBe(false);
+  });
+});
+
+describe('IOStreams', () => {
+  it('knows the terminal facts once: width, prompting, progress', () => {
+    const terminal = testIOStreams({ stdoutTTY: true, stderrTTY: true, stdinTTY: true, columns: 80 }).io;
+    expect(terminal.width).toBe(80);
+    expect(terminal.canPrompt).toBe(true);
+    expect(terminal.showsProgress).toBe(true);
+    const piped = testIOStreams({ env: { COLUMNS: '132' } }).io;
+    expect(piped.width).toBe(132);
+    expect(piped.canPrompt).toBe(false);
+    expect(piped.showsProgress).toBe(false);
+    expect(testIOStreams().io.width).toBe(100);
+  });
+
+  it('shows a spinner only on a terminal', async () => {
+    const piped = testIOStreams();
+    (await piped.io.startSpinner('Searching… 0s')).stop();
+    expect(piped.stderr()).toBe('');
+    const terminal = testIOStreams({ stderrTTY: true });
+    const spinner = await terminal.io.startSpinner('Searching… 0s');
+    spinner.update('Searching… 1s');
+    terminal.io.stopIndicators();
+    expect(terminal.stderr()).toContain('Searching… 1s');
+  });
+
+  it('picks the pager from PRAVO_PAGER, then PAGER, then less; empty or cat means none', () => {
+    expect(pagerCommand({})).toEqual(['less']);
+    expect(pagerCommand({ PAGER: 'more -s' })).toEqual(['more', '-s']);
+    expect(pagerCommand({ PAGER: 'more', PRAVO_PAGER: 'most' })).toEqual(['most']);
+    expect(pagerCommand({ PRAVO_PAGER: '' })).toBeUndefined();
+    expect(pagerCommand({ PAGER: 'cat' })).toBeUndefined();
+  });
+
+  it('starts no pager when stdout is not a terminal', async () => {
+    const piped = testIOStreams({ env: { PRAVO_PAGER: 'less' }, pager: true });
+    await piped.io.startPager();
+    piped.io.stdout.write('x\n');
+    await piped.io.stopPager();
+    expect(piped.stdout()).toBe('x\n');
+  });
+});
+
+describe('Printer', () => {
+  const view: View<{ n: number }> = {
+    table: (data, { width, color }) => `table ${data.n} ${width} ${color}\n`,
+    tsv: (data) => `${data.n}\tx\n`,
+  };
+
+  it('prints the table on a terminal, TSV when piped, the server body exactly with --json', async () => {
+    const terminal = testIOStreams({ stdoutTTY: true, columns: 90, color: false });
+    await new Printer(terminal.io, false).response({ raw: '{"n":1}', data: { n: 1 } }, view);
+    expect(terminal.stdout()).toBe('table 1 90 false\n');
+
+    const piped = testIOStreams();
+    await new Printer(piped.io, false).response({ raw: '{"n":1}', data: { n: 1 } }, view);
+    expect(piped.stdout()).toBe('1\tx\n');
+
+    const json = testIOStreams();
+    await new Printer(json.io, true).response({ raw: '{ "n" : 1 }', data: { n: 1 } }, view);
+    expect(json.stdout()).toBe('{ "n" : 1 }\n');
+  });
+
+  it('prints a local object as one JSON line with --json, and reports changes on stderr otherwise', async () => {
+    const json = testIOStreams();
+    const printer = new Printer(json.io, true);
+    await printer.local({ a: 1, b: [1, 2] }, view, { n: 0 });
+    printer.report({ changed: true }, 'Changed.');
+    expect(json.stdout()).toBe('{"a":1,"b":[1,2]}\n{"changed":true}\n');
+    const text = testIOStreams();
+    new Printer(text.io, false).report({ changed: true }, 'Changed.');
+    expect(text.stdout()).toBe('');
+    expect(text.stderr()).toBe('Changed.\n');
+  });
+});
