@@ -36,19 +36,43 @@ export function processHost(): Host {
     stderr: process.stderr,
     stdin: process.stdin,
     env: process.env,
-    onSignal: (handler) => {
-      const onInt = (): void => handler('SIGINT');
-      const onTerm = (): void => handler('SIGTERM');
-      process.on('SIGINT', onInt);
-      process.on('SIGTERM', onTerm);
-      return () => {
-        process.off('SIGINT', onInt);
-        process.off('SIGTERM', onTerm);
-      };
-    },
+    onSignal: processSignals(),
     exit: (code) => process.exit(code),
     clock: systemClock,
     version: version(),
+  };
+}
+
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/**
+ * SIGINT and SIGTERM of the process, for the runner. pravo's listeners stay installed for the life of the process,
+ * because another listener may re-raise a signal it sees: `when-exit` (loaded by `conf` through `atomically`) listens
+ * once to each signal and then sends the same signal to the process again. That echo must neither count as the user's
+ * second Ctrl-C nor, arriving after a run has stopped listening, kill the process with the default action. So when a
+ * signal arrives while another listener is installed for it, its next arrival is taken as the echo and ignored. A
+ * signal that arrives while no run listens ends the process (exit 130), as it would without pravo's listener.
+ */
+function processSignals(): Host['onSignal'] {
+  const subscribers = new Set<(signal: (typeof STOP_SIGNALS)[number]) => void>();
+  const echoes = new Set<string>();
+  let installed = false;
+  const install = (): void => {
+    for (const signal of STOP_SIGNALS) {
+      const listener = (): void => {
+        if (echoes.delete(signal)) return;
+        if (process.listenerCount(signal) > 1) echoes.add(signal);
+        if (subscribers.size === 0) process.exit(EXIT.cancelled);
+        for (const subscriber of [...subscribers]) subscriber(signal);
+      };
+      process.on(signal, listener);
+    }
+    installed = true;
+  };
+  return (handler) => {
+    if (!installed) install();
+    subscribers.add(handler);
+    return () => subscribers.delete(handler);
   };
 }
 

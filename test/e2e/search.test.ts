@@ -166,6 +166,31 @@ describe('pravo search --sandbox', () => {
     expect(result.stdout.split('\t')[1]).toBe('act-15535');
   });
 
+  it('Ctrl-C while the index is being built stops at once: "Cancelled.", exit 130, no index left half-built', async () => {
+    const data = tempDir('cancel-build');
+    const child = execa('node', [CLI, 'search', '--sandbox', INSURANCE_QUERY], {
+      env: { PRAVO_CONFIG_DIR: config.dir, PRAVO_SANDBOX_CORPUS: sandbox.corpus, PRAVO_SANDBOX_DATA_DIR: data.dir },
+      reject: false,
+    });
+    // Interrupt as soon as the build announces itself (the full corpus takes seconds to index).
+    await new Promise<void>((resolve) => {
+      let seen = '';
+      child.stderr!.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        if (seen.includes('Building the search index')) resolve();
+      });
+    });
+    child.kill('SIGINT');
+    const result = await child;
+    const left = fs.readdirSync(data.dir).filter((f) => f.startsWith('index-') && f.endsWith('.sqlite'));
+    data.cleanup();
+    expect(result.exitCode).toBe(130);
+    expect(String(result.stderr)).toMatch(/Cancelled\./);
+    expect(String(result.stderr)).not.toMatch(/bug in pravo/);
+    expect(result.stdout).toBe('');
+    expect(left).toEqual([]);
+  });
+
   it('without any corpus, says how to give one (exit 2)', async () => {
     const empty = tempDir('no-corpus');
     const result = await pravo(['search', '--sandbox', INSURANCE_QUERY], { env: { PRAVO_CONFIG_DIR: empty.dir } });
