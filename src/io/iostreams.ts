@@ -210,23 +210,37 @@ export function testIOStreams(
     pager?: boolean;
   } = {},
 ): TestStreams {
-  const capture = (tty: boolean | undefined): { stream: OutputStream; text: () => string } => {
-    const chunks: Buffer[] = [];
-    const stream = new PassThrough() as PassThrough & { isTTY?: boolean; columns?: number };
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    if (tty) makeFakeTerminal(stream, options.columns ?? 100);
-    return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
-  };
-  const out = capture(options.stdoutTTY);
-  const err = capture(options.stderrTTY);
-  const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
-  if (options.stdinTTY) stdin.isTTY = true;
-  stdin.end(options.input ?? '');
+  const out = captureStream(options.stdoutTTY ? { columns: options.columns ?? 100 } : undefined);
+  const err = captureStream(options.stderrTTY ? { columns: options.columns ?? 100 } : undefined);
+  const stdin = inputStream(options.input ?? '', options.stdinTTY === true);
   const io = new IOStreams(
     { stdout: out.stream, stderr: err.stream, stdin, env: options.env ?? {} },
     { ...(options.color === undefined ? {} : { color: options.color }), pager: options.pager ?? false },
   );
   return { io, stdout: out.text, stderr: err.text };
+}
+
+/**
+ * An in-memory output stream that keeps everything written to it; a fake terminal of `terminal.columns` when
+ * `terminal` is given (see {@link makeFakeTerminal}). For tests.
+ */
+export function captureStream(terminal?: { columns: number }): { stream: OutputStream; text: () => string } {
+  const chunks: Buffer[] = [];
+  const stream = new PassThrough();
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  if (terminal) makeFakeTerminal(stream, terminal.columns);
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+/**
+ * An in-memory input stream: a terminal that stays open when `terminal` is true (nothing is typed), else a pipe
+ * holding `input`, then ended. For tests.
+ */
+export function inputStream(input: string, terminal: boolean): InputStream {
+  const stream = new PassThrough() as PassThrough & { isTTY?: boolean };
+  if (terminal) stream.isTTY = true;
+  else stream.end(input);
+  return stream;
 }
 
 /**

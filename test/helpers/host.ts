@@ -3,12 +3,11 @@
  * a stdin holding the given input, signals sent by the test, and a recorded `exit` instead of ending the process.
  */
 import { EventEmitter } from 'node:events';
-import { PassThrough } from 'node:stream';
 import { main } from '../../src/cli.js';
 import { systemClock, type Clock } from '../../src/api/clock.js';
 import type { Host } from '../../src/commands/run.js';
 import type { StopSignal } from '../../src/io/signal.js';
-import { makeFakeTerminal } from '../../src/io/iostreams.js';
+import { captureStream, inputStream } from '../../src/io/iostreams.js';
 
 /** A host for one in-process run, with what it captured. */
 export interface TestHost {
@@ -37,18 +36,10 @@ export interface TestHostOptions {
  * nothing is a terminal unless asked.
  */
 export function testHost(options: TestHostOptions = {}): TestHost {
-  const capture = (tty: boolean | undefined) => {
-    const chunks: Buffer[] = [];
-    const stream = new PassThrough() as PassThrough & { isTTY?: boolean; columns?: number };
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    if (tty) makeFakeTerminal(stream, options.columns ?? 100);
-    return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
-  };
-  const out = capture(options.stdoutTTY);
-  const err = capture(options.stderrTTY);
-  const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
-  if (options.stdinTTY) stdin.isTTY = true;
-  else stdin.end(options.input ?? '');
+  const terminal = { columns: options.columns ?? 100 };
+  const out = captureStream(options.stdoutTTY ? terminal : undefined);
+  const err = captureStream(options.stderrTTY ? terminal : undefined);
+  const stdin = inputStream(options.input ?? '', options.stdinTTY === true);
   const signals = new EventEmitter();
   const exits: number[] = [];
   const host: Host = {
