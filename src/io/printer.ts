@@ -26,6 +26,9 @@ export interface View<T> {
   page?: boolean;
 }
 
+/** A view, or a loader of one: a view module is imported only when the run prints for people or pipes. */
+export type ViewSource<T> = View<T> | (() => Promise<View<T>>);
+
 /** Writes a command's result in the form of the run. */
 export class Printer {
   readonly mode: OutputMode;
@@ -37,8 +40,10 @@ export class Printer {
     this.mode = json ? 'json' : io.stdoutIsTTY ? 'table' : 'tsv';
   }
 
-  /** An API response: with `--json` the body exactly as the server sent it; else the view. */
-  async response<T>(response: { raw: string; data: T }, view: View<T>): Promise<void> {
+  /**
+   * An API response: with `--json` the body exactly as the server sent it (the view is not loaded); else the view.
+   */
+  async response<T>(response: { raw: string; data: T }, view: ViewSource<T>): Promise<void> {
     if (this.mode === 'json') {
       const raw = this.#io.stdoutIsTTY ? escapeJsonForTerminal(response.raw) : response.raw;
       this.#write(raw.endsWith('\n') ? raw : `${raw}\n`);
@@ -48,7 +53,7 @@ export class Printer {
   }
 
   /** pravo's own result: with `--json` `object` as one line of JSON; else the view of `data` (default `object`). */
-  async local<T>(object: unknown, view: View<T>, data?: T): Promise<void> {
+  async local<T>(object: unknown, view: ViewSource<T>, data?: T): Promise<void> {
     if (this.mode === 'json') {
       this.#write(`${JSON.stringify(object)}\n`);
       return;
@@ -70,7 +75,8 @@ export class Printer {
     this.#io.stderr.write(line.endsWith('\n') ? line : `${line}\n`);
   }
 
-  async #view<T>(data: T, view: View<T>): Promise<void> {
+  async #view<T>(data: T, source: ViewSource<T>): Promise<void> {
+    const view = typeof source === 'function' ? await source() : source;
     if (this.mode === 'table') {
       const text = view.table(data, { width: this.#io.width, color: this.#io.colorStdout });
       if (view.page) await this.#io.startPager();

@@ -39,7 +39,6 @@ export async function runSearch(factory: Factory, query: string, options: Search
     printer.note(`Warning: could not store these results for \`pravo doc N\`: ${(error as Error).message}`);
   }
 
-  const { searchView } = await import('../../render/search.js');
-  await printer.response(response, searchView);
+  await printer.response(response, async () => (await import('../../render/search.js')).searchView);
   return 0;
 }
