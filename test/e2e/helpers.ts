@@ -32,7 +32,11 @@ function privateDirs(env: Record<string, string> | undefined): Record<string, st
 
 let fallback: string | undefined;
 function fallbackRoot(): string {
-  fallback ??= fs.mkdtempSync(path.join(os.tmpdir(), 'pravo-e2e-home-'));
+  if (fallback === undefined) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pravo-e2e-home-'));
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    fallback = dir;
+  }
   return fallback;
 }
 
