@@ -12,7 +12,6 @@ import type { ResolvedProfile } from './config/profile.js';
 import type { TargetOptions } from './config/sandbox.js';
 import type { ErrorContext } from './errors/advice.js';
 import type { IOStreams } from './io/iostreams.js';
-import { pravoPaths, type PravoPaths } from './state/paths.js';
 import type { Target } from './target.js';
 
 /** Options every command accepts (program-level), plus the target options of API commands. */
@@ -59,11 +58,6 @@ export class Factory {
     this.clock = deps.clock;
     this.signal = deps.signal;
     this.version = deps.version;
-  }
-
-  /** Where pravo keeps things (config, state, cache, data). */
-  paths(): PravoPaths {
-    return pravoPaths(this.env);
   }
 
   /** The config store (opened once). @throws ConfigError when the config file cannot be read. */

@@ -8,7 +8,7 @@ import type { Credentials } from './api/credentials.js';
 import type { CredentialSource } from './errors/advice.js';
 import { ConfigError, EnvironmentError } from './errors/cli.js';
 import type { ResolvedProfile } from './config/profile.js';
-import type { IOStreams } from './io/iostreams.js';
+import type { Indicator, IOStreams } from './io/iostreams.js';
 import type { Clock } from './api/clock.js';
 import type { RunningSandbox, StartSandboxOptions } from './sandbox/run.js';
 
@@ -91,7 +91,7 @@ export async function startSandboxWithProgress(
   const useBar = display.bar !== false && io.showsProgress;
   const started = clock.now();
   let announced = false;
-  let bar: Awaited<ReturnType<IOStreams['startSpinner']>> | undefined;
+  let bar: Indicator | undefined;
   let pending: Promise<unknown> | undefined;
   let sandbox: RunningSandbox;
   try {

@@ -67,13 +67,8 @@ export async function runCommand(host: Host, spec: RunSpec, body: CommandBody): 
     // more (whether the request had been sent and may have been counted).
     const shown = cancellation.signal.aborted && !(error instanceof CancelledError) ? new UserCancelledError() : error;
     const summary = describeError(shown, factory.errorContext(spec.command));
-    if (spec.json) {
-      const { renderErrorJson } = await import('../render/errors.js');
-      io.stderr.write(renderErrorJson(summary));
-    } else {
-      const { renderErrorText } = await import('../render/errors.js');
-      io.stderr.write(renderErrorText(summary, io.colorStderr));
-    }
+    const { renderErrorJson, renderErrorText } = await import('../render/errors.js');
+    io.stderr.write(spec.json ? renderErrorJson(summary) : renderErrorText(summary, io.colorStderr));
     exitCode = summary.exitCode;
   } finally {
     io.stopIndicators();
@@ -92,28 +87,25 @@ function raceCancellation<T>(work: Promise<T>, signal: AbortSignal, clock: Clock
   if (signal.aborted) return Promise.reject(new UserCancelledError());
   return new Promise<T>((resolve, reject) => {
     let settled = false;
+    /** Settles once: with the body's outcome, or with the cancellation after the grace period. */
+    const settle = (finish: () => void): void => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      finish();
+    };
     const onAbort = (): void => {
-      void clock.sleep(CANCEL_GRACE_MS).then(() => {
-        if (settled) return;
-        settled = true;
-        onStuck();
-        reject(new UserCancelledError());
-      });
+      void clock.sleep(CANCEL_GRACE_MS).then(() =>
+        settle(() => {
+          onStuck();
+          reject(new UserCancelledError());
+        }),
+      );
     };
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(
-      (value) => {
-        if (settled) return;
-        settled = true;
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        if (settled) return;
-        settled = true;
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
+      (value) => settle(() => resolve(value)),
+      (error: unknown) => settle(() => reject(error)),
     );
   });
 }

@@ -1,6 +1,6 @@
 /**
- * What every command registration shares: the target options of API commands (declared here once), the `--json`
- * option, example sections for help, and the bridge from a commander action to the runner.
+ * What every command registration shares: the target options of API commands (declared here once), example sections
+ * for help, the waiting spinner, and the bridge from a commander action to the runner.
  */
 import type { Command } from 'commander';
 import type { CommandBody, RunSpec } from './run.js';
@@ -21,11 +21,6 @@ export function addTargetOptions(command: Command): Command {
     .option('--sandbox', 'run against an in-process sandbox over the local corpus instead of the service (offline, no quota)')
     .option('--corpus <file>', 'with --sandbox: the corpus file (default: PRAVO_SANDBOX_CORPUS, then `pravo config set sandbox-corpus`)')
     .option('--data-dir <dir>', 'with --sandbox: where the sandbox keeps its index and state (default: PRAVO_SANDBOX_DATA_DIR, then the user data directory)');
-}
-
-/** The `--json` option with the command's own description of what it prints. */
-export function addJsonOption(command: Command, what: string): Command {
-  return command.option('--json', what);
 }
 
 /** An "Examples:" help section: `$ pravo <command> <args>` per argument list, each optionally with a comment. */
