@@ -69,7 +69,7 @@ export class Factory {
   /** The active profile with the environment's overrides. @throws ConfigError for an invalid profile name. */
   profile(): Promise<ResolvedProfile> {
     this.#profile ??= Promise.all([this.config(), import('./config/profile.js')]).then(([store, { resolveProfile }]) => {
-      this.#resolvedProfile = resolveProfile(store.data(), this.env, this.globals.profile);
+      this.#resolvedProfile = resolveProfile(store.data(), this.env, this.globals.profile, store.path);
       return this.#resolvedProfile;
     });
     return this.#profile;
@@ -90,7 +90,7 @@ export class Factory {
   }
 
   async #openTarget(): Promise<Target> {
-    const [{ checkTargetOptions, resolveCorpus, resolveDataDir }, targets] = await Promise.all([
+    const [{ checkTargetOptions, resolveCorpus, prepareDataDir }, targets] = await Promise.all([
       import('./config/sandbox.js'),
       import('./target.js'),
     ]);
@@ -98,7 +98,7 @@ export class Factory {
     if (!this.globals.sandbox) return targets.serviceTarget(await this.profile());
     const store = await this.config();
     const corpusPath = resolveCorpus(this.globals.corpus, this.env, store.sandboxCorpus());
-    const dataDir = resolveDataDir(this.globals.dataDir, this.env);
+    const dataDir = prepareDataDir(this.globals.dataDir, this.env);
     const target = await targets.sandboxTarget(this.io, this.clock, { corpusPath, dataDir });
     this.defer(() => target.close());
     return target;

@@ -6,7 +6,7 @@
  */
 import type { Credentials } from './api/credentials.js';
 import type { CredentialSource } from './errors/advice.js';
-import { ConfigError, EnvironmentError } from './errors/cli.js';
+import { ConfigError, EnvironmentError, UsageError } from './errors/cli.js';
 import type { ResolvedProfile } from './config/profile.js';
 import type { Indicator, IOStreams } from './io/iostreams.js';
 import type { Clock } from './api/clock.js';
@@ -122,17 +122,58 @@ export async function startSandboxWithProgress(
   return sandbox;
 }
 
-/** A start failure as an error that says what to do: a malformed corpus names its line; a taken port suggests another. */
-function explainStartFailure(error: unknown, options: { corpusPath: string; port?: number }): unknown {
+/**
+ * A start failure as an error that says what to do: a malformed corpus names its line; a taken port suggests another;
+ * a listen address that is not this machine's names `--host`; a data directory that cannot be written (full disk,
+ * read-only, permission denied, a damaged or locked state database) names the directory. Anything else is returned
+ * unchanged.
+ */
+export function explainStartFailure(error: unknown, options: { corpusPath: string; dataDir: string; port?: number; host?: string }): unknown {
   if (error instanceof Error && error.name === 'CorpusError') {
     return new EnvironmentError(`${error.message}\nFix the corpus file, or point --corpus at another one (format: README, "Sandbox corpus format").`, { cause: error });
   }
-  const code = (error as { code?: unknown } | undefined)?.code;
-  if (code === 'EADDRINUSE' || code === 'EACCES') {
+  const { code, syscall } = (error ?? {}) as { code?: unknown; syscall?: unknown };
+  if (syscall === 'listen' && (code === 'EADDRINUSE' || code === 'EACCES')) {
     return new EnvironmentError(
       `Cannot listen on port ${options.port ?? 0}: ${code === 'EADDRINUSE' ? 'it is in use' : 'permission denied'}. Choose another --port, or 0 for a free one.`,
       { cause: error },
     );
   }
+  if (code === 'EADDRNOTAVAIL' || (syscall === 'getaddrinfo' && (code === 'ENOTFOUND' || code === 'EAI_AGAIN'))) {
+    return new UsageError(`--host ${options.host ?? ''} is not an address of this machine (${String(code)}). Give one of its addresses, e.g. 127.0.0.1 (the default) or 0.0.0.0 for every interface.`);
+  }
+  const problem = dataDirProblem(error);
+  if (problem !== undefined) {
+    return new EnvironmentError(`The sandbox data directory ${options.dataDir} cannot be used: ${problem}`, { cause: error });
+  }
   return error;
+}
+
+/** SQLite primary result codes (https://sqlite.org/rescode.html) that say the data directory is unusable. */
+const SQLITE_PROBLEMS: Record<number, string> = {
+  3: 'permission denied. Make it writable by you, or choose another --data-dir.',
+  5: 'another pravo process holds its state database locked. Try again in a moment.',
+  8: 'its state database is read-only. Make it writable by you, or choose another --data-dir.',
+  10: 'a disk I/O error occurred. Check the disk, or choose another --data-dir.',
+  11: 'its state database (state.sqlite) is damaged. Move that file away to start with new keys and usage, or choose another --data-dir.',
+  13: 'the disk is full. Free some space, or choose another --data-dir.',
+  14: 'a database file cannot be opened there (is it read-only?). Make it writable by you, or choose another --data-dir.',
+  26: 'its state database (state.sqlite) is not a database. Move that file away, or choose another --data-dir.',
+};
+
+/** File-system error codes that say the same. */
+const ERRNO_PROBLEMS: Record<string, string> = {
+  ENOSPC: 'the disk is full. Free some space, or choose another --data-dir.',
+  EDQUOT: 'the disk quota is exceeded. Free some space, or choose another --data-dir.',
+  EROFS: 'the file system is read-only. Choose another --data-dir.',
+  EACCES: 'permission denied. Make it writable by you, or choose another --data-dir.',
+  EPERM: 'permission denied. Make it writable by you, or choose another --data-dir.',
+};
+
+/** What is wrong with the data directory, by the error of node:sqlite or the file system; `undefined` otherwise. */
+function dataDirProblem(error: unknown): string | undefined {
+  const { errcode, code } = (error ?? {}) as { errcode?: unknown; code?: unknown };
+  if (typeof errcode === 'number') return SQLITE_PROBLEMS[errcode & 0xff];
+  if (typeof code === 'string') return ERRNO_PROBLEMS[code];
+  return undefined;
 }

@@ -40,6 +40,8 @@ export interface RunSpec {
    * instead of ending it after a grace period.
    */
   ownsSignal?: boolean;
+  /** The command never sends a request (`config`, `sandbox serve`): its errors do not say "Nothing was sent." */
+  local?: boolean;
 }
 
 /** How long a cancelled command may take to stop by itself before the runner reports it cancelled, in ms. */
@@ -66,7 +68,7 @@ export async function runCommand(host: Host, spec: RunSpec, body: CommandBody): 
     // Once cancelled, whatever the body threw is a consequence of stopping; only the transport's CancelledError says
     // more (whether the request had been sent and may have been counted).
     const shown = cancellation.signal.aborted && !(error instanceof CancelledError) ? new UserCancelledError() : error;
-    const summary = describeError(shown, factory.errorContext(spec.command));
+    const summary = describeError(shown, { ...factory.errorContext(spec.command), ...(spec.local ? { local: true } : {}) });
     const { renderErrorJson, renderErrorText } = await import('../render/errors.js');
     io.stderr.write(spec.json ? renderErrorJson(summary) : renderErrorText(summary, io.colorStderr));
     exitCode = summary.exitCode;

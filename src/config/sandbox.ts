@@ -2,10 +2,14 @@
  * Where an in-process or served sandbox takes its corpus and keeps its data (README: "The sandbox"), resolved from
  * the options every API command accepts (`--sandbox`, `--corpus`, `--data-dir`), the environment and the settings.
  */
+import dns from 'node:dns/promises';
 import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, UsageError } from '../errors/cli.js';
-import { pravoPaths } from '../state/paths.js';
+import { ConfigError, EnvironmentError, UsageError } from '../errors/cli.js';
+import { makePrivateDir } from '../private-files.js';
+import { describeDirectoryProblem, pravoPaths } from '../state/paths.js';
 
 /** The target options every API command accepts, as commander parses them. */
 export interface TargetOptions {
@@ -53,7 +57,66 @@ export function resolveCorpus(flag: string | undefined, env: NodeJS.ProcessEnv, 
  * (`pravoPaths(env).data`). Returns an absolute path; does not create it.
  */
 export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv): string {
-  const given = flag ?? (env.PRAVO_SANDBOX_DATA_DIR || undefined);
-  if (given) return path.resolve(given);
-  return path.join(pravoPaths(env).data, 'sandbox');
+  return dataDirChoice(flag, env).dir;
+}
+
+/** The data directory and what chose it, for messages. */
+function dataDirChoice(flag: string | undefined, env: NodeJS.ProcessEnv): { dir: string; origin: '--data-dir' | 'PRAVO_SANDBOX_DATA_DIR' | undefined } {
+  if (flag !== undefined) return { dir: path.resolve(flag), origin: '--data-dir' };
+  if (env.PRAVO_SANDBOX_DATA_DIR) return { dir: path.resolve(env.PRAVO_SANDBOX_DATA_DIR), origin: 'PRAVO_SANDBOX_DATA_DIR' };
+  return { dir: path.join(pravoPaths(env).data, 'sandbox'), origin: undefined };
+}
+
+/**
+ * Resolves the sandbox data directory (see {@link resolveDataDir}), creates it (0700, bounded: see `makePrivateDir`)
+ * and checks that it can be written, before any index is built or request served, so that a wrong path is reported
+ * at once and by name. An empty `--data-dir` is refused.
+ * @returns the absolute path.
+ * @throws UsageError (exit 2) when `--data-dir` is empty, or names a file or a path under a file; ConfigError
+ *   (exit 2) for the same in `PRAVO_SANDBOX_DATA_DIR`; EnvironmentError (exit 1) when the directory cannot be created
+ *   or written (permission denied, read-only file system, full disk), naming it and the option that moves it.
+ */
+export function prepareDataDir(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+  if (flag !== undefined && flag.trim() === '') throw new UsageError('--data-dir needs a directory; it was given an empty value.');
+  const { dir, origin } = dataDirChoice(flag, env);
+  const elsewhere = origin === undefined ? 'Choose another with --data-dir DIR or PRAVO_SANDBOX_DATA_DIR.' : `Choose another ${origin}.`;
+  const fail = (reason: string, cause?: unknown): never => {
+    const message = `Cannot use ${dir} as the sandbox data directory${origin ? ` (from ${origin})` : ''}: ${describeDirectoryProblem(reason)}. ${elsewhere}`;
+    if (reason === 'ENOTDIR' && origin === '--data-dir') throw new UsageError(message);
+    if (reason === 'ENOTDIR' && origin !== undefined) throw new ConfigError(message, { cause });
+    throw new EnvironmentError(message, { cause });
+  };
+  try {
+    makePrivateDir(dir);
+    fs.accessSync(dir, fs.constants.R_OK | fs.constants.W_OK | fs.constants.X_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
+    fail(code === 'EEXIST' ? 'ENOTDIR' : code, error);
+  }
+  return dir;
+}
+
+/**
+ * Checks `sandbox serve --host` before anything is built: an IP address must be one of this machine's (its network
+ * interfaces', or the wildcard `0.0.0.0` / `::`); a name must resolve (`dns.lookup`, the resolver `listen` uses).
+ * @throws UsageError (exit 2) for an empty value, an address of another machine or a name that does not resolve,
+ *   saying what to give instead.
+ */
+export async function checkListenHost(host: string): Promise<void> {
+  if (host.trim() === '') throw new UsageError('--host needs an address or host name; it was given an empty value.');
+  if (net.isIP(host) !== 0) {
+    const own = new Set(['0.0.0.0', '::', ...Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address))]);
+    if (!own.has(host) && !own.has(host.toLowerCase()) && !/^127\./.test(host)) {
+      throw new UsageError(`--host ${host} is not an address of this machine. Give one of its addresses, e.g. 127.0.0.1 (the default) or 0.0.0.0 for every interface.`);
+    }
+    return;
+  }
+  try {
+    await dns.lookup(host);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'an error';
+    throw new UsageError(
+      `--host ${host} is neither an IP address nor a host name that resolves (${code}). Give an address of this machine, e.g. 127.0.0.1 (the default) or 0.0.0.0 for every interface.`,
+    );
+  }
 }

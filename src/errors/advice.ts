@@ -43,6 +43,8 @@ export interface ErrorContext {
   apiKeySource?: CredentialSource;
   /** Whether the request went to an in-process sandbox (`--sandbox`) rather than the service. */
   sandbox?: boolean;
+  /** The command never sends a request, so "Nothing was sent." would be noise. */
+  local?: boolean;
 }
 
 /** An error reduced to what is shown (text on stderr, or one JSON line with `--json`). */
@@ -71,6 +73,7 @@ const MAY_HAVE_COUNTED =
 
 /** Summarizes any thrown value. Unknown errors are `unexpected` (exit 1) and say they are a bug in pravo. */
 export function describeError(error: unknown, context: ErrorContext): ErrorSummary {
+  const sent = context.local ? '' : 'Nothing was sent. ';
   const profileFlag = context.profile && context.profile !== 'default' ? ` --profile ${context.profile}` : '';
   const help = `\`pravo ${context.command} --help\``;
   const base = {
@@ -88,18 +91,13 @@ export function describeError(error: unknown, context: ErrorContext): ErrorSumma
   });
 
   if (error instanceof CliError) {
-    const hint =
-      error.kind === 'usage'
-        ? `Nothing was sent. See ${help}.`
-        : error.kind === 'config'
-          ? 'Nothing was sent.'
-          : undefined;
+    const hint = error.kind === 'usage' ? `${sent}See ${help}.` : error.kind === 'config' && sent ? sent.trim() : undefined;
     return summary(error.kind, error.message, hint);
   }
   if (error instanceof UserCancelledError) return summary('cancelled', error.message, undefined);
   if (isPromptCancel(error)) return summary('cancelled', 'Cancelled.', undefined);
   if (error instanceof InvalidBaseUrlError) {
-    return summary('config', error.message, `Nothing was sent. Fix it with \`pravo config set base-url URL${profileFlag}\` or in PRAVO_BASE_URL.`);
+    return summary('config', error.message, `${sent}Fix it with \`pravo config set base-url URL${profileFlag}\` or in PRAVO_BASE_URL.`);
   }
   if (error instanceof MissingCredentialError) {
     if (error.credential === 'session') {
@@ -156,6 +154,8 @@ export function describeError(error: unknown, context: ErrorContext): ErrorSumma
       { requestId: safeId(error.requestId) },
     );
   }
+  const fileProblem = describeFileSystemError(error);
+  if (fileProblem !== undefined) return summary('environment', fileProblem.message, fileProblem.hint);
   const message = error instanceof Error ? error.message : String(error);
   return summary('unexpected', `Unexpected error: ${sanitizeLine(message)}`, 'This is a bug in pravo; please report it with the command you ran (without your key).');
 }
@@ -219,6 +219,31 @@ function authHint(error: ApiError, context: ErrorContext, profileFlag: string): 
     default:
       return `${what} Check it with \`pravo config show${profileFlag}\`, then store the right one with \`pravo config set-key${profileFlag}\`.`;
   }
+}
+
+/** Errno codes that are the user's environment, not a bug: a full disk, a read-only file system, permissions. */
+const FILE_SYSTEM_PROBLEMS: Record<string, string> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EROFS: 'the file system is read-only',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a part of its path is a file, not a directory',
+};
+
+/**
+ * A file-system error that reached the runner without a more specific explanation (writing the config, the stored
+ * results or the cache on a full disk, say), as a message naming the path and a hint; `undefined` for anything else.
+ */
+function describeFileSystemError(error: unknown): { message: string; hint: string } | undefined {
+  const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
+  if (typeof code !== 'string' || !(code in FILE_SYSTEM_PROBLEMS)) return undefined;
+  const where = typeof path === 'string' ? ` ${sanitizeLine(path)}` : '';
+  return {
+    message: `Cannot write${where}: ${FILE_SYSTEM_PROBLEMS[code]} (${code}).`,
+    hint: 'Free some space or fix the permissions; PRAVO_CONFIG_DIR, PRAVO_STATE_DIR and PRAVO_CACHE_DIR move pravo\'s files elsewhere.',
+  };
 }
 
 function safeId(id: string | undefined): string | undefined {

@@ -15,11 +15,11 @@
  * `~/Library/Logs`, meant for logs that the user or Console may clear, and on Windows it is named `Log`, so there
  * pravo keeps its state beside its data instead (see {@link defaultStateDir}).
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import envPaths from 'env-paths';
 import { EnvironmentError } from '../errors/cli.js';
+import { makePrivateDir } from '../private-files.js';
 
 /**
  * Where pravo keeps things; all absolute paths.
@@ -84,8 +84,9 @@ export function pravoPaths(env: NodeJS.ProcessEnv): PravoPaths {
 export class StateDirectoryError extends EnvironmentError {
   readonly path: string;
   readonly reason: string;
-  constructor(dir: string, reason: string, options?: ErrorOptions) {
-    super(`Cannot use the directory ${dir}: ${describeReason(reason)}. ${WHAT_TO_DO}`, options);
+  /** @param options.fix what to do, when the caller knows better than the generic advice (which variable to set). */
+  constructor(dir: string, reason: string, options?: ErrorOptions & { fix?: string }) {
+    super(`Cannot use the directory ${dir}: ${describeDirectoryProblem(reason)}. ${options?.fix ?? WHAT_TO_DO}`, options);
     this.path = dir;
     this.reason = reason;
   }
@@ -95,7 +96,11 @@ const WHAT_TO_DO =
   'Fix that, or point pravo elsewhere with PRAVO_CONFIG_DIR, PRAVO_STATE_DIR or PRAVO_CACHE_DIR ' +
   '(whichever holds this directory).';
 
-function describeReason(reason: string): string {
+/**
+ * What an errno code means for a directory pravo needs, in words (`EACCES` → "permission denied (…)"), for messages
+ * of the form "Cannot use the directory DIR: <this>."
+ */
+export function describeDirectoryProblem(reason: string): string {
   switch (reason) {
     case 'EACCES':
     case 'EPERM':
@@ -108,31 +113,26 @@ function describeReason(reason: string): string {
       return 'no space left on the device';
     case 'EDQUOT':
       return 'disk quota exceeded';
+    case 'ENOENT':
+      return 'the file system there does not allow creating it';
     default:
       return `it cannot be created (${reason})`;
   }
 }
 
 /**
- * Creates `dir` and any missing parents with mode 0700 (private to the user), for pravo's own directories; a
+ * Creates `dir` and any missing parents with mode 0700 (private to the user), for pravo's own directories, in a
+ * bounded number of steps (see `makePrivateDir`: never the endless loop of Node's recursive mkdir under `/proc`). A
  * directory that already exists is used as it is, its mode untouched. Returns `dir` unchanged.
- * @throws StateDirectoryError when the path exists but is not a directory (reason `ENOTDIR`), or it cannot be
- *   created (`EACCES`, `EROFS`, `ENOTDIR`, `ENOSPC`, …).
+ * @throws StateDirectoryError naming the directory when the path exists but is not a directory (reason `ENOTDIR`), or
+ *   it cannot be created (`EACCES`, `EROFS`, `ENOTDIR`, `ENOSPC`, `ENOENT` from a file system that refuses it, …).
  */
 export function ensurePrivateDir(dir: string): string {
-  let created: string | undefined;
   try {
-    created = fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makePrivateDir(dir);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
     throw new StateDirectoryError(dir, code === 'EEXIST' ? 'ENOTDIR' : code, { cause: error });
-  }
-  if (created === undefined) {
-    // It existed already (mkdir -p succeeds on an existing directory, and on a symlink to one).
-    if (!fs.statSync(dir).isDirectory()) throw new StateDirectoryError(dir, 'ENOTDIR');
-  } else {
-    // mkdir's mode is masked by the umask; make sure the directory itself is private.
-    fs.chmodSync(dir, 0o700);
   }
   return dir;
 }

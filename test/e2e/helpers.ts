@@ -43,9 +43,10 @@ function fallbackRoot(): string {
 /** Runs `node bin/pravo.js ...args` with only the given PRAVO_* variables; never rejects. */
 export async function pravo(
   args: string[],
-  options: { env?: Record<string, string>; input?: string } = {},
+  options: { env?: Record<string, string>; input?: string; timeout?: number } = {},
 ): Promise<Result<{ reject: false }>> {
   return execa('node', [CLI, ...args], {
+    ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
     env: { ...cleanEnv(), ...privateDirs(options.env), ...options.env },
     extendEnv: false,
     reject: false,

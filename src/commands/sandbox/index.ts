@@ -37,6 +37,6 @@ export function registerSandbox(program: Command, run: RunAction): void {
     .option('--json', 'log to stderr as JSON lines {"time","message"}, and report errors as JSON (the ready line is always JSON)')
     .addHelpText('after', EXAMPLES)
     .action(async (options: ServeOptions, cmd: Command) => {
-      await run(cmd, { command: 'sandbox serve', json: options.json === true, ownsSignal: true }, async (f) => (await import('./serve.js')).runServe(f, options));
+      await run(cmd, { command: 'sandbox serve', json: options.json === true, ownsSignal: true, local: true }, async (f) => (await import('./serve.js')).runServe(f, options));
     });
 }

@@ -3,7 +3,7 @@
  * pravo, its tests and users' scripts run offline and spend no quota. Runs until the run's cancellation signal
  * (SIGINT or SIGTERM), then stops cleanly and exits 0.
  */
-import { resolveCorpus, resolveDataDir } from '../../config/sandbox.js';
+import { checkListenHost, prepareDataDir, resolveCorpus } from '../../config/sandbox.js';
 import { UsageError } from '../../errors/cli.js';
 import type { Factory } from '../../factory.js';
 import { startSandboxWithProgress } from '../../target.js';
@@ -30,8 +30,9 @@ export async function runServe(f: Factory, options: ServeOptions): Promise<numbe
     if (!/^\d+$/.test(options.searchQuota)) throw new UsageError(`--search-quota takes a whole number, not "${options.searchQuota}"`);
     searchQuota = Number(options.searchQuota);
   }
+  await checkListenHost(options.host);
   const corpusPath = resolveCorpus(options.corpus, f.env, (await f.config()).sandboxCorpus());
-  const dataDir = resolveDataDir(options.dataDir, f.env);
+  const dataDir = prepareDataDir(options.dataDir, f.env);
   const log = (line: string): void => {
     const time = new Date(f.clock.now()).toISOString();
     io.stderr.write(options.json ? `${JSON.stringify({ time, message: line })}\n` : `${time} ${line}\n`);
