@@ -217,12 +217,12 @@ describe('what pravo search sends', () => {
 
   it.each([
     [['ab'], /3 to 2000 characters/],
-    [['-n', '51', 'трудов договор'], /--max-results must be an integer from 1 to 50/],
+    [['-n', '51', 'трудов договор'], /--max-results takes a whole number from 1 to 50, not "51"/],
     [['-n', 'five', 'трудов договор'], /--max-results takes a whole number/],
-    [['--from', '2025-02-29', 'трудов договор'], /--from must be a real calendar date/],
-    [['--from', '2025-03-01', '--to', '2025-01-01', 'трудов договор'], /is after/],
-    [['--court', 'ВКС', 'трудов договор'], /--court takes integer court identifiers/],
-    [['--type', 'bulgarian_laws_regulations', '--court', '5', 'трудов договор'], /case-law sources/],
+    [['--from', '2025-02-29', 'трудов договор'], /--from takes a real calendar date written YYYY-MM-DD, e.g. 2024-06-01, not "2025-02-29"/],
+    [['--from', '2025-03-01', '--to', '2025-01-01', 'трудов договор'], /--from 2025-03-01 is after --to 2025-01-01/],
+    [['--court', 'ВКС', 'трудов договор'], /--court takes a court's number from the catalog \(a whole number\), not "ВКС"/],
+    [['--type', 'bulgarian_laws_regulations', '--court', '5', 'трудов договор'], /--court applies to court decisions only/],
     [['--timeout', '0', 'трудов договор'], /--timeout takes a number of seconds/],
     [['--no-such-option', 'трудов договор'], /unknown option/],
   ])('refuses %j before sending anything (exit 2)', async (args, message) => {

@@ -2,7 +2,7 @@
  * Pure request builders of `pravo search` (spec: POST /v1/search): command-line options to a checked request body.
  * Shared by every command that sends the search fields (search, and later answer and batch).
  */
-import { LIMITS, searchRequestProblems, type SearchRequest } from '../../api/types.js';
+import { characterLength, isCalendarDate, isCourtSourceType, KNOWN_SOURCE_TYPES, LIMITS, searchRequestProblems, type SearchRequest } from '../../api/types.js';
 import { UsageError } from '../../errors/cli.js';
 
 /** The search fields as commander parses them (strings, before checking). */
@@ -15,42 +15,56 @@ export interface SearchFieldOptions {
   maxResults?: string;
 }
 
-const OPTION_NAMES: Record<string, string> = {
-  query: 'the query',
-  max_results: '--max-results',
-  date_from: '--from',
-  date_to: '--to',
-  court_ids: '--court',
-  judge_name: '--judge',
-  source_types: '--type',
-};
-
 /**
- * Builds the `POST /v1/search` body from the command line and checks it against the contract
- * (`searchRequestProblems`). `include_content` is deprecated and never sent.
- * @throws UsageError listing every problem, named by option; nothing has been sent.
+ * Builds the `POST /v1/search` body from the command line and checks it against the contract, in the words of the
+ * options the user typed (`--from 2024-06-01 is after --to 2024-01-01`), each bad value repeated as given.
+ * `include_content` is deprecated and never sent. The contract's own check (`searchRequestProblems`) runs last, as
+ * a backstop: a body that passes the option checks passes it too.
+ * @throws UsageError listing every problem, one per line; nothing has been sent.
  */
 export function buildSearchRequest(query: string, options: SearchFieldOptions): SearchRequest {
   const problems: string[] = [];
   const request: SearchRequest = { query: query.trim() };
-  if (options.type?.length) request.source_types = [...new Set(options.type.map((t) => t.trim()))];
+  const length = characterLength(request.query);
+  if (length < LIMITS.queryMinLength || length > LIMITS.queryMaxLength) {
+    problems.push(`The query must be ${LIMITS.queryMinLength} to ${LIMITS.queryMaxLength} characters long; it has ${length}.`);
+  }
+  if (options.type?.length) {
+    const types = options.type.map((t) => t.trim());
+    if (types.some((t) => t === '')) problems.push('--type needs a source type, e.g. bulgarian_laws_regulations; it was given an empty value.');
+    else request.source_types = [...new Set(types)];
+  }
   if (options.court?.length) {
     const ids = options.court.map((c) => c.trim());
-    const bad = ids.filter((c) => !/^\d+$/.test(c));
-    if (bad.length > 0) problems.push(`--court takes integer court identifiers from the catalog, not ${bad.map((b) => `"${b}"`).join(', ')}`);
-    else request.court_ids = [...new Set(ids.map(Number))];
+    const bad = ids.filter((c) => !/^\d+$/.test(c) || !Number.isSafeInteger(Number(c)));
+    if (bad.length > 0) {
+      problems.push(`--court takes a court's number from the catalog (a whole number), not ${bad.map((b) => `"${b}"`).join(', ')}.`);
+    } else {
+      request.court_ids = [...new Set(ids.map(Number))];
+      if (request.source_types?.every((t) => isCourtSourceType(t) === false)) {
+        problems.push(`--court applies to court decisions only, but --type selects only ${request.source_types.join(', ')}; add --type ${KNOWN_SOURCE_TYPES.highCourts} or drop --court.`);
+      }
+    }
   }
-  if (options.judge !== undefined) request.judge_name = options.judge.trim();
-  if (options.from !== undefined) request.date_from = options.from.trim();
-  if (options.to !== undefined) request.date_to = options.to.trim();
+  if (options.judge !== undefined) {
+    request.judge_name = options.judge.trim();
+    if (request.judge_name === '') problems.push('--judge needs a name; it was given an empty value.');
+  }
+  for (const [option, field, given] of [['--from', 'date_from', options.from], ['--to', 'date_to', options.to]] as const) {
+    if (given === undefined) continue;
+    request[field] = given.trim();
+    if (!isCalendarDate(request[field])) problems.push(`${option} takes a real calendar date written YYYY-MM-DD, e.g. 2024-06-01, not "${given}".`);
+  }
+  if (request.date_from && request.date_to && isCalendarDate(request.date_from) && isCalendarDate(request.date_to) && request.date_from > request.date_to) {
+    problems.push(`--from ${request.date_from} is after --to ${request.date_to}; the range includes both dates, so give the earlier one to --from.`);
+  }
   if (options.maxResults !== undefined) {
     const n = options.maxResults.trim();
-    if (!/^\d+$/.test(n)) problems.push(`--max-results takes a whole number from ${LIMITS.maxResultsMin} to ${LIMITS.maxResultsMax}, not "${n}"`);
-    else request.max_results = Number(n);
+    if (!/^\d+$/.test(n) || Number(n) < LIMITS.maxResultsMin || Number(n) > LIMITS.maxResultsMax) {
+      problems.push(`--max-results takes a whole number from ${LIMITS.maxResultsMin} to ${LIMITS.maxResultsMax}, not "${options.maxResults}".`);
+    } else request.max_results = Number(n);
   }
-  for (const problem of searchRequestProblems(request)) {
-    problems.push(problem.message.replace(/^(query|max_results|date_from|date_to|court_ids|judge_name|source_types)\b/, (f) => OPTION_NAMES[f] ?? f));
-  }
+  if (problems.length === 0) problems.push(...searchRequestProblems(request).map((problem) => `${problem.message}.`));
   if (problems.length > 0) throw new UsageError(problems.join('\n'));
   return request;
 }
