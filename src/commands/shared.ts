@@ -34,12 +34,13 @@ export function collect(value: string, previous: string[] | undefined): string[]
 }
 
 /**
- * Waits for `work` with a spinner on stderr whose text shows the seconds elapsed (`Searching… 12s`), only when the
- * output is for a person (a terminal, no `--json`). The spinner stops when `work` settles; the runner stops it on
+ * Waits for `work` with a spinner on stderr whose text shows the seconds elapsed (`Searching… 12s`) whenever stderr is
+ * a terminal, whatever stdout is (`pravo search ... > out.tsv` or `--json | jq` still show that something is
+ * happening); never when stderr is not a terminal. The spinner stops when `work` settles; the runner stops it on
  * every other path.
  */
-export async function waitWithSpinner<T>(factory: Factory, label: string, show: boolean, work: () => Promise<T>): Promise<T> {
-  if (!show || !factory.io.showsProgress) return work();
+export async function waitWithSpinner<T>(factory: Factory, label: string, work: () => Promise<T>): Promise<T> {
+  if (!factory.io.showsProgress) return work();
   const { waitingText } = await import('../render/progress.js');
   const started = factory.clock.now();
   const spinner = await factory.io.startSpinner(waitingText(label, 0));

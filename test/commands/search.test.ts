@@ -105,6 +105,32 @@ describe('pravo search: output forms', () => {
     expect(result.stderr).toContain('Searching…');
   });
 
+  it('output to a file or with --json, stderr a terminal: the spinner still shows on stderr, stdout stays data', async () => {
+    await serve(() => ({ status: 200, body: response() }));
+    const piped = await runPravo(['search', QUERY], { env, stdoutTTY: false, stderrTTY: true });
+    expect(piped.exitCode).toBe(0);
+    expect(piped.stderr).toContain('Searching…');
+    expect(piped.stdout.split('\n')[0]!.split('\t')).toHaveLength(8);
+    const json = await runPravo(['search', '--json', QUERY], { env, stdoutTTY: false, stderrTTY: true });
+    expect(json.stderr).toContain('Searching…');
+    expect(JSON.parse(json.stdout).result_count).toBe(2);
+  });
+
+  it('on a terminal the table goes through the pager (PRAVO_PAGER); --no-pager prints it directly', async () => {
+    await serve(() => ({ status: 200, body: response() }));
+    const paged = path.join(root, 'paged.txt');
+    const pager = path.join(root, 'test-pager.sh');
+    fs.writeFileSync(pager, `#!/bin/sh\ncat > '${paged}'\n`, { mode: 0o755 });
+    const viaPager = await runPravo(['search', QUERY], { env: { ...env, PRAVO_PAGER: pager }, stdoutTTY: true, stderrTTY: true });
+    expect(viaPager.exitCode).toBe(0);
+    expect(viaPager.stdout).not.toContain('Тестов закон за застраховането');
+    expect(fs.readFileSync(paged, 'utf8')).toContain('Тестов закон за застраховането');
+    fs.rmSync(paged);
+    const direct = await runPravo(['--no-pager', 'search', QUERY], { env: { ...env, PRAVO_PAGER: pager }, stdoutTTY: true, stderrTTY: true });
+    expect(direct.stdout).toContain('Тестов закон за застраховането');
+    expect(fs.existsSync(paged)).toBe(false);
+  });
+
   it('--json prints the server body byte for byte', async () => {
     const body = `{ "query":"${QUERY}",\n  "result_count": 0, "results": [] , "extra": {"b":1,"a":2} }`;
     await serve(() => ({ status: 200, body }));
@@ -128,10 +154,29 @@ describe('pravo search: errors and exit codes', () => {
     const server = await serve(() => ({ status: 200, body: response() }));
     const result = await runPravo(['search', '-n', '99', '--from', '2024-02-30', 'ab'], { env });
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toMatch(/the query must be 3 to 2000 characters/);
-    expect(result.stderr).toMatch(/--max-results/);
-    expect(result.stderr).toMatch(/--from/);
+    expect(result.stderr).toMatch(/The query must be 3 to 2000 characters long; it has 2\./);
+    expect(result.stderr).toMatch(/--max-results takes a whole number from 1 to 50, not "99"/);
+    expect(result.stderr).toMatch(/--from takes a real calendar date written YYYY-MM-DD, e.g. 2024-06-01, not "2024-02-30"/);
     expect(result.stderr).toMatch(/Nothing was sent/);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('problems are told in the options typed, never in API field names or type words', async () => {
+    const server = await serve(() => ({ status: 200, body: response() }));
+    const cases: Array<[string[], RegExp]> = [
+      [['--from', '2024-06-01', '--to', '2024-01-01'], /--from 2024-06-01 is after --to 2024-01-01/],
+      [['--type', ''], /--type needs a source type/],
+      [['--court', '12345678901234567890'], /--court takes a court's number from the catalog \(a whole number\), not "12345678901234567890"/],
+      [['--court', '12', '--type', 'bulgarian_laws_regulations'], /--court applies to court decisions only, but --type selects only bulgarian_laws_regulations/],
+      [['--judge', ' '], /--judge needs a name/],
+      [['-n', '0'], /--max-results takes a whole number from 1 to 50, not "0"/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await runPravo(['search', ...args, QUERY], { env });
+      expect(result.exitCode, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toMatch(message);
+      expect(result.stderr, args.join(' ')).not.toMatch(/date_to|date_from|court_ids|source_types|max_results|judge_name|array|integer|\.\./);
+    }
     expect(server.requests).toHaveLength(0);
   });
 
@@ -263,13 +308,15 @@ describe('pravo search: text from the server never controls the terminal', () =>
     }));
     for (const json of [false, true]) {
       const args = json ? ['search', '--json', QUERY] : ['search', QUERY];
+      // The spinner (our own escape sequences) comes first on a terminal; the error follows it.
+      const errorPart = (stderr: string): string => stderr.slice(stderr.lastIndexOf('\u001b[?25h') + 1 + '[?25h'.length);
       const plain = await runPravo(args, { env: { ...env, NO_COLOR: '1' }, stderrTTY: true });
       expect(plain.exitCode).toBe(1);
-      expect(plain.stderr).toContain('Забранено');
-      expect(hasControlSequences(plain.stderr), JSON.stringify(plain.stderr)).toBe(false);
+      expect(errorPart(plain.stderr)).toContain('Забранено');
+      expect(hasControlSequences(errorPart(plain.stderr)), JSON.stringify(plain.stderr)).toBe(false);
       // With colour on, our own colours are the only escape sequences: without them the text is the same.
       const coloured = await runPravo(args, { env, stderrTTY: true });
-      expect(coloured.stderr.replace(/\u001b\[[0-9;]*m/g, '')).toBe(plain.stderr);
+      expect(errorPart(coloured.stderr.replace(/\u001b\[[0-9;]*m/g, ''))).toBe(errorPart(plain.stderr));
     }
   });
 });

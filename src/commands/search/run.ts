@@ -20,7 +20,7 @@ export async function runSearch(factory: Factory, query: string, options: Search
   const printer = new Printer(factory.io, options.json === true);
   const client = await factory.client();
   const target = await factory.target();
-  const response = await waitWithSpinner(factory, 'Searching', printer.mode === 'table', () =>
+  const response = await waitWithSpinner(factory, 'Searching', () =>
     client.search.create(request, { signal: factory.signal, timeoutMs }),
   );
 
