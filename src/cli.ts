@@ -77,6 +77,33 @@ function processSignals(): Host['onSignal'] {
 }
 
 /**
+ * Makes an unknown command at any level (`pravo batch`, `pravo config frobnicate`) a usage error that points at the
+ * help listing that level's commands, instead of commander's plain message. Uses commander's `command:*` event, which
+ * it emits instead of its own error when a listener is present.
+ */
+function pointUnknownCommandsAtHelp(
+  command: import('commander').Command,
+  host: Host,
+  CommanderError: typeof import('commander').CommanderError,
+): void {
+  if (command.commands.length === 0) return;
+  const path = commandPath(command);
+  command.on('command:*', (operands: string[]) => {
+    const name = operands[0] ?? '';
+    host.stderr.write(`error: unknown command '${name}'\nRun \`${path} --help\` to see the commands.\n`);
+    throw new CommanderError(EXIT.usage, 'commander.unknownCommand', `unknown command '${name}'`);
+  });
+  for (const sub of command.commands) pointUnknownCommandsAtHelp(sub, host, CommanderError);
+}
+
+/** `pravo config` for the config group: the names from the root down. */
+function commandPath(command: import('commander').Command): string {
+  const names: string[] = [];
+  for (let c: import('commander').Command | null = command; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/**
  * Runs pravo with the given arguments (without `node` and the script) and returns the exit code. `host` defaults to
  * the process's.
  */
@@ -108,7 +135,7 @@ export async function main(args: string[], host: Host = processHost()): Promise<
     .option('--no-color', 'no colours (also: NO_COLOR=1)')
     .option('--no-pager', 'print long output directly instead of through the pager (PRAVO_PAGER, PAGER, else less)')
     .helpOption('-h, --help', 'show help')
-    .addHelpCommand(false)
+    .helpCommand('help [command]', 'show help for a command (the same as pravo COMMAND --help)')
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
@@ -135,6 +162,10 @@ ${EXIT_CODES_HELP}`,
   registerSearch(program, run);
   registerConfig(program, run);
   registerSandbox(program, run);
+  // Subcommands inherited the suggestions above (`--jsno` → `--json`); at the top level, commands are few and differ
+  // (a suggestion of "search" for "batch" misleads), so an unknown command points at the list instead.
+  program.showSuggestionAfterError(false);
+  pointUnknownCommandsAtHelp(program, host, CommanderError);
 
   try {
     await program.parseAsync(args, { from: 'user' });
@@ -142,7 +173,8 @@ ${EXIT_CODES_HELP}`,
     if (error instanceof CommanderError) {
       // --help and --version succeed; anything else commander rejects (unknown option, missing argument, a command
       // group without its subcommand) is a usage error, reported before anything was sent.
-      const ok = error.code === 'commander.helpDisplayed' || error.code === 'commander.version';
+      const ok =
+        error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || (error.code === 'commander.help' && error.exitCode === 0);
       return ok ? EXIT.ok : EXIT.usage;
     }
     throw error;

@@ -153,6 +153,7 @@ describe('pravo, the program', () => {
   it('an unknown command is a usage error (exit 2)', async () => {
     const result = await pravo(['serach', 'x']);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toMatch(/search/);
+    expect(result.stderr).toMatch(/unknown command 'serach'/);
+    expect(result.stderr).toMatch(/pravo --help/);
   });
 });
