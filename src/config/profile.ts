@@ -7,7 +7,7 @@
  */
 import type { AuthHeader } from '../api/client.js';
 import { LIVE_KEY_PATTERN } from '../api/types.js';
-import { DEFAULT_PROFILE, checkProfileName, type ConfigData } from './store.js';
+import { DEFAULT_PROFILE, checkProfileName, checkStoredProfile, type ConfigData } from './store.js';
 
 /** Where a resolved value came from. */
 export type ValueSource = 'env' | 'profile' | 'unset';
@@ -23,15 +23,18 @@ export interface ResolvedProfile {
 
 /**
  * Resolves the active profile from the config data, the environment and the `--profile` flag.
- * @throws ConfigError when the profile name is invalid.
+ * @param file the config file's path, for messages.
+ * @throws ConfigError when the profile name is invalid, or a stored field has the wrong type (see
+ *   `checkStoredProfile`).
  */
 export function resolveProfile(
   data: ConfigData,
   env: NodeJS.ProcessEnv,
   flagProfile: string | undefined,
+  file = 'the config file',
 ): ResolvedProfile {
-  const name = checkProfileName(flagProfile ?? (env.PRAVO_PROFILE || DEFAULT_PROFILE));
-  const stored = data.profiles?.[name] ?? {};
+  const name = activeProfileName(env, flagProfile);
+  const stored = checkStoredProfile(data.profiles?.[name], name, file);
   const pick = (envValue: string | undefined, storedValue: string | undefined) =>
     envValue ? { value: envValue, source: 'env' as const } : storedValue ? { value: storedValue, source: 'profile' as const } : { value: undefined, source: 'unset' as const };
   const baseUrl = pick(env.PRAVO_BASE_URL, stored.base_url);
@@ -43,6 +46,15 @@ export function resolveProfile(
     auth_header: stored.auth_header ?? 'x-api-key',
     sources: { base_url: baseUrl.source, api_key: apiKey.source },
   };
+}
+
+/**
+ * The name of the active profile: `--profile`, else `PRAVO_PROFILE`, else `default`; without reading the stored profile,
+ * so that a command that rewrites a broken field (`config set-key` over an `api_key` that is a number) can still run.
+ * @throws ConfigError when the name is invalid.
+ */
+export function activeProfileName(env: NodeJS.ProcessEnv, flagProfile: string | undefined): string {
+  return checkProfileName(flagProfile ?? (env.PRAVO_PROFILE || DEFAULT_PROFILE));
 }
 
 /**

@@ -3,6 +3,7 @@
  * one JSON file of mode 0600 (the only file that ever holds a key). `PRAVO_CONFIG_DIR` relocates it; tests always set
  * it. `conf` is imported lazily so that commands that need no configuration do not pay for loading it.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type Conf from 'conf';
 import type { AuthHeader } from '../api/client.js';
@@ -46,78 +47,145 @@ export function checkProfileName(name: string): string {
 
 /** The configuration file, read and written through `conf`. */
 export class ConfigStore {
-  readonly #conf: Conf<ConfigData>;
+  /** The open file; `undefined` until the first write when the file did not exist at open. */
+  #conf: Conf<ConfigData> | undefined;
+  readonly #create: () => Conf<ConfigData>;
+  readonly #path: string;
 
-  private constructor(conf: Conf<ConfigData>) {
-    this.#conf = conf;
+  private constructor(file: string, create: () => Conf<ConfigData>, existing: Conf<ConfigData> | undefined) {
+    this.#path = file;
+    this.#create = create;
+    this.#conf = existing;
   }
 
   /**
    * Opens the config file: `$PRAVO_CONFIG_DIR/config.json` when the variable is set, else the system's user config
-   * directory for `pravo` (e.g. `~/.config/pravo/config.json`). Nothing is written until a setter is called.
-   * @throws ConfigError when the file exists but is not valid JSON.
+   * directory for `pravo` (e.g. `~/.config/pravo/config.json`). When the file does not exist, nothing is created
+   * until a setter is called: reading (`config show`, resolving a profile) leaves no directory behind.
+   * @throws ConfigError when the file exists but is not valid JSON, or is not a JSON object.
+   * @throws StateDirectoryError when the file exists and its directory cannot be used.
    */
   static async open(env: NodeJS.ProcessEnv = process.env): Promise<ConfigStore> {
-    return new ConfigStore(await openConf<ConfigData>(env, 'config'));
+    const [{ default: ConfClass }, dir] = await Promise.all([import('conf'), configDir(env)]);
+    const file = path.join(dir, `${CONFIG_NAME}.json`);
+    const create = (): Conf<ConfigData> => openConfFile<ConfigData>(ConfClass, dir, CONFIG_NAME);
+    const store = new ConfigStore(file, create, fs.existsSync(file) ? create() : undefined);
+    const data = store.#conf?.store;
+    if (data !== undefined && (typeof data !== 'object' || data === null || Array.isArray(data))) {
+      throw new ConfigError(`The config file ${file} does not hold a JSON object. Fix or remove it.`);
+    }
+    return store;
   }
 
-  /** Absolute path of the config file. */
+  /** Absolute path of the config file (which may not exist yet). */
   get path(): string {
-    return this.#conf.path;
+    return this.#path;
   }
 
-  /** A copy of the whole configuration. */
+  /** A copy of the whole configuration (empty when the file does not exist). */
   data(): ConfigData {
-    return structuredClone(this.#conf.store);
+    return structuredClone(this.#conf?.store ?? {});
   }
 
-  /** The named profile's stored fields (empty when the profile does not exist). */
+  /**
+   * The named profile's stored fields (empty when the profile does not exist), checked: `base_url` and `api_key`
+   * are strings, `auth_header` is `x-api-key` or `bearer`.
+   * @throws ConfigError naming the file, the profile and the field when a field has another type or value (a file
+   *   edited by hand), saying how to store it again.
+   */
   profile(name: string): Profile {
-    return { ...this.#conf.get('profiles')?.[name] };
+    return checkStoredProfile(this.data().profiles?.[name], name, this.#path);
   }
 
   /** Sets (or, with `undefined`, removes) one field of a profile, creating the profile when needed. */
   setProfileField<K extends keyof Profile>(name: string, field: K, value: Profile[K] | undefined): void {
     checkProfileName(name);
-    const profiles = { ...this.#conf.get('profiles') };
+    const conf = this.#writable();
+    const profiles = { ...conf.get('profiles') };
     const profile = { ...profiles[name] };
     if (value === undefined) delete profile[field];
     else profile[field] = value;
     profiles[name] = profile;
-    this.#conf.set('profiles', profiles);
+    conf.set('profiles', profiles);
   }
 
-  /** The sandbox corpus setting, when set. */
+  /** The sandbox corpus setting, when set. @throws ConfigError when it is not a string. */
   sandboxCorpus(): string | undefined {
-    return this.#conf.get('sandbox_corpus');
+    const value = this.#conf?.get('sandbox_corpus');
+    if (value !== undefined && typeof value !== 'string') {
+      throw new ConfigError(`In ${this.#path}, sandbox_corpus is a ${jsonType(value)}, not a path. Set it again with \`pravo config set sandbox-corpus FILE\`, or fix the file.`);
+    }
+    return value;
   }
 
   /** Sets (or, with `undefined`, removes) the sandbox corpus setting; stores an absolute path. */
   setSandboxCorpus(file: string | undefined): void {
-    if (file === undefined) this.#conf.delete('sandbox_corpus');
-    else this.#conf.set('sandbox_corpus', path.resolve(file));
+    if (file === undefined) {
+      if (this.#conf?.has('sandbox_corpus')) this.#conf.delete('sandbox_corpus');
+    } else this.#writable().set('sandbox_corpus', path.resolve(file));
+  }
+
+  /** The open file, creating its directory (0700) and opening it first when it did not exist. */
+  #writable(): Conf<ConfigData> {
+    this.#conf ??= this.#create();
+    return this.#conf;
   }
 }
 
+/** Base name of the config file. */
+const CONFIG_NAME = 'config';
+
+/** The setting a profile field is stored with, for "store it again with ..." advice. */
+const FIELD_FIX: Record<keyof Profile, string> = {
+  base_url: '`pravo config set base-url URL`',
+  api_key: '`pravo config set-key`',
+  auth_header: '`pravo config set auth-header x-api-key|bearer`',
+};
+
 /**
- * Opens `<config dir>/<configName>.json` with `conf` (mode 0600, no dot-notation): the config dir is
- * `$PRAVO_CONFIG_DIR` when set, else the system's user config directory for `pravo`; it is created 0700 when missing.
- * @throws ConfigError when the file exists but cannot be read as JSON.
- * @throws StateDirectoryError when the config directory cannot be created.
+ * A stored profile, its fields' types checked (see {@link ConfigStore.profile}); `file` names the config file in
+ * messages. @throws ConfigError as `ConfigStore.profile` does.
  */
-export async function openConf<T extends Record<string, unknown>>(
-  env: NodeJS.ProcessEnv,
-  configName: string,
-): Promise<Conf<T>> {
-  const [{ default: ConfClass }, dir] = await Promise.all([import('conf'), configDir(env)]);
-  // conf creates a missing directory with the default mode; create it first, private to the user.
+export function checkStoredProfile(stored: unknown, name: string, file: string): Profile {
+  if (stored === undefined) return {};
+  const profileFlag = name === DEFAULT_PROFILE ? '' : ` --profile ${name}`;
+  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) {
+    throw new ConfigError(`In ${file}, profile "${name}" is a ${jsonType(stored)}, not an object of settings. Fix or remove it.`);
+  }
+  const profile = stored as Record<string, unknown>;
+  for (const field of ['base_url', 'api_key', 'auth_header'] as const) {
+    const value = profile[field];
+    if (value === undefined) continue;
+    const ok = field === 'auth_header' ? value === 'x-api-key' || value === 'bearer' : typeof value === 'string';
+    if (!ok) {
+      // The value itself is never shown: it may be a key.
+      const what = field === 'auth_header' && typeof value === 'string' ? 'neither "x-api-key" nor "bearer"' : `a ${jsonType(value)}, not a string`;
+      throw new ConfigError(
+        `In ${file}, ${field} of profile "${name}" is ${what}. Store it again with ${FIELD_FIX[field].replace(/`$/, `${profileFlag}\``)}, or fix the file.`,
+      );
+    }
+  }
+  return { ...(profile as Profile) };
+}
+
+/** The JSON type of a value, in words: `number`, `array`, `null`, … */
+function jsonType(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+}
+
+/**
+ * Opens `<dir>/<configName>.json` with `conf` (mode 0600, no dot-notation), creating `dir` 0700 when missing.
+ * @throws ConfigError when the file exists but cannot be read as JSON.
+ * @throws StateDirectoryError when the directory cannot be created.
+ */
+function openConfFile<T extends Record<string, unknown>>(ConfClass: typeof Conf, dir: string, configName: string): Conf<T> {
+  // conf creates a missing directory with the default mode (and with Node's recursive mkdir); create it first, private
+  // to the user and in bounded steps.
   ensurePrivateDir(dir);
   try {
     return new ConfClass<T>({ cwd: dir, configName, configFileMode: 0o600, accessPropertiesByDotNotation: false });
   } catch (error) {
-    throw new ConfigError(
-      `Cannot read the pravo file ${path.join(dir, `${configName}.json`)}: ${(error as Error).message}. Fix or remove it.`,
-    );
+    throw new ConfigError(`Cannot read the pravo file ${path.join(dir, `${configName}.json`)}: ${(error as Error).message}. Fix or remove it.`);
   }
 }
 
@@ -128,4 +196,3 @@ export async function openConf<T extends Record<string, unknown>>(
 export async function configDir(env: NodeJS.ProcessEnv): Promise<string> {
   return pravoPaths(env).config;
 }
-

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { PassThrough, Writable, type Readable } from 'node:stream';
 import type { ChildProcess } from 'node:child_process';
 
 /** An output stream with the terminal facts renderers need. */
@@ -118,6 +118,25 @@ export class IOStreams {
   /** Whether a prompt can be shown: stdin and stderr are terminals. */
   get canPrompt(): boolean {
     return this.stdinIsTTY && this.stderrIsTTY;
+  }
+
+  /**
+   * Where a prompt writes: stderr behind a proxy that the prompt library cannot end. `@inquirer/core` pipes its output
+   * into the stream it is given and ends that pipe when the prompt closes; Node spares `process.stderr` from that, but
+   * not any other stream (a host's, a test's), after which every later message would fail with "write after end".
+   */
+  get promptOutput(): OutputStream {
+    const target = this.stderr;
+    const proxy = new Writable({
+      write: (chunk: Buffer, _encoding, callback) => void target.write(chunk, callback),
+      final: (callback) => callback(),
+    }) as OutputStream & { rows?: number };
+    Object.defineProperties(proxy, {
+      isTTY: { get: () => target.isTTY },
+      columns: { get: () => target.columns },
+      rows: { get: () => (target as { rows?: number }).rows },
+    });
+    return proxy;
   }
 
   /** Whether progress indicators appear: stderr is a terminal. */

@@ -2,8 +2,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runPravo } from '../helpers/host.js';
+import type { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli.js';
+import { runPravo, testHost } from '../helpers/host.js';
 
 /** A made-up key of the live form; not a real credential. */
 const KEY = 'sbx_live_TESTKEYabcdefghijklmnopqrstuvwx';
@@ -43,6 +45,23 @@ describe('pravo config', () => {
     expect(argv.stderr).not.toContain(KEY);
   });
 
+  it('set-key at a terminal: the prompt shows nothing while typing (no mask that tells the length), and stores the key', async () => {
+    const t = testHost({ env, stdinTTY: true, stderrTTY: true });
+    const stdin = t.host.stdin as PassThrough;
+    const done = main(['config', 'set-key'], t.host);
+    await vi.waitFor(() => expect(t.stderr()).toMatch(/API key for profile "default":/));
+    for (const char of KEY) stdin.write(char);
+    await vi.waitFor(() => expect(t.stderr()).toMatch(/hidden/));
+    const whileTyping = t.stderr();
+    stdin.write('\r');
+    expect(await done).toBe(0);
+    expect(whileTyping).not.toMatch(/\*{3,}/);
+    expect(t.stderr()).not.toContain(KEY);
+    expect(t.stderr()).not.toMatch(/\*{3,}/);
+    const shown = await runPravo(['config', 'show', '--json'], { env });
+    expect(JSON.parse(shown.stdout).api_key).toBe('sbx_live_…uvwx');
+  });
+
   it('show: aligned lines, or one JSON object with --json; the key masked and its source named', async () => {
     await runPravo(['config', 'set-key', '--stdin'], { env, input: KEY });
     const text = await runPravo(['config', 'show'], { env: { ...env, PRAVO_BASE_URL: 'http://127.0.0.1:8787' } });
@@ -73,6 +92,72 @@ describe('pravo config', () => {
     const unset = await runPravo(['config', 'unset', 'auth-header', '--json'], { env });
     expect(JSON.parse(unset.stdout)).toEqual({ profile: 'default', setting: 'auth-header', removed: true });
     expect((await runPravo(['nonsense'], { env })).exitCode).toBe(2);
+  });
+
+  it('set api-key is refused without echoing the value, pointing at set-key; nothing stored, no "Nothing was sent"', async () => {
+    const result = await runPravo(['config', 'set', 'api-key', KEY], { env });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/pravo config set-key/);
+    expect(result.stderr).not.toContain(KEY);
+    expect(result.stderr).not.toMatch(/Nothing was sent/);
+    expect(fs.existsSync(path.join(root, 'config'))).toBe(false);
+  });
+
+  it('unset of something not stored says so: "removed": false, and a message that nothing was removed', async () => {
+    const json = await runPravo(['config', 'unset', 'api-key', '--json'], { env });
+    expect(json.exitCode).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({ profile: 'default', setting: 'api-key', removed: false });
+    const text = await runPravo(['config', 'unset', 'sandbox-corpus'], { env });
+    expect(text.stderr).toMatch(/Nothing to remove: sandbox-corpus is not stored/);
+    await runPravo(['config', 'set-key', '--stdin'], { env, input: KEY });
+    const removed = await runPravo(['config', 'unset', 'api-key', '--json'], { env });
+    expect(JSON.parse(removed.stdout).removed).toBe(true);
+  });
+
+  it('show, path and a failed search leave no config directory behind', async () => {
+    expect((await runPravo(['config', 'show'], { env })).exitCode).toBe(0);
+    expect((await runPravo(['config', 'show', '--json'], { env })).exitCode).toBe(0);
+    expect((await runPravo(['config', 'path'], { env })).exitCode).toBe(0);
+    expect((await runPravo(['search', 'трудов договор'], { env })).exitCode).toBe(2);
+    expect(fs.existsSync(path.join(root, 'config'))).toBe(false);
+  });
+
+  it('a hand-edited config with an api_key that is a number: exit 2 naming the file and field, and set-key repairs it', async () => {
+    fs.mkdirSync(path.join(root, 'config'));
+    const file = path.join(root, 'config', 'config.json');
+    fs.writeFileSync(file, JSON.stringify({ profiles: { default: { api_key: 123456789, auth_header: 'basic' } } }));
+    for (const args of [['config', 'show'], ['search', 'трудов договор']]) {
+      const result = await runPravo(args, { env: { ...env, PRAVO_BASE_URL: 'http://127.0.0.1:9' } });
+      expect(result.exitCode, args.join(' ')).toBe(2);
+      expect(result.stderr).toContain(`In ${file}, api_key of profile "default" is a number, not a string`);
+      expect(result.stderr).toMatch(/pravo config set-key/);
+      expect(result.stderr).not.toMatch(/Unexpected|bug in pravo|123456789/);
+    }
+    expect((await runPravo(['config', 'set-key', '--stdin'], { env, input: KEY })).exitCode).toBe(0);
+    const next = await runPravo(['config', 'show'], { env });
+    expect(next.stderr).toMatch(/auth_header of profile "default" is neither "x-api-key" nor "bearer"/);
+    expect((await runPravo(['config', 'set', 'auth-header', 'bearer'], { env })).exitCode).toBe(0);
+    expect((await runPravo(['config', 'show'], { env })).exitCode).toBe(0);
+  });
+
+  it('an unknown command points at the help of its level, not at a look-alike command', async () => {
+    const top = await runPravo(['batch'], { env });
+    expect(top.exitCode).toBe(2);
+    expect(top.stderr).toMatch(/unknown command 'batch'/);
+    expect(top.stderr).toMatch(/Run `pravo --help` to see the commands/);
+    expect(top.stderr).not.toMatch(/Did you mean/);
+    const nested = await runPravo(['config', 'frobnicate'], { env });
+    expect(nested.exitCode).toBe(2);
+    expect(nested.stderr).toMatch(/Run `pravo config --help`/);
+  });
+
+  it('pravo help [command] is the help of pravo or of the command', async () => {
+    const top = await runPravo(['help'], { env });
+    expect(top.exitCode).toBe(0);
+    expect(top.stdout).toBe((await runPravo(['--help'], { env })).stdout);
+    const search = await runPravo(['help', 'search'], { env });
+    expect(search.exitCode).toBe(0);
+    expect(search.stdout).toBe((await runPravo(['search', '--help'], { env })).stdout);
   });
 
   it('path prints the config file', async () => {

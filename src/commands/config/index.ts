@@ -31,7 +31,7 @@ export function registerConfig(program: Command, run: RunAction): void {
     .option('--json', JSON_HELP)
     .addHelpText('after', examples('config set-key', '--profile work', '--stdin --json < key.txt'))
     .action(async (refused: string | undefined, options: { stdin?: boolean; json?: boolean }, cmd: Command) => {
-      await run(cmd, { command: 'config set-key', json: options.json === true }, async (f) => (await load()).runSetKey(f, refused, options));
+      await run(cmd, { command: 'config set-key', json: options.json === true, local: true }, async (f) => (await load()).runSetKey(f, refused, options));
     });
 
   config
@@ -40,7 +40,7 @@ export function registerConfig(program: Command, run: RunAction): void {
     .option('--json', JSON_HELP)
     .addHelpText('after', examples('config show', '--profile work', '--json'))
     .action(async (options: { json?: boolean }, cmd: Command) => {
-      await run(cmd, { command: 'config show', json: options.json === true }, async (f) => (await load()).runShow(f, options));
+      await run(cmd, { command: 'config show', json: options.json === true, local: true }, async (f) => (await load()).runShow(f, options));
     });
 
   config
@@ -54,7 +54,7 @@ export function registerConfig(program: Command, run: RunAction): void {
       examples('config set', 'base-url https://api.example.bg', 'auth-header bearer --profile proxy', 'sandbox-corpus ../shared/corpus/bg-statutes.jsonl.gz'),
     )
     .action(async (name: string, value: string, options: { json?: boolean }, cmd: Command) => {
-      await run(cmd, { command: 'config set', json: options.json === true }, async (f) => (await load()).runSet(f, name, value, options));
+      await run(cmd, { command: 'config set', json: options.json === true, local: true }, async (f) => (await load()).runSet(f, name, value, options));
     });
 
   config
@@ -64,7 +64,7 @@ export function registerConfig(program: Command, run: RunAction): void {
     .option('--json', JSON_HELP)
     .addHelpText('after', examples('config unset', 'api-key', 'base-url --profile work'))
     .action(async (name: string, options: { json?: boolean }, cmd: Command) => {
-      await run(cmd, { command: 'config unset', json: options.json === true }, async (f) => (await load()).runUnset(f, name, options));
+      await run(cmd, { command: 'config unset', json: options.json === true, local: true }, async (f) => (await load()).runUnset(f, name, options));
     });
 
   config
@@ -73,6 +73,6 @@ export function registerConfig(program: Command, run: RunAction): void {
     .option('--json', JSON_HELP)
     .addHelpText('after', examples('config path', '', '--json'))
     .action(async (options: { json?: boolean }, cmd: Command) => {
-      await run(cmd, { command: 'config path', json: options.json === true }, async (f) => (await load()).runPath(f, options));
+      await run(cmd, { command: 'config path', json: options.json === true, local: true }, async (f) => (await load()).runPath(f, options));
     });
 }

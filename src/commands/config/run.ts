@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import { normalizeBaseUrl, isLoopbackUrl } from '../../api/base-url.js';
+import { activeProfileName } from '../../config/profile.js';
 import { ConfigError, UsageError } from '../../errors/cli.js';
 import type { Factory } from '../../factory.js';
 import { Printer, type View } from '../../io/printer.js';
@@ -19,7 +20,7 @@ export async function runSetKey(f: Factory, refused: string | undefined, options
         'If that was a real key, consider it exposed: clear it from your shell history, or rotate it.',
     );
   }
-  const [store, profile] = [await f.config(), await f.profile()];
+  const [store, profile] = [await f.config(), { name: activeProfileName(f.env, f.globals.profile) }];
   let key: string;
   if (options.stdin) {
     key = (await readAll(io.stdin)).trim();
@@ -27,8 +28,15 @@ export async function runSetKey(f: Factory, refused: string | undefined, options
     const { password } = await import('@inquirer/prompts');
     key = (
       await password(
-        { message: `API key for profile "${profile.name}":`, mask: '*' },
-        { input: io.stdin, output: io.stderr, signal: f.signal },
+        // No mask: one `*` per character would tell anyone watching the key's length; nothing is shown while typing,
+        // and the key can never be revealed on screen (no ctrl+t toggle).
+        {
+          message: `API key for profile "${profile.name}":`,
+          mask: false,
+          toggleMask: false,
+          theme: { style: { maskedText: '(hidden while you type or paste; Enter to store)' } },
+        },
+        { input: io.stdin, output: io.promptOutput, signal: f.signal },
       )
     ).trim();
   } else {
@@ -110,8 +118,16 @@ function sourceName(source: 'env' | 'profile' | 'unset', variable: string): stri
 
 /** `pravo config set NAME VALUE`: returns the exit code. */
 export async function runSet(f: Factory, name: string, value: string, options: { json?: boolean }): Promise<number> {
+  if (name === 'api-key' || name === 'api_key' || name === 'key') {
+    // The value is never echoed: it may be a real key.
+    throw new UsageError(
+      'The API key is not set with `config set`: a key given as an argument stays in your shell history and process lists. ' +
+        'Run `pravo config set-key` to type it at a hidden prompt, or pipe it in with `pravo config set-key --stdin`. ' +
+        'If that was a real key, consider it exposed: clear it from your shell history, or rotate it.',
+    );
+  }
   const setting = checkSetting(name);
-  const [store, profile] = [await f.config(), await f.profile()];
+  const [store, profile] = [await f.config(), { name: activeProfileName(f.env, f.globals.profile) }];
   const printer = new Printer(f.io, options.json === true);
   switch (setting) {
     case 'base-url': {
@@ -150,17 +166,25 @@ export async function runSet(f: Factory, name: string, value: string, options: {
 /** `pravo config unset NAME`: returns the exit code. */
 export async function runUnset(f: Factory, name: string, options: { json?: boolean }): Promise<number> {
   const setting = name === 'api-key' ? 'api-key' : checkSetting(name);
-  const [store, profile] = [await f.config(), await f.profile()];
-  if (setting === 'sandbox-corpus') store.setSandboxCorpus(undefined);
-  else {
-    const field = ({ 'api-key': 'api_key', 'base-url': 'base_url', 'auth-header': 'auth_header' } as const)[setting];
-    store.setProfileField(profile.name, field, undefined);
-  }
+  const [store, profile] = [await f.config(), { name: activeProfileName(f.env, f.globals.profile) }];
   const global = setting === 'sandbox-corpus';
-  new Printer(f.io, options.json === true).report(
-    { profile: global ? null : profile.name, setting, removed: true },
-    `Removed ${setting}${global ? '' : ` from profile "${profile.name}"`}.`,
+  let removed: boolean;
+  if (global) {
+    removed = store.sandboxCorpus() !== undefined;
+    if (removed) store.setSandboxCorpus(undefined);
+  } else {
+    const field = ({ 'api-key': 'api_key', 'base-url': 'base_url', 'auth-header': 'auth_header' } as const)[setting];
+    removed = store.profile(profile.name)[field] !== undefined;
+    if (removed) store.setProfileField(profile.name, field, undefined);
+  }
+  const where = global ? '' : ` from profile "${profile.name}"`;
+  const printer = new Printer(f.io, options.json === true);
+  printer.report(
+    { profile: global ? null : profile.name, setting, removed },
+    removed ? `Removed ${setting}${where}.` : `Nothing to remove: ${setting} is not stored${global ? '' : ` in profile "${profile.name}"`}.`,
   );
+  const variable = ({ 'api-key': 'PRAVO_API_KEY', 'base-url': 'PRAVO_BASE_URL', 'sandbox-corpus': 'PRAVO_SANDBOX_CORPUS' } as Record<string, string>)[setting];
+  if (variable && f.env[variable]) printer.note(`Note: ${variable} is set in this environment and still applies.`);
   return 0;
 }
 
