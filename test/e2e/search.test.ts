@@ -81,6 +81,20 @@ describe('pravo search against the sandbox', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ result_count: 0, results: [] });
   });
 
+  it('says on stderr why a search limited to court decisions finds nothing in the statutes (exit 0)', async () => {
+    const note = /^(The|--judge selects court decisions, and the) corpus has no documents of type high_courts_cases \(Съдебна практика на върховните съдилища\); nothing could match\.$/u;
+    for (const args of [['--type', 'high_courts_cases'], ['--judge', 'Иванова']]) {
+      const result = await pravo(['search', ...args, INSURANCE_QUERY], { env: env() });
+      expect(result.exitCode, args.join(' ')).toBe(0);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(note);
+    }
+    const json = await pravo(['search', '--json', '-t', 'high_courts_cases', INSURANCE_QUERY], { env: env() });
+    expect(json.exitCode).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({ query: INSURANCE_QUERY, result_count: 0, results: [] });
+    expect(json.stderr).toMatch(note);
+  });
+
   it('keeps the last results so that result N can be opened later, document_id and collection unchanged', async () => {
     const result = await pravo(['search', '--json', '-n', '3', INSURANCE_QUERY], { env: env() });
     const response = JSON.parse(result.stdout);
