@@ -149,6 +149,113 @@ describe('pravo search: output forms', () => {
   });
 });
 
+describe('pravo search: a search that cannot match', () => {
+  const EMPTY = JSON.stringify({ query: QUERY, result_count: 0, results: [] });
+  /** A catalog of a collection with laws only (counts as the sandbox reports them). */
+  const LAWS_ONLY = JSON.stringify({
+    source_types: [
+      { id: 'bulgarian_laws_regulations', name: 'Закони и подзаконови нормативни актове', case_law: false, document_count: 1997 },
+      { id: 'high_courts_cases', name: 'Съдебна практика на върховните съдилища', case_law: true, document_count: 0 },
+    ],
+  });
+  const NOTE = 'The corpus has no documents of type high_courts_cases (Съдебна практика на върховните съдилища); nothing could match.';
+
+  /** Answers the search with `search` and the catalog with `catalog`. */
+  const answer = (search: string, catalog: { status: number; body: string }) => (r: Recorded) =>
+    r.url === '/v1/catalog/source-types' ? catalog : { status: 200, body: search };
+
+  it('--type of a type without documents: says so on stderr, exit 0, after one catalog request', async () => {
+    const server = await serve(answer(EMPTY, { status: 200, body: LAWS_ONLY }));
+    const result = await runPravo(['search', '--type', 'high_courts_cases', QUERY], { env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`${NOTE}\n`);
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /v1/search', 'GET /v1/catalog/source-types']);
+    expect(server.requests[1]!.headers['x-api-key']).toBe(KEY);
+
+    // On a terminal: the note, then the one-line "no results".
+    const terminal = await runPravo(['search', '--type', 'high_courts_cases', QUERY], { env, stdoutTTY: true, stderrTTY: true });
+    expect(terminal.exitCode).toBe(0);
+    expect(terminal.stdout).toContain('No results for');
+    expect(terminal.stderr).toContain(NOTE);
+  });
+
+  it('--json: stdout is still the server body exactly, the note goes to stderr', async () => {
+    await serve(answer(EMPTY, { status: 200, body: LAWS_ONLY }));
+    const result = await runPravo(['search', '--json', '-t', 'high_courts_cases', QUERY], { env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe(`${EMPTY}\n`);
+    expect(result.stderr).toBe(`${NOTE}\n`);
+  });
+
+  it('--judge or --court without --type, on a collection without court decisions: says the filter selects none', async () => {
+    await serve(answer(EMPTY, { status: 200, body: LAWS_ONLY }));
+    const judge = await runPravo(['search', '--judge', 'Иванова', QUERY], { env });
+    expect(judge.exitCode).toBe(0);
+    expect(judge.stderr).toBe(
+      '--judge selects court decisions, and the corpus has no documents of type high_courts_cases ' +
+        '(Съдебна практика на върховните съдилища); nothing could match.\n',
+    );
+    const both = await runPravo(['search', '-c', '7', '-j', 'Иванова', QUERY], { env });
+    expect(both.exitCode).toBe(0);
+    expect(both.stderr).toMatch(/^--court and --judge select court decisions, and the corpus has no documents of type high_courts_cases/);
+  });
+
+  it('names only the empty ones when some requested types have documents', async () => {
+    await serve(answer(EMPTY, { status: 200, body: LAWS_ONLY }));
+    const result = await runPravo(['search', '-t', 'bulgarian_laws_regulations', '-t', 'high_courts_cases', QUERY], { env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe('The corpus has no documents of type high_courts_cases (Съдебна практика на върховните съдилища).\n');
+  });
+
+  it('makes no catalog request when there are results, or when nothing limited the search', async () => {
+    const withResults = await serve(answer(response(), { status: 200, body: LAWS_ONLY }));
+    const found = await runPravo(['search', '--type', 'high_courts_cases', '--judge', 'Иванова', QUERY], { env });
+    expect(found.exitCode).toBe(0);
+    expect(found.stderr).toBe('');
+    expect(withResults.requests.map((r) => r.url)).toEqual(['/v1/search']);
+
+    const unlimited = await serve(answer(EMPTY, { status: 200, body: LAWS_ONLY }));
+    const nothing = await runPravo(['search', '--from', '2020-01-01', QUERY], { env });
+    expect(nothing.exitCode).toBe(0);
+    expect(nothing.stderr).toBe('');
+    expect(unlimited.requests.map((r) => r.url)).toEqual(['/v1/search']);
+  });
+
+  it('adds nothing when the catalog fails, answers in another shape, or has documents of the type', async () => {
+    const catalogs = [
+      { status: 500, body: JSON.stringify({ error: { code: 'internal_error', message: 'catalog down' } }) },
+      { status: 404, body: 'not here' },
+      { status: 200, body: '{"source_types": "none"}' },
+      { status: 200, body: 'not json' },
+      // The spec does not show document_count: without it, the catalog cannot tell.
+      { status: 200, body: JSON.stringify({ source_types: [{ id: 'high_courts_cases', name: 'Практика' }] }) },
+      { status: 200, body: JSON.stringify({ source_types: [{ id: 'high_courts_cases', document_count: 3 }] }) },
+      // A type the catalog does not list is not called empty.
+      { status: 200, body: JSON.stringify({ source_types: [{ id: 'bulgarian_laws_regulations', document_count: 0 }] }) },
+    ];
+    for (const catalog of catalogs) {
+      const server = await serve(answer(EMPTY, catalog));
+      for (const json of [false, true]) {
+        const result = await runPravo(['search', ...(json ? ['--json'] : []), '--type', 'high_courts_cases', QUERY], { env });
+        expect(result.exitCode, catalog.body).toBe(0);
+        expect(result.stderr, catalog.body).toBe('');
+        expect(result.stdout).toBe(json ? `${EMPTY}\n` : '');
+      }
+      expect(server.requests.filter((r) => r.url === '/v1/catalog/source-types')).toHaveLength(2);
+    }
+  });
+
+  it('sanitizes the type name from the catalog', async () => {
+    const hostile = '\u001b]0;pwned\u0007\u009b31m\u202eПрактика\r\nвтори ред';
+    await serve(answer(EMPTY, { status: 200, body: JSON.stringify({ source_types: [{ id: 'high_courts_cases', name: hostile, document_count: 0 }] }) }));
+    const result = await runPravo(['search', '--type', 'high_courts_cases', QUERY], { env, stderrTTY: true });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain('high_courts_cases (Практика втори ред); nothing could match.');
+    expect(hasControlSequences(result.stderr), JSON.stringify(result.stderr)).toBe(false);
+  });
+});
+
 describe('pravo search: errors and exit codes', () => {
   it('bad options: exit 2, every problem named by its option, nothing sent', async () => {
     const server = await serve(() => ({ status: 200, body: response() }));

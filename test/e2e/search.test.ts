@@ -81,6 +81,20 @@ describe('pravo search against the sandbox', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ result_count: 0, results: [] });
   });
 
+  it('says on stderr why a search limited to court decisions finds nothing in the statutes (exit 0)', async () => {
+    const note = /^(The|--judge selects court decisions, and the) corpus has no documents of type high_courts_cases \(Съдебна практика на върховните съдилища\); nothing could match\.$/u;
+    for (const args of [['--type', 'high_courts_cases'], ['--judge', 'Иванова']]) {
+      const result = await pravo(['search', ...args, INSURANCE_QUERY], { env: env() });
+      expect(result.exitCode, args.join(' ')).toBe(0);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(note);
+    }
+    const json = await pravo(['search', '--json', '-t', 'high_courts_cases', INSURANCE_QUERY], { env: env() });
+    expect(json.exitCode).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({ query: INSURANCE_QUERY, result_count: 0, results: [] });
+    expect(json.stderr).toMatch(note);
+  });
+
   it('keeps the last results so that result N can be opened later, document_id and collection unchanged', async () => {
     const result = await pravo(['search', '--json', '-n', '3', INSURANCE_QUERY], { env: env() });
     const response = JSON.parse(result.stdout);
@@ -242,17 +256,22 @@ describe('what pravo search sends', () => {
   });
 
   it('sends every request field, the key in X-API-Key only, never in the URL, and never include_content', async () => {
+    const before = server.requests.length;
     const result = await pravo(
       ['search', '-t', 'high_courts_cases', '-c', '12', '-c', '7', '-j', 'Иванова', '--from', '2020-01-01', '--to', '2020-12-31', '-n', '5', 'неустойка', 'прекомерна'],
       { env: env() },
     );
     expect(result.exitCode).toBe(0);
-    const sent = server.requests.at(-1)!;
-    expect(sent.method).toBe('POST');
-    expect(sent.url).toBe('/v1/search');
-    expect(sent.headers['x-api-key']).toBe(KEY);
-    expect(sent.headers.authorization).toBeUndefined();
-    expect(JSON.parse(sent.body)).toEqual({
+    // The search, then (it found nothing and was limited by type) one catalog request, which may explain why.
+    const [sent, catalog, ...more] = server.requests.slice(before);
+    expect(more).toEqual([]);
+    expect(catalog).toMatchObject({ method: 'GET', url: '/v1/catalog/source-types' });
+    expect(catalog!.headers['x-api-key']).toBe(KEY);
+    expect(sent!.method).toBe('POST');
+    expect(sent!.url).toBe('/v1/search');
+    expect(sent!.headers['x-api-key']).toBe(KEY);
+    expect(sent!.headers.authorization).toBeUndefined();
+    expect(JSON.parse(sent!.body)).toEqual({
       query: 'неустойка прекомерна',
       source_types: ['high_courts_cases'],
       court_ids: [12, 7],

@@ -1,8 +1,8 @@
 /**
  * The Bulgarian `explanation` of a `POST /v1/search` result (stage 5; spec: Search result, "an explanation in
- * Bulgarian"): the matched words as typed and the excerpted articles.
+ * Bulgarian"): what became of every word of the query in this document, the words as typed.
  */
-import type { QueryTerm } from './analysis.js';
+import { isIndexable, STOPWORDS, type AnalyzedQuery } from './analysis.js';
 import type { ArticleHit, DocumentHit } from './ranking.js';
 
 /** "с" or "със" before a word (Bulgarian: "със" before с/з). */
@@ -16,43 +16,119 @@ function enumerate(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')} и ${items[items.length - 1]}`;
 }
 
-/** At most this many words are named in an explanation (long queries). */
-const EXPLANATION_MAX_WORDS = 8;
+/** Words in Bulgarian quotation marks: „дума“. */
+function quote(words: readonly string[]): string[] {
+  return words.map((w) => `„${w}“`);
+}
 
-function quoteWords(terms: readonly QueryTerm[]): string[] {
-  const words = terms.flatMap((t) => t.surfaces).map((w) => `„${w}“`);
-  return words.length > EXPLANATION_MAX_WORDS ? [...words.slice(0, EXPLANATION_MAX_WORDS), 'др.'] : words;
+/** Singular or plural form, by the number of words it is said of. */
+function agree(count: number, singular: string, plural: string): string {
+  return count === 1 ? singular : plural;
 }
 
 /**
- * The explanation of a result, in Bulgarian, e.g. `Съвпадение с „застрахователят“ и „обезщетение“ в Чл. 405 и
- * Чл. 408.`, followed, when applicable, by `Заглавието съвпада с „…“.` and `Няма съвпадение за „…“.` (query words
- * found nowhere in the document).
+ * Where each word of a query stands for one result; every distinct word of the query (as typed, compared without
+ * case) is in exactly one list, in query order.
+ * - `excerptsAndTitle`: its stem is in one of the result's excerpted articles and in the title.
+ * - `excerpts`: its stem is in one of the excerpted articles, not in the title.
+ * - `title`: its stem is in the title, not in an excerpted article.
+ * - `elsewhere`: otherwise, its stem is in another article of the document (one that is not excerpted).
+ * - `missing`: its stem was found nowhere in the document.
+ * - `common`: a stopword, not searched for (see `STOPWORDS`).
+ * - `short`: a one-character token that is not a stopword (e.g. a digit), not searched for.
+ */
+export interface WordPlacement {
+  excerptsAndTitle: string[];
+  excerpts: string[];
+  title: string[];
+  elsewhere: string[];
+  missing: string[];
+  common: string[];
+  short: string[];
+}
+
+/**
+ * Places every word of the query (see {@link WordPlacement}). Words are the query's tokens (maximal runs of letters
+ * and digits, `analyzeQuery`), so punctuation never counts; a word typed twice, in any case, is placed once, as first
+ * typed.
+ * @param excerpted the document's excerpted articles.
+ */
+export function placeWords(doc: DocumentHit, excerpted: readonly ArticleHit[], query: AnalyzedQuery): WordPlacement {
+  const inExcerpts = new Set(excerpted.flatMap((a) => a.terms));
+  const placement: WordPlacement = {
+    excerptsAndTitle: [],
+    excerpts: [],
+    title: [],
+    elsewhere: [],
+    missing: [],
+    common: [],
+    short: [],
+  };
+  query.terms.forEach((term, i) => {
+    const list = inExcerpts.has(i)
+      ? doc.termsInTitle.has(i)
+        ? placement.excerptsAndTitle
+        : placement.excerpts
+      : doc.termsInTitle.has(i)
+        ? placement.title
+        : doc.termsInArticles.has(i)
+          ? placement.elsewhere
+          : placement.missing;
+    list.push(...term.surfaces);
+  });
+  const seen = new Set<string>();
+  for (const token of query.tokens) {
+    const lower = token.toLowerCase();
+    if (isIndexable(lower) || seen.has(lower)) continue;
+    seen.add(lower);
+    (STOPWORDS.has(lower) ? placement.common : placement.short).push(token);
+  }
+  return placement;
+}
+
+/**
+ * The explanation of a result, in Bulgarian: one sentence per non-empty list of {@link placeWords}, in this order,
+ * e.g. `Съвпадение с „…“ в заглавието и в Чл. 405 и Чл. 408. Съвпадение със „застрахователят“ и „обезщетение“ в
+ * Чл. 405 и Чл. 408. Заглавието съвпада с „…“. „изплати“ се среща в други части на документа. Няма съвпадение за
+ * „…“. „да“ е пропусната като твърде обща дума.` (the articles named are the excerpted ones).
+ * Every word of the query is named exactly once (none is dropped or shortened away), so the user can see what became
+ * of each. Empty only for an empty query.
  * @param excerpted the document's excerpted articles; @param labels their labels, in the same order.
  */
 export function explain(
   doc: DocumentHit,
   excerpted: readonly ArticleHit[],
   labels: readonly string[],
-  terms: readonly QueryTerm[],
+  query: AnalyzedQuery,
 ): string {
-  const inExcerpts = new Set(excerpted.flatMap((a) => a.terms));
+  const words = placeWords(doc, excerpted, query);
   const parts: string[] = [];
-  const excerptTerms = terms.filter((_, i) => inExcerpts.has(i));
-  if (excerptTerms.length > 0) {
-    const words = quoteWords(excerptTerms);
-    // Labels without their final period ("Чл. 405." → "Чл. 405"), each once (a ref can repeat within a document).
-    const where = [...new Set(labels.map((l) => l.trim().replace(/\.$/u, '')).filter((l) => l !== ''))];
+  // Labels without their final period ("Чл. 405." → "Чл. 405"), each once (a ref can repeat within a document).
+  const where = enumerate([...new Set(labels.map((l) => l.trim().replace(/\.$/u, '')).filter((l) => l !== ''))]);
+  for (const [group, inTitle] of [[words.excerptsAndTitle, true], [words.excerpts, false]] as const) {
+    if (group.length === 0) continue;
+    const quoted = quote(group);
+    const places = [inTitle ? 'в заглавието' : '', where !== '' ? `в ${where}` : ''].filter((p) => p !== '').join(' и ');
+    parts.push(`Съвпадение ${withPreposition(quoted[0]!)} ${enumerate(quoted)}${places !== '' ? ` ${places}` : ''}.`);
+  }
+  if (words.title.length > 0) {
+    const quoted = quote(words.title);
+    parts.push(`Заглавието съвпада ${withPreposition(quoted[0]!)} ${enumerate(quoted)}.`);
+  }
+  if (words.elsewhere.length > 0) {
+    const n = words.elsewhere.length;
+    parts.push(`${enumerate(quote(words.elsewhere))} ${agree(n, 'се среща', 'се срещат')} в други части на документа.`);
+  }
+  if (words.missing.length > 0) parts.push(`Няма съвпадение за ${enumerate(quote(words.missing))}.`);
+  if (words.common.length > 0) {
+    const n = words.common.length;
     parts.push(
-      `Съвпадение ${withPreposition(words[0] ?? '')} ${enumerate(words)}${where.length > 0 ? ` в ${enumerate(where)}` : ''}.`,
+      `${enumerate(quote(words.common))} ${agree(n, 'е пропусната като твърде обща дума', 'са пропуснати като твърде общи думи')}.`,
     );
   }
-  const titleTerms = terms.filter((_, i) => doc.termsInTitle.has(i));
-  if (titleTerms.length > 0) {
-    const words = quoteWords(titleTerms);
-    parts.push(`Заглавието съвпада ${withPreposition(words[0] ?? '')} ${enumerate(words)}.`);
+  if (words.short.length > 0) {
+    const n = words.short.length;
+    parts.push(`${enumerate(quote(words.short))} ${agree(n, 'е пропусната като твърде кратка', 'са пропуснати като твърде кратки')}.`);
   }
-  const missing = terms.filter((_, i) => !doc.termsInArticles.has(i) && !doc.termsInTitle.has(i));
-  if (missing.length > 0) parts.push(`Няма съвпадение за ${enumerate(quoteWords(missing))}.`);
   return parts.join(' ');
 }

@@ -9,8 +9,8 @@
  * 3. Documents (`ranking.ts`, `scoreDocuments`): candidates grouped by document and scored from their articles.
  * 4. Excerpts (`excerpts.ts`): up to 3 of the document's best articles (only those close to its best one), each cut
  *    to a passage of at most `EXCERPT_MAX_CHARS` around the densest run of matched words.
- * 5. Explanation (`explanation.ts`): a short Bulgarian sentence naming the matched words as typed and the excerpted
- *    articles.
+ * 5. Explanation (`explanation.ts`): short Bulgarian sentences naming every word of the query as typed, once: matched
+ *    in the excerpted articles (named), in the title, elsewhere in the document, not found, or skipped as too common or too short.
  */
 import { LIMITS, type SearchRequest, type SearchResponse, type SearchResult } from '../../api/types.js';
 import type { SearchIndex } from '../corpus/index-db.js';
@@ -82,7 +82,7 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
       url: m.url ?? '',
       excerpts,
       score: relativeScore(doc.score, bestDocument),
-      explanation: explain(doc, articles, excerpts.map((e) => e.label ?? ''), terms),
+      explanation: explain(doc, articles, excerpts.map((e) => e.label ?? ''), analyzed),
       source_type: m.source_type,
     };
     if (isCaseLawType(m.source_type, metadata.sourceTypes)) {
