@@ -249,7 +249,7 @@ describe('pravo search: a search that cannot match', () => {
   it('sanitizes the type name from the catalog', async () => {
     const hostile = '\u001b]0;pwned\u0007\u009b31m\u202eПрактика\r\nвтори ред';
     await serve(answer(EMPTY, { status: 200, body: JSON.stringify({ source_types: [{ id: 'high_courts_cases', name: hostile, document_count: 0 }] }) }));
-    const result = await runPravo(['search', '--type', 'high_courts_cases', QUERY], { env, stderrTTY: true });
+    const result = await runPravo(['search', '--type', 'high_courts_cases', QUERY], { env });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain('high_courts_cases (Практика втори ред); nothing could match.');
     expect(hasControlSequences(result.stderr), JSON.stringify(result.stderr)).toBe(false);
