@@ -94,6 +94,22 @@ describe('pravo config', () => {
     expect((await runPravo(['nonsense'], { env })).exitCode).toBe(2);
   });
 
+  it('a base URL with credentials is refused when set, and when read from a hand-edited file; never echoed', async () => {
+    const url = `http://u:${KEY}@127.0.0.1:9`;
+    const set = await runPravo(['config', 'set', 'base-url', url], { env });
+    expect(set.exitCode).toBe(2);
+    expect(set.stderr).not.toContain(KEY);
+    expect(fs.existsSync(path.join(root, 'config', 'config.json'))).toBe(false);
+    fs.mkdirSync(path.join(root, 'config'));
+    fs.writeFileSync(path.join(root, 'config', 'config.json'), JSON.stringify({ profiles: { default: { base_url: url, api_key: KEY } } }));
+    for (const args of [['config', 'show'], ['config', 'show', '--json'], ['search', 'трудов договор'], ['search', '--json', 'трудов договор']]) {
+      const result = await runPravo(args, { env });
+      expect(result.exitCode, args.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(/credentials/);
+      expect(result.stdout + result.stderr).not.toContain(KEY);
+    }
+  });
+
   it('set api-key is refused without echoing the value, pointing at set-key; nothing stored, no "Nothing was sent"', async () => {
     const result = await runPravo(['config', 'set', 'api-key', KEY], { env });
     expect(result.exitCode).toBe(2);
