@@ -10,9 +10,11 @@ Examples:
   $ pravo sandbox serve --json 2> sandbox.log.jsonl                # logs as JSON lines
 
 In a script, with the server in the background:
-  $ pravo sandbox serve > sandbox.json &
+  $ rm -f sandbox.json; pravo sandbox serve > sandbox.json &
   $ until [ -s sandbox.json ]; do sleep 0.2; done
   $ export PRAVO_BASE_URL=$(jq -r .base_url sandbox.json) PRAVO_API_KEY=$(jq -r .api_key sandbox.json)
+  $ pravo search "трудов договор прекратяване"
+  $ kill %1
 
 When ready, prints exactly one line of JSON to stdout, {"base_url":"http://127.0.0.1:PORT","api_key":"sbx_live_..."},
 then logs to stderr only. The key is new for each start and stays valid afterwards. The corpus index is built

@@ -1,0 +1,199 @@
+/**
+ * Every example pravo shows runs as written: the `$ pravo ...` lines of every command's `--help`, and the ```sh blocks
+ * of README.md (except the set-up and test commands, which `.ci/run` runs itself: they reinstall node_modules).
+ *
+ * Each runs with bash in a scratch directory beside a link to `../shared` (so `../shared/corpus/...` resolves as in a
+ * checkout), with `pravo` on PATH as the built CLI, the service being the shared test sandbox (PRAVO_BASE_URL and
+ * PRAVO_API_KEY), the sandbox corpus and data directory given by PRAVO_SANDBOX_CORPUS and PRAVO_SANDBOX_DATA_DIR, and
+ * the outside things an example names provided: a `pass` that prints a made-up key, a `key.txt`. How an example is
+ * run follows from its text:
+ * - a group of lines of which one runs something in the background (`&`) is one script, whose processes are all
+ *   stopped afterwards;
+ * - `pravo sandbox serve` in the foreground must print its ready line, then stop with exit 0 on Ctrl-C (SIGINT);
+ * - `pravo config set-key` without `--stdin` gets the key typed at a pseudo-terminal (util-linux `script`);
+ * - anything else must exit 0 within a minute.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { CLI, CORPUS } from './paths.js';
+import { tempDir } from './helpers.js';
+
+const README = path.join(path.dirname(CLI), '..', 'README.md');
+/** A made-up key of the live form; not a real credential. */
+const TYPED_KEY = 'sbx_live_EXAMPLEexampleEXAMPLEexample12';
+
+const scratch = tempDir('examples');
+afterAll(() => scratch.cleanup());
+const work = path.join(scratch.dir, 'checkout');
+const bin = path.join(scratch.dir, 'bin');
+fs.mkdirSync(work);
+fs.mkdirSync(bin);
+fs.symlinkSync(path.dirname(path.dirname(CORPUS)), path.join(scratch.dir, 'shared'));
+fs.writeFileSync(path.join(bin, 'pravo'), `#!/bin/sh\nexec node '${CLI}' "$@"\n`, { mode: 0o755 });
+fs.writeFileSync(path.join(bin, 'pass'), `#!/bin/sh\necho '${TYPED_KEY}'\n`, { mode: 0o755 });
+fs.writeFileSync(path.join(work, 'key.txt'), `${TYPED_KEY}\n`);
+
+/** The environment of every example: nothing of the user's, pravo's directories in the scratch directory. */
+function exampleEnv(): Record<string, string> {
+  const sandbox = inject('sandbox');
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !key.startsWith('PRAVO_') && !['NO_COLOR', 'FORCE_COLOR', 'PAGER'].includes(key)) env[key] = value;
+  }
+  return {
+    ...env,
+    PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+    PRAVO_CONFIG_DIR: path.join(scratch.dir, 'config'),
+    PRAVO_STATE_DIR: path.join(scratch.dir, 'state'),
+    PRAVO_CACHE_DIR: path.join(scratch.dir, 'cache'),
+    PRAVO_BASE_URL: sandbox.baseUrl,
+    PRAVO_API_KEY: sandbox.apiKey,
+    PRAVO_SANDBOX_CORPUS: CORPUS,
+    PRAVO_SANDBOX_DATA_DIR: sandbox.dataDir,
+  };
+}
+
+/** One example: the lines of a script, and where it was shown. */
+interface Example {
+  where: string;
+  lines: string[];
+}
+
+/** Groups of consecutive example lines as units to run: a group with a background job is one script, else each line. */
+function unitsOf(where: string, groups: string[][]): Example[] {
+  return groups.flatMap((lines) =>
+    lines.some((line) => /&\s*(#.*)?$/.test(line)) ? [{ where, lines }] : lines.map((line) => ({ where, lines: [line] })),
+  );
+}
+
+/** The commands of pravo, from the `Commands:` sections of the help (without `help` itself), as argument lists. */
+async function commands(prefix: string[] = []): Promise<string[][]> {
+  const help = (await execa('node', [CLI, ...prefix, '--help'])).stdout;
+  const section = help.split(/\n(?=\S)/).find((part) => part.startsWith('Commands:'));
+  const names = (section ?? '')
+    .split('\n')
+    .slice(1)
+    .map((line) => /^ {2}(\S+)/.exec(line)?.[1])
+    .filter((name): name is string => name !== undefined && name !== 'help');
+  const nested = await Promise.all(names.map((name) => commands([...prefix, name])));
+  return [prefix, ...nested.flat()];
+}
+
+/** The examples of one command's help: groups of consecutive `  $ ` lines. */
+async function helpExamples(command: string[]): Promise<Example[]> {
+  const help = (await execa('node', [CLI, ...command, '--help'])).stdout;
+  return unitsOf(['pravo', ...command, '--help'].join(' '), splitGroups(help));
+}
+
+/** Consecutive `  $ ` lines of a help text, as groups. */
+function splitGroups(help: string): string[][] {
+  const groups: string[][] = [];
+  let current: string[] | undefined;
+  for (const line of help.split('\n')) {
+    const example = /^ {2}\$ (.*)$/.exec(line)?.[1];
+    if (example === undefined) {
+      current = undefined;
+      continue;
+    }
+    if (!current) groups.push((current = []));
+    current.push(example);
+  }
+  return groups;
+}
+
+/** The ```sh blocks of the README, except the set-up and test commands (marked by the comment before them). */
+function readmeExamples(): Example[] {
+  const text = fs.readFileSync(README, 'utf8');
+  const blocks: string[][] = [];
+  const pattern = /(<!-- [a-z-]+ -->\n)?```sh\n([\s\S]*?)```/g;
+  for (const match of text.matchAll(pattern)) {
+    if (match[1]) continue;
+    blocks.push(match[2]!.split('\n').filter((line) => line.trim() !== '' && !line.trim().startsWith('#')));
+  }
+  return unitsOf('README.md', blocks);
+}
+
+/** Runs one example as its text says (see the module comment); resolves with what a failure message needs. */
+async function runExample(example: Example): Promise<{ ok: boolean; detail: string }> {
+  const env = exampleEnv();
+  const script = example.lines.join('\n');
+  const options = { cwd: work, env, extendEnv: false, reject: false, timeout: 120_000 } as const;
+  if (example.lines.length > 1) {
+    // Output to a file descriptor the child inherits, not a pipe (execa pipes even `{file}`): a server the script leaves
+    // running would hold a pipe open, and the run with it.
+    const out = path.join(scratch.dir, 'script.out');
+    const fd = fs.openSync(out, 'w');
+    const result = await execa('bash', ['-c', `set -e\n${script}`], { ...options, detached: true, stdin: 'ignore', stdout: fd, stderr: fd });
+    fs.closeSync(fd);
+    if (result.pid !== undefined) killGroup(result.pid);
+    return { ok: result.exitCode === 0, detail: fs.readFileSync(out, 'utf8') };
+  }
+  const line = example.lines[0]!;
+  if (/\bpravo sandbox serve\b/.test(line)) return serveUntilReady(line, options);
+  if (/\bpravo config set-key\b/.test(line) && !/--stdin/.test(line)) return typeKeyAtPrompt(line, options);
+  const result = await execa('bash', ['-c', line], { ...options, stdin: 'ignore' });
+  return { ok: result.exitCode === 0, detail: `${result.stdout}\n${result.stderr}` };
+}
+
+/**
+ * Runs a line with `pravo config set-key` at a pseudo-terminal (util-linux `script`) and types the key once the prompt
+ * shows (typed earlier, the terminal would echo it before the prompt hides input); it must exit 0.
+ */
+async function typeKeyAtPrompt(line: string, options: { cwd: string; env: Record<string, string> }): Promise<{ ok: boolean; detail: string }> {
+  const child = execa('script', ['-qec', line, '/dev/null'], { ...options, extendEnv: false, reject: false, stdin: 'pipe', timeout: 60_000 });
+  let output = '';
+  let typed = 0;
+  child.stdout!.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+    // One key per prompt (`set-key && set-key` would ask twice).
+    const prompts = output.split('API key for profile').length - 1;
+    while (typed < prompts) {
+      typed++;
+      child.stdin!.write(`${TYPED_KEY}\r`);
+    }
+  });
+  const result = await child;
+  return { ok: result.exitCode === 0 && typed > 0 && !output.includes(TYPED_KEY), detail: `exit ${result.exitCode}, typed ${typed}\n${output}\n${result.stderr}` };
+}
+
+/** Starts a foreground `pravo sandbox serve` line; it must print the ready line, then stop with exit 0 on SIGINT. */
+async function serveUntilReady(line: string, options: { cwd: string; env: Record<string, string> }): Promise<{ ok: boolean; detail: string }> {
+  const child = execa('bash', ['-c', `exec ${line}`], { ...options, extendEnv: false, reject: false, stdin: 'ignore', timeout: 120_000 });
+  let stdout = '';
+  const ready = new Promise<boolean>((resolve) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      if (/"base_url":"http:\/\/[^"]+"/.test(stdout)) resolve(true);
+    });
+    void child.then(() => resolve(false));
+  });
+  const wasReady = await ready;
+  child.kill('SIGINT');
+  const result = await child;
+  return { ok: wasReady && result.exitCode === 0, detail: `ready: ${wasReady}, exit ${result.exitCode}\n${stdout}\n${result.stderr}` };
+}
+
+/** Stops every process of a detached script's group (a server it left in the background). */
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGTERM');
+  } catch {
+    // Already gone.
+  }
+}
+
+describe('every example runs as written', async () => {
+  const examples = [...(await Promise.all((await commands()).map(helpExamples))).flat(), ...readmeExamples()];
+
+  it('there are examples in the help and in the README', () => {
+    expect(examples.filter((e) => e.where === 'README.md').length).toBeGreaterThan(10);
+    expect(examples.filter((e) => e.where !== 'README.md').length).toBeGreaterThan(20);
+  });
+
+  it.each(examples.map((example) => [`${example.where}: ${example.lines.join(' ⏎ ')}`, example] as const))('%s', async (_name, example) => {
+    const { ok, detail } = await runExample(example);
+    expect(ok, detail).toBe(true);
+  }, 150_000);
+});
