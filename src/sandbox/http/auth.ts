@@ -51,7 +51,64 @@ export function rejectKeyInUrl(url: URL): void {
   }
 }
 
-/** `text` with every run shaped like a live key (`<prefix>_live_<secret>`) replaced by `[redacted]`; for logs. */
-export function redactKeys(text: string): string {
-  return text.replace(/[A-Za-z0-9]+_live_[A-Za-z0-9_-]+/g, '[redacted]');
+/** A counter of the characters the key scanner visits (to show in tests that its work is linear). */
+export interface ScanWork {
+  steps: number;
+}
+
+/**
+ * `text` with every run shaped like a live key (`<prefix>_live_<secret>`: prefix `[A-Za-z0-9]+`, secret
+ * `[A-Za-z0-9_-]+`) replaced by `[redacted]`; for logs and messages. Runs in time linear in `text.length` (a scan
+ * around each `_live_`, never a backtracking regular expression).
+ * @param work when given, `work.steps` is increased by the number of characters visited.
+ */
+export function redactKeys(text: string, work?: ScanWork): string {
+  const spans = scanKeys(text, work);
+  if (spans.length === 0) return text;
+  let out = '';
+  let from = 0;
+  for (const [start, end] of spans) {
+    out += `${text.slice(from, start)}[redacted]`;
+    from = end;
+  }
+  return out + text.slice(from);
+}
+
+const isPrefixChar = (c: number): boolean =>
+  (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+const isSecretChar = (c: number): boolean => isPrefixChar(c) || c === 0x5f /* _ */ || c === 0x2d; /* - */
+const SEPARATOR = '_live_';
+
+/**
+ * Finds the key-shaped runs of `text`: for each `_live_`, the alphanumeric run just before it and
+ * the secret characters after it; the same runs, left to right and without overlaps, as the regular expression
+ * `/[A-Za-z0-9]+_live_[A-Za-z0-9_-]+/g`. Every character is visited a bounded number of times: the run before an
+ * `_live_` ends at the previous non-alphanumeric character (at the latest, the `_` that closes the previous `_live_`),
+ * and the run after it is scanned only once a prefix was found, and then becomes part of the match.
+ * @returns the runs as [start, end) offsets in `text`.
+ */
+function scanKeys(text: string, work?: ScanWork): [number, number][] {
+  if (work) work.steps += text.length;
+  const decoded = text;
+  const spans: [number, number][] = [];
+  let lastEnd = 0;
+  let from = 0;
+  for (;;) {
+    const at = decoded.indexOf(SEPARATOR, from);
+    if (at === -1) break;
+    let start = at;
+    while (start > lastEnd && isPrefixChar(decoded.charCodeAt(start - 1))) start--;
+    if (work) work.steps += at - start + 1;
+    let end = at + SEPARATOR.length;
+    if (start === at || !isSecretChar(decoded.charCodeAt(end))) {
+      from = at + 1;
+      continue;
+    }
+    while (end < decoded.length && isSecretChar(decoded.charCodeAt(end))) end++;
+    if (work) work.steps += end - at;
+    spans.push([start, end]);
+    lastEnd = end;
+    from = end;
+  }
+  return spans;
 }
