@@ -2,17 +2,19 @@
  * The sandbox's HTTP server (node:http): the Legal Research API contract over the local corpus, routed by the table of
  * `routes/index.ts`.
  *
- * Per request, in order: `x-request-id` assigned (`req_` + 16 hex digits; on every response); a key in the query
- * string → 400 `invalid_request`; routing (`router.ts`): unknown path → 404 `not_found`, known path with another
- * method → 405 `method_not_allowed` with `Allow`, an endpoint not built yet (and every user-session endpoint) → 501
+ * Per request, in order: `x-request-id` assigned (`req_` + 16 hex digits; on every response); a request target whose
+ * path or query is over 8192 bytes → 414 `invalid_request`, before any other work; a key in the query string → 400
+ * `invalid_request`; routing (`router.ts`): unknown path → 404 `not_found`, known path with another method → 405
+ * `method_not_allowed` with `Allow`, an endpoint not built yet (and every user-session endpoint) → 501
  * `not_implemented`; API-key authentication (`auth.ts`); the handler; the JSON response with the route's status.
  *
  * Error body (the sandbox's choice; the spec does not show one):
  * `{"error":{"code":"…","message":"…","request_id":"req_…"}}`, `request_id` equal to the `x-request-id` header.
  * Statuses: 401 for the three key codes; 400 `invalid_request`; 413 `invalid_request` for a body over 1 MiB;
- * 429 `monthly_quota_exceeded`; 404, 405, 501 as above; 503 `service_unavailable` with `Retry-After: 1` when
- * `state.sqlite` is locked by another process past the busy timeout (250 ms) or full; 500 `internal_error` for
- * anything else a handler or authentication throws (logged with its stack, keys redacted).
+ * 414 `invalid_request` for a path or query over 8192 bytes; 429 `monthly_quota_exceeded`; 404, 405, 501 as above;
+ * 503 `service_unavailable` with `Retry-After: 1` when `state.sqlite` is locked by another process past the busy
+ * timeout (250 ms) or full; 500 `internal_error` for anything else a handler or authentication throws (logged with its
+ * stack, keys redacted).
  *
  * Whatever a request does, the process does not die of it: every error becomes a response, and a failure after the
  * response was sent, or a client that went away, is only logged.
@@ -22,12 +24,18 @@
  */
 import crypto from 'node:crypto';
 import type http from 'node:http';
+import { ERROR_CODES } from '../../api/types.js';
 import { authenticateApiKey, redactKeys, rejectKeyInUrl } from './auth.js';
 import { readJsonBody } from './body.js';
 import { HttpError, internalError, knownHttpError, type SandboxErrorBody } from './errors.js';
 import { matchRoute, type Route, type RouteContext, type ServerDeps } from './router.js';
 
 export type { ServerDeps } from './router.js';
+
+/** Longest path of a request target accepted, in bytes (the part before `?`); longer → 414. */
+export const MAX_PATH_BYTES = 8192;
+/** Longest query of a request target accepted, in bytes (the part after the first `?`); longer → 414. */
+export const MAX_QUERY_BYTES = 8192;
 
 /**
  * Creates the request listener over `routes`. Attach it with `http.createServer(createRequestListener(deps, ROUTES))`.
@@ -82,6 +90,11 @@ export function createRequestListener(deps: ServerDeps, routes: readonly Route[]
     };
 
     const handle = async (): Promise<void> => {
+      const tooLong = targetTooLong(request.url ?? '/');
+      if (tooLong) {
+        shownPath = tooLong.shownPath;
+        throw new HttpError(414, ERROR_CODES.invalidRequest, tooLong.message);
+      }
       const url = parseUrl(request.url);
       shownPath = redactKeys(url.pathname);
       rejectKeyInUrl(url);
@@ -130,6 +143,30 @@ export function createRequestListener(deps: ServerDeps, routes: readonly Route[]
         if (!response.writableEnded) response.destroy();
       });
   };
+}
+
+/**
+ * When the path (before the first `?`) of `target` is over {@link MAX_PATH_BYTES} or its query over
+ * {@link MAX_QUERY_BYTES} bytes (node:http gives the target one character per byte): the 414 message and the path as
+ * the log shows it (at most its first 64 characters, printable ASCII, keys redacted, and the size of the long part);
+ * otherwise undefined.
+ */
+function targetTooLong(target: string): { message: string; shownPath: string } | undefined {
+  const question = target.indexOf('?');
+  const pathBytes = question === -1 ? target.length : question;
+  const queryBytes = question === -1 ? 0 : target.length - question - 1;
+  if (pathBytes <= MAX_PATH_BYTES && queryBytes <= MAX_QUERY_BYTES) return undefined;
+  const start = redactKeys(target.slice(0, Math.min(pathBytes, 64)).replace(/[^\x21-\x7e]/g, '?'));
+  const shown = pathBytes > 64 ? `${start}…` : start;
+  return pathBytes > MAX_PATH_BYTES
+    ? {
+        message: `The request path is ${pathBytes} bytes long; at most ${MAX_PATH_BYTES} are accepted.`,
+        shownPath: `${shown} (path of ${pathBytes} bytes)`,
+      }
+    : {
+        message: `The query string is ${queryBytes} bytes long; at most ${MAX_QUERY_BYTES} are accepted.`,
+        shownPath: `${shown}?… (query of ${queryBytes} bytes)`,
+      };
 }
 
 /** The request target as a URL (against `http://sandbox`). @throws HttpError 400 `invalid_request` when unparsable. */
