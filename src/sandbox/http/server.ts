@@ -3,10 +3,11 @@
  * `routes/index.ts`.
  *
  * Per request, in order: `x-request-id` assigned (`req_` + 16 hex digits; on every response); a request target whose
- * path or query is over 8192 bytes → 414 `invalid_request`, before any other work; a key in the query string → 400
- * `invalid_request`; routing (`router.ts`): unknown path → 404 `not_found`, known path with another method → 405
- * `method_not_allowed` with `Allow`, an endpoint not built yet (and every user-session endpoint) → 501
- * `not_implemented`; API-key authentication (`auth.ts`); the handler; the JSON response with the route's status.
+ * path or query is over 8192 bytes → 414 `invalid_request`, before any other work; a key anywhere in the URL (path or
+ * query, also percent-encoded, or a query parameter named like a key) → 400 `invalid_request`; routing
+ * (`router.ts`): unknown path → 404 `not_found`, known path with another method → 405 `method_not_allowed` with
+ * `Allow`, an endpoint not built yet (and every user-session endpoint) → 501 `not_implemented`; API-key
+ * authentication (`auth.ts`); the handler; the JSON response with the route's status.
  *
  * Error body (the sandbox's choice; the spec does not show one):
  * `{"error":{"code":"…","message":"…","request_id":"req_…"}}`, `request_id` equal to the `x-request-id` header.
@@ -97,7 +98,7 @@ export function createRequestListener(deps: ServerDeps, routes: readonly Route[]
       }
       const url = parseUrl(request.url);
       shownPath = redactKeys(url.pathname);
-      rejectKeyInUrl(url);
+      rejectKeyInUrl(request.url ?? '/');
       const match = matchRoute(routes, method, url.pathname);
       if (match.kind === 'not_found') throw new HttpError(404, 'not_found', `No endpoint at ${shownPath}.`);
       if (match.kind === 'method_not_allowed') {

@@ -1,4 +1,8 @@
-/** The request target over HTTP: a path or query over 8192 bytes is answered 414 before any other work. */
+/**
+ * The request target over HTTP: a path or query over 8192 bytes is answered 414 before any other work, and a key
+ * anywhere in the URL (path or query, percent-encoded or not) is refused with 400 `invalid_request`, costs nothing,
+ * and is never logged or echoed.
+ */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import { MAX_PATH_BYTES, MAX_QUERY_BYTES } from '../../../src/sandbox/http/server.js';
@@ -59,5 +63,38 @@ describe('long request targets', () => {
     const path = `/v1/x/${sandbox.key}/${'a'.repeat(MAX_PATH_BYTES)}`;
     expectError(await request(sandbox.baseUrl, 'GET', path), 414, 'invalid_request');
     expect(sandbox.logs.join('\n')).not.toContain(sandbox.key.slice(9, 20));
+  });
+});
+
+describe('a key in the URL', () => {
+  const encoded = (): string => sandbox.key.replaceAll('_', '%5F');
+  const secret = (): string => sandbox.key.slice('sbx_live_'.length);
+
+  it.each([
+    ['in the query, percent-encoded', () => `/v1/search?x=${encoded()}`],
+    ['in the query, encoded twice', () => `/v1/search?x=${sandbox.key.replaceAll('_', '%255F')}`],
+    ['as a parameter named api_key, its name percent-encoded', () => `/v1/search?api%5Fkey=${encoded()}`],
+    ['in the path, percent-encoded', () => `/v1/search/${encoded()}`],
+    ['in the path', () => `/v1/search/${sandbox.key}`],
+  ])('%s → 400 invalid_request, nothing consumed, neither echoed nor logged', async (_name, target) => {
+    const reply = await request(sandbox.baseUrl, 'POST', target(), { headers: withKey(), body: SEARCH_BODY });
+    expect(expectError(reply, 400, 'invalid_request')).toMatch(/never be placed in a URL/);
+    expect(reply.text).not.toContain(secret().slice(0, 12));
+    expect(sandbox.state.used('search')).toBe(0);
+    expect(sandbox.logs).toHaveLength(1);
+    expect(sandbox.logs[0]).toMatch(/^POST \/v1\/search.* 400 /);
+    expect(sandbox.logs[0]).not.toContain(secret().slice(0, 12));
+  });
+
+  it('a path parameter holding a key is refused before the route sees it', async () => {
+    const reply = await request(sandbox.baseUrl, 'GET', `/v1/answers/${encoded()}`, { headers: withKey() });
+    expectError(reply, 400, 'invalid_request');
+    expect(sandbox.logs[0]).toMatch(/^GET \/v1\/answers\/\[redacted\] 400 /);
+  });
+
+  it('malformed percent-encoding in the query or an unknown path is no 500', async () => {
+    const headers = withKey();
+    expect((await request(sandbox.baseUrl, 'GET', '/v1/catalog/source-types?x=%E0%A4%A&y=%ZZ&%', { headers })).status).toBe(200);
+    expectError(await request(sandbox.baseUrl, 'GET', '/v1/nowhere/%E0%A4%A%ZZ', { headers }), 404, 'not_found');
   });
 });
