@@ -7,7 +7,8 @@
  * query, also percent-encoded, or a query parameter named like a key) → 400 `invalid_request`; routing
  * (`router.ts`): unknown path → 404 `not_found`, known path with another method → 405 `method_not_allowed` with
  * `Allow`, an endpoint not built yet (and every user-session endpoint) → 501 `not_implemented`; API-key
- * authentication (`auth.ts`); the handler; the JSON response with the route's status.
+ * authentication (`auth.ts`); the handler; the JSON response with the route's status. `HEAD` is answered for every
+ * `GET` route, with the same status and headers and no body.
  *
  * Error body (the sandbox's choice; the spec does not show one):
  * `{"error":{"code":"…","message":"…","request_id":"req_…"}}`, `request_id` equal to the `x-request-id` header.
@@ -147,6 +148,7 @@ function createRequestListener(
         note = ' (not sent: client gone)';
       } else {
         try {
+          // For HEAD, node:http sends these headers and drops the body.
           response.writeHead(status, {
             'content-type': 'application/json; charset=utf-8',
             'content-length': Buffer.byteLength(text),
