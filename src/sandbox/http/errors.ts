@@ -40,6 +40,18 @@ export const INTERNAL_ERROR = 'internal_error';
 export const REQUEST_TIMEOUT = 'request_timeout';
 
 /**
+ * The client closed the connection before the request body was complete (the body reader's error; not an HTTP
+ * error: nobody is left to answer, so the server only logs it).
+ */
+export class ClientAbortError extends Error {
+  override readonly name = 'ClientAbortError';
+
+  constructor() {
+    super('the client closed the connection before the body was complete');
+  }
+}
+
+/**
  * The HTTP error for anything a handler or authentication threw:
  * - an {@link HttpError}: itself;
  * - SQLite busy/locked (SQLITE_BUSY 5, SQLITE_LOCKED 6): 503 `service_unavailable`, `Retry-After: 1`, saying the state

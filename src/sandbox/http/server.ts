@@ -24,10 +24,11 @@
  * connection is then closed.
  *
  * Whatever a request does, the process does not die of it: every error becomes a response, and a failure after the
- * response was sent, or a client that went away, is only logged.
+ * response was sent, or a client that went away, is only logged (one line, no stack).
  *
  * Logs go to `deps.log`, one line per request (`METHOD /path STATUS Nms key=<key_id> req_…`), naming the key by its
- * `key_id`, never by its value.
+ * `key_id`, never by its value; a client that leaves mid-request is logged as
+ * `METHOD /path req_… client closed the connection before the body was complete`.
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
@@ -35,7 +36,14 @@ import type { Duplex } from 'node:stream';
 import { ERROR_CODES } from '../../api/types.js';
 import { authenticateApiKey, redactKeys, rejectKeyInUrl } from './auth.js';
 import { readJsonBody } from './body.js';
-import { HttpError, internalError, knownHttpError, REQUEST_TIMEOUT, type SandboxErrorBody } from './errors.js';
+import {
+  ClientAbortError,
+  HttpError,
+  internalError,
+  knownHttpError,
+  REQUEST_TIMEOUT,
+  type SandboxErrorBody,
+} from './errors.js';
 import { matchRoute, type Route, type RouteContext, type ServerDeps } from './router.js';
 
 export type { ServerDeps } from './router.js';
@@ -174,10 +182,11 @@ function createRequestListener(
     };
 
     /** The client went away: nothing can be answered; one log line, unless the exchange was already settled. */
-    const closedByClient = (): void => {
+    const closedByClient = (midBody: boolean): void => {
       if (exchange.settled) return;
       exchange.settled = true;
-      deps.log(`${method} ${exchange.shownPath} - client closed the connection ${requestId}`);
+      const what = midBody ? 'client closed the connection before the body was complete' : 'client closed the connection';
+      deps.log(`${method} ${exchange.shownPath} ${requestId} ${what}`);
     };
 
     const handle = async (): Promise<void> => {
@@ -222,7 +231,8 @@ function createRequestListener(
       .catch((error: unknown) => {
         const known = knownHttpError(error);
         if (known) return respondError(known);
-        if (clientGone()) return closedByClient();
+        if (error instanceof ClientAbortError) return closedByClient(true);
+        if (clientGone()) return closedByClient(false);
         const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
         deps.log(`${method} ${exchange.shownPath} ${requestId} failed: ${redactKeys(detail)}`);
         respondError(internalError());
@@ -351,7 +361,7 @@ function createClientErrorListener(
       socket.destroy();
     }
     if (exchange && answer.clientClosed) {
-      deps.log(`${exchange.method} ${exchange.shownPath} - client closed the connection ${requestId}`);
+      deps.log(`${exchange.method} ${exchange.shownPath} ${requestId} client closed the connection before the body was complete`);
     } else if (exchange) {
       const ms = Math.round(now() - exchange.started);
       deps.log(`${exchange.method} ${exchange.shownPath} ${answer.status} ${ms}ms key=${exchange.keyId} ${requestId} (${code})${note}`);

@@ -1,8 +1,8 @@
 /**
  * What node:http refuses before a route sees the request (`createSandboxServer`): a request that is not HTTP/1.1,
  * headers over 16 KiB, and requests that do not arrive in time are answered with the sandbox's JSON error body and
- * an `x-request-id`, then the connection is closed. Timeouts are set small here (200 ms for headers); the tests wait
- * for the server to close the connection, never for a fixed time.
+ * an `x-request-id`, then the connection is closed; a client that leaves mid-body is logged in one line. Timeouts are
+ * set small here (200 ms for headers); the tests wait for the server to close the connection, never for a fixed time.
  */
 import http from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -88,5 +88,33 @@ describe('requests node:http refuses', () => {
     expect(server.headersTimeout).toBe(10_000);
     expect(server.requestTimeout).toBe(60_000);
     expect(server.keepAliveTimeout).toBe(5_000);
+  });
+});
+
+describe('a client that leaves mid-body', () => {
+  const partialSearch = (): string =>
+    `POST /v1/search HTTP/1.1\r\nHost: x\r\nX-API-Key: ${sandbox.key}\r\nContent-Type: application/json\r\n` +
+    'Content-Length: 1000\r\n\r\n{"query":"';
+
+  it('closing the connection → one log line saying so, no 500, no stack, and the server serves on', async () => {
+    const connection = await connectRaw(sandbox.baseUrl);
+    connection.socket.write(partialSearch());
+    connection.socket.destroy();
+    const line = await sandbox.waitForLog(/^POST \/v1\/search /);
+    expect(line).toMatch(/^POST \/v1\/search req_[0-9a-f]{16} client closed the connection before the body was complete$/);
+    const again = await connectRaw(sandbox.baseUrl);
+    again.socket.end('GET /v1/catalog/source-types HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(parseRawReply(await again.received).status).toBe(401);
+    expect(sandbox.logs).toHaveLength(2);
+    expect(sandbox.logs.join('\n')).not.toMatch(/failed:|internal_error|500| at /);
+    expect(sandbox.state.used('search')).toBe(0);
+  });
+
+  it('half-closing it → the client may still read a 400; one log line, as a client abort', async () => {
+    const reply = parseRawReply(await sendRaw(partialSearch()));
+    expectError(reply, 400, 'invalid_request');
+    const id = (reply.json.error as { request_id: string }).request_id;
+    await sandbox.waitForLog(new RegExp(id));
+    expect(sandbox.logs).toEqual([`POST /v1/search ${id} client closed the connection before the body was complete`]);
   });
 });
