@@ -2,10 +2,9 @@
  * Starting and stopping a sandbox: open (or build) the corpus index, open the account state, issue a key, listen.
  * Used by `pravo sandbox serve` (long-lived) and `pravo search --sandbox` (one request, in the same process).
  */
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openIndex, type IndexProgress } from './corpus/index-db.js';
-import { createRequestListener } from './http/server.js';
+import { createSandboxServer } from './http/server.js';
 import { ROUTES } from './routes/index.js';
 import { prepareSearch } from './search/index.js';
 import { SandboxState, type IssuedKey, type Quotas } from './state/index.js';
@@ -80,8 +79,7 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
     throw error;
   }
 
-  const server = http.createServer(createRequestListener({ index, state, log }, ROUTES));
-  server.keepAliveTimeout = 5_000;
+  const server = createSandboxServer({ index, state, log }, ROUTES);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -40,18 +40,121 @@ export function authenticateApiKey(request: http.IncomingMessage, state: Sandbox
   return check.key_id;
 }
 
+/** Query parameter names that carry a key or token in other APIs; refused whatever their value (any case). */
+const KEY_PARAMETER_NAMES = new Set(['api_key', 'key', 'token', 'access_token']);
+
 /**
- * Rejects a key placed in the URL (rule 2): a query parameter named `api_key`, `key`, `token` or `access_token` (any
- * case), or anything shaped like a live key in the query string.
- * @throws HttpError 400 `invalid_request`.
+ * Rejects a key placed in the URL (rule 2): anywhere in `target` (the raw request target, path and query), something
+ * shaped like a live key, also percent-encoded (see {@link redactKeys}); or a query parameter named `api_key`, `key`,
+ * `token` or `access_token` (any case, also percent-encoded). Linear in the length of `target`; never throws on
+ * malformed percent-encoding.
+ * @throws HttpError 400 `invalid_request` (the spec names no code for this; its message does not repeat the key).
  */
-export function rejectKeyInUrl(url: URL): void {
-  if (/(^|[?&])(api_key|key|token|access_token)=/i.test(url.search) || redactKeys(url.search) !== url.search) {
+export function rejectKeyInUrl(target: string): void {
+  const question = target.indexOf('?');
+  const query = question === -1 ? '' : target.slice(question + 1);
+  const keyParameter = query
+    .split('&')
+    .some((pair) => KEY_PARAMETER_NAMES.has(percentDecodeAscii(pair.split('=', 1)[0]!).decoded.toLowerCase()));
+  if (keyParameter || scanKeys(target).spans.length > 0) {
     throw new HttpError(400, ERROR_CODES.invalidRequest, 'A key must never be placed in a URL; send it in the X-API-Key header.');
   }
 }
 
-/** `text` with every run shaped like a live key (`<prefix>_live_<secret>`) replaced by `[redacted]`; for logs. */
-export function redactKeys(text: string): string {
-  return text.replace(/[A-Za-z0-9]+_live_[A-Za-z0-9_-]+/g, '[redacted]');
+/** A counter of the characters the key scanner visits (to show in tests that its work is linear). */
+export interface ScanWork {
+  steps: number;
+}
+
+/**
+ * `text` with every run shaped like a live key (`<prefix>_live_<secret>`: prefix `[A-Za-z0-9]+`, secret
+ * `[A-Za-z0-9_-]+`) replaced by `[redacted]`; for logs and messages. Percent-encoded characters count as what they
+ * encode (`sbx%5Flive%5F…` is a key too), also when encoded more than once (`%255F`); malformed escapes are plain text.
+ * Runs in time linear in `text.length` (a scan around each `_live_`, never a backtracking regular expression).
+ * @param work when given, `work.steps` is increased by the number of characters visited.
+ */
+export function redactKeys(text: string, work?: ScanWork): string {
+  const { spans, offsets } = scanKeys(text, work);
+  if (spans.length === 0) return text;
+  let out = '';
+  let from = 0;
+  for (const [start, end] of spans) {
+    out += `${text.slice(from, offsets(start))}[redacted]`;
+    from = offsets(end);
+  }
+  return out + text.slice(from);
+}
+
+const isPrefixChar = (c: number): boolean =>
+  (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+const isSecretChar = (c: number): boolean => isPrefixChar(c) || c === 0x5f /* _ */ || c === 0x2d; /* - */
+const SEPARATOR = '_live_';
+
+/**
+ * Finds the key-shaped runs of `text` (percent-decoded): for each `_live_`, the alphanumeric run just before it and
+ * the secret characters after it; the same runs, left to right and without overlaps, as the regular expression
+ * `/[A-Za-z0-9]+_live_[A-Za-z0-9_-]+/g`. Every character is visited a bounded number of times: the run before an
+ * `_live_` ends at the previous non-alphanumeric character (at the latest, the `_` that closes the previous `_live_`),
+ * and the run after it is scanned only once a prefix was found, and then becomes part of the match.
+ * @returns `spans` as [start, end) in decoded units, and `offsets`, mapping a unit index to its offset in `text`.
+ */
+function scanKeys(text: string, work?: ScanWork): { spans: [number, number][]; offsets: (unit: number) => number } {
+  const { decoded, offsets } = percentDecodeAscii(text, work);
+  const spans: [number, number][] = [];
+  let lastEnd = 0;
+  let from = 0;
+  for (;;) {
+    const at = decoded.indexOf(SEPARATOR, from);
+    if (at === -1) break;
+    let start = at;
+    while (start > lastEnd && isPrefixChar(decoded.charCodeAt(start - 1))) start--;
+    if (work) work.steps += at - start + 1;
+    let end = at + SEPARATOR.length;
+    if (start === at || !isSecretChar(decoded.charCodeAt(end))) {
+      from = at + 1;
+      continue;
+    }
+    while (end < decoded.length && isSecretChar(decoded.charCodeAt(end))) end++;
+    if (work) work.steps += end - at;
+    spans.push([start, end]);
+    lastEnd = end;
+    from = end;
+  }
+  return { spans, offsets: offsets ?? ((unit) => unit) };
+}
+
+const isHexDigit = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+const isHexPair = (text: string, at: number): boolean =>
+  at + 1 < text.length && isHexDigit(text.charCodeAt(at)) && isHexDigit(text.charCodeAt(at + 1));
+
+/**
+ * `text` with each percent-escape decoded into one character: `%XX`, and `%25…25XX` (an escape encoded again, as
+ * double encoding makes) as the byte `XX`; a byte over 0x7F becomes U+0000 (no key character is one). A `%` not
+ * followed by two hex digits stays as it is: this never throws. One pass, linear.
+ * @returns `decoded`, and `offsets` mapping a decoded index (up to `decoded.length`) to the offset in `text` where
+ *   its unit starts (undefined when `text` has no `%`, so indexes are offsets).
+ */
+function percentDecodeAscii(text: string, work?: ScanWork): { decoded: string; offsets?: (unit: number) => number } {
+  if (work) work.steps += text.length;
+  if (!text.includes('%')) return { decoded: text };
+  const parts: string[] = [];
+  const starts: number[] = [];
+  let i = 0;
+  while (i < text.length) {
+    starts.push(i);
+    if (text.charCodeAt(i) === 0x25) {
+      let j = i + 1;
+      while (text.startsWith('25', j) && isHexPair(text, j + 2)) j += 2;
+      if (isHexPair(text, j)) {
+        const byte = Number.parseInt(text.slice(j, j + 2), 16);
+        parts.push(byte < 0x80 ? String.fromCharCode(byte) : '\u0000');
+        i = j + 2;
+        continue;
+      }
+    }
+    parts.push(text[i]!);
+    i++;
+  }
+  starts.push(text.length);
+  return { decoded: parts.join(''), offsets: (unit) => starts[unit]! };
 }

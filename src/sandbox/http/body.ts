@@ -1,7 +1,7 @@
 /** Reading JSON request bodies. */
 import type http from 'node:http';
 import { ERROR_CODES } from '../../api/types.js';
-import { HttpError } from './errors.js';
+import { ClientAbortError, HttpError } from './errors.js';
 
 /** Largest request body accepted, in bytes (1 MiB). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -10,8 +10,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  * Reads and parses the JSON body of `request`, at most {@link MAX_BODY_BYTES} bytes (UTF-8). An oversized body is
  * still drained (discarded), so that the 413 response reaches the client instead of a reset connection.
  * @throws HttpError 413 `invalid_request` when the body (or its declared `content-length`) is larger; 400
- *   `invalid_request` when it is not valid JSON (an empty body included); the stream's error (e.g. `ECONNRESET`
- *   "aborted") when the client goes away.
+ *   `invalid_request` when it is not valid JSON (an empty body included); ClientAbortError when the client goes away
+ *   before the body is complete (the stream errs, or closes without ending, or already did).
  */
 export function readJsonBody(request: http.IncomingMessage): Promise<unknown> {
   const tooLarge = (): HttpError =>
@@ -20,6 +20,10 @@ export function readJsonBody(request: http.IncomingMessage): Promise<unknown> {
     if (Number(request.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
       request.resume();
       reject(tooLarge());
+      return;
+    }
+    if (request.destroyed && !request.complete) {
+      reject(new ClientAbortError());
       return;
     }
     const chunks: Buffer[] = [];
@@ -36,7 +40,12 @@ export function readJsonBody(request: http.IncomingMessage): Promise<unknown> {
       }
       chunks.push(chunk);
     });
-    request.once('error', reject);
+    // A client that goes away mid-body: 'error' ("aborted", ECONNRESET), or 'close' without 'end'. Later settlements
+    // of the promise are ignored.
+    request.once('error', () => reject(new ClientAbortError()));
+    request.once('close', () => {
+      if (!request.complete) reject(new ClientAbortError());
+    });
     request.once('end', () => {
       if (over) return;
       try {

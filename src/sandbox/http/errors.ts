@@ -36,6 +36,20 @@ export class HttpError extends Error {
 export const SERVICE_UNAVAILABLE = 'service_unavailable';
 /** Code of a 500 for an unexpected failure. */
 export const INTERNAL_ERROR = 'internal_error';
+/** Code of a 408: the request's headers (or the whole request) did not arrive within the server's time limit. */
+export const REQUEST_TIMEOUT = 'request_timeout';
+
+/**
+ * The client closed the connection before the request body was complete (the body reader's error; not an HTTP
+ * error: nobody is left to answer, so the server only logs it).
+ */
+export class ClientAbortError extends Error {
+  override readonly name = 'ClientAbortError';
+
+  constructor() {
+    super('the client closed the connection before the body was complete');
+  }
+}
 
 /**
  * The HTTP error for anything a handler or authentication threw:

@@ -3,8 +3,10 @@
  * `routes/index.ts` as {@link Route}s; this module matches a request's method and path against it.
  *
  * Matching: the path is compared segment by segment with each route's `pattern`, where `:name` matches one non-empty
- * segment (percent-decoded into `params.name`). A path some route matches with the request's method → that route; a
- * path routes match only with other methods → 405 `method_not_allowed` with `Allow`; otherwise 404 `not_found`.
+ * segment (percent-decoded into `params.name`). A path some route matches with the request's method → that route (a
+ * `HEAD` request matches the `GET` routes: the server answers it like the `GET`, without the body); a path routes match
+ * only with other methods → 405 `method_not_allowed` with `Allow` (which names `HEAD` after `GET`); otherwise 404
+ * `not_found`.
  * Endpoints of the spec not built yet are routes too (`notImplemented: true`), answered 501 `not_implemented`.
  */
 import type http from 'node:http';
@@ -58,6 +60,7 @@ export interface RouteContext {
 
 /** One endpoint. */
 export interface Route {
+  /** A `GET` route answers `HEAD` too: the handler runs, and the response goes without its body. */
   method: Method;
   /** Path relative to the base URL, `:name` for a parameter segment, e.g. `/v1/answers/:job_id`. */
   pattern: string;
@@ -78,7 +81,7 @@ export interface Route {
 /** Result of {@link matchRoute}. */
 export type RouteMatch =
   | { kind: 'found'; route: Route; params: Record<string, string> }
-  | { kind: 'method_not_allowed'; allow: Method[] }
+  | { kind: 'method_not_allowed'; allow: (Method | 'HEAD')[] }
   | { kind: 'not_found' };
 
 /** Splits a path into its segments (`/v1/a/b` → `v1`, `a`, `b`). */
@@ -111,16 +114,19 @@ function matchPattern(pattern: string, path: string): Record<string, string> | u
 
 /**
  * Finds the route of `method` and `path` (the URL's pathname, still percent-encoded) in `routes`; the first match in
- * table order wins. `allow` lists the methods of the routes matching the path, in table order, without repeats.
+ * table order wins; `HEAD` finds the `GET` route. `allow` lists the methods of the routes matching the path, in table
+ * order, without repeats, with `HEAD` after `GET`.
  * @throws HttpError 400 `invalid_request` when a parameter segment of a matching pattern is not valid percent-encoding.
  */
 export function matchRoute(routes: readonly Route[], method: string, path: string): RouteMatch {
-  const allow: Method[] = [];
+  const wanted = method === 'HEAD' ? 'GET' : method;
+  const allow: (Method | 'HEAD')[] = [];
   for (const route of routes) {
     const params = matchPattern(route.pattern, path);
     if (!params) continue;
-    if (route.method === method) return { kind: 'found', route, params };
+    if (route.method === wanted) return { kind: 'found', route, params };
     if (!allow.includes(route.method)) allow.push(route.method);
+    if (route.method === 'GET' && !allow.includes('HEAD')) allow.push('HEAD');
   }
   return allow.length > 0 ? { kind: 'method_not_allowed', allow } : { kind: 'not_found' };
 }

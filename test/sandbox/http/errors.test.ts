@@ -8,8 +8,8 @@ import net from 'node:net';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
-import { MAX_BODY_BYTES } from '../../../src/sandbox/http/body.js';
-import { HttpError, knownHttpError } from '../../../src/sandbox/http/errors.js';
+import { MAX_BODY_BYTES, readJsonBody } from '../../../src/sandbox/http/body.js';
+import { ClientAbortError, HttpError, knownHttpError } from '../../../src/sandbox/http/errors.js';
 import type { Route } from '../../../src/sandbox/http/router.js';
 import { ROUTES } from '../../../src/sandbox/routes/index.js';
 import { expectError, openSyntheticIndex, request, startTestServer, type TestServer } from './harness.js';
@@ -200,4 +200,10 @@ describe('request bodies and connections', () => {
     expect(sandbox.logs.some((l) => l.includes('failed:'))).toBe(false);
     expect((await sourceTypes()).status).toBe(200);
   });
+
+  it('reading the body of a request whose client already left fails at once (ClientAbortError), not never', async () => {
+    const gone = new http.IncomingMessage(new net.Socket());
+    gone.destroy();
+    await expect(readJsonBody(gone)).rejects.toBeInstanceOf(ClientAbortError);
+  }, 2_000);
 });

@@ -3,14 +3,13 @@
  * title marked as test data), a `SandboxState` in its own directory, and the request listener on 127.0.0.1:0.
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import type { Route } from '../../../src/sandbox/http/router.js';
-import { createRequestListener } from '../../../src/sandbox/http/server.js';
+import { createSandboxServer, type SandboxServerOptions } from '../../../src/sandbox/http/server.js';
 import { ROUTES } from '../../../src/sandbox/routes/index.js';
 import { SandboxState, type Quotas } from '../../../src/sandbox/state/index.js';
 import { writeSyntheticCorpus } from '../../helpers/synthetic-corpus.js';
@@ -46,11 +45,14 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Starts a server on 127.0.0.1:0 (state in a new directory under `root`; fixed clock 2025-03-15T12:00:00Z). */
+/**
+ * Starts a server on 127.0.0.1:0 (state in a new directory under `root`; fixed clock 2025-03-15T12:00:00Z; request
+ * durations logged as 0 ms); `server` sets its time limits (default: those of `pravo sandbox`).
+ */
 export async function startTestServer(
   root: string,
   index: SearchIndex,
-  options: { routes?: readonly Route[]; quotas?: Quotas; now?: () => Date } = {},
+  options: { routes?: readonly Route[]; quotas?: Quotas; now?: () => Date; server?: SandboxServerOptions } = {},
 ): Promise<TestServer> {
   const stateDir = fs.mkdtempSync(path.join(root, 'state-'));
   const state = SandboxState.open(stateDir, {
@@ -67,7 +69,7 @@ export async function startTestServer(
       waiter.resolve(line);
     }
   };
-  const server = http.createServer(createRequestListener({ index, state, log, now: () => 0 }, options.routes ?? ROUTES));
+  const server = createSandboxServer({ index, state, log, now: () => 0 }, options.routes ?? ROUTES, options.server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
@@ -139,4 +141,49 @@ export function expectError(reply: Reply, status: number, code: string): string 
   expect(error.request_id).toMatch(/^req_[0-9a-f]{16}$/);
   expect(error.request_id).toBe(reply.headers.get('x-request-id'));
   return error.message as string;
+}
+
+/** A raw TCP connection to a test server: what the test writes, and all the server sent until it closed. */
+export interface RawConnection {
+  socket: net.Socket;
+  /** Everything received, resolved when the connection closes (by either side). */
+  received: Promise<string>;
+}
+
+/** Opens a TCP connection to `baseUrl`, for requests node:http's client would not send (malformed, partial, slow). */
+export async function connectRaw(baseUrl: string): Promise<RawConnection> {
+  const { port } = new URL(baseUrl);
+  const socket = net.connect(Number(port), '127.0.0.1');
+  let text = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => (text += chunk));
+  socket.on('error', () => {});
+  const received = new Promise<string>((resolve) => socket.once('close', () => resolve(text)));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('error', reject);
+  });
+  return { socket, received };
+}
+
+/** Parses one HTTP/1.1 response received on a raw connection (body as sent, not de-chunked) into a {@link Reply}. */
+export function parseRawReply(raw: string): Reply {
+  const split = raw.indexOf('\r\n\r\n');
+  expect(split, `not an HTTP response: ${JSON.stringify(raw.slice(0, 200))}`).toBeGreaterThan(0);
+  const [statusLine, ...lines] = raw.slice(0, split).split('\r\n');
+  const status = /^HTTP\/1\.1 (\d{3}) /.exec(statusLine ?? '');
+  expect(status, `status line ${JSON.stringify(statusLine)}`).not.toBeNull();
+  const headers = new Headers();
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+  }
+  const text = raw.slice(split + 4);
+  let json: Record<string, unknown> = {};
+  try {
+    json = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    // left empty; the test asserts on it
+  }
+  return { status: Number(status![1]), headers, text, json };
 }

@@ -53,10 +53,19 @@ describe('matchRoute', () => {
   });
 
   it('lists every method of a path in Allow, and tells unknown paths apart', () => {
-    expect(matchRoute(ROUTES, 'DELETE', '/v1/keys')).toEqual({ kind: 'method_not_allowed', allow: ['GET', 'POST'] });
+    expect(matchRoute(ROUTES, 'DELETE', '/v1/keys')).toEqual({ kind: 'method_not_allowed', allow: ['GET', 'HEAD', 'POST'] });
     expect(matchRoute(ROUTES, 'GET', '/v1/answers/')).toEqual({ kind: 'not_found' });
     expect(matchRoute(ROUTES, 'GET', '/v1/answers/a/b')).toEqual({ kind: 'not_found' });
     expect(matchRoute(ROUTES, 'POST', '/v1/search/')).toEqual({ kind: 'not_found' });
+  });
+
+  it('finds the GET route for HEAD, and only a GET route', () => {
+    expect(matchRoute(ROUTES, 'HEAD', '/v1/answers/j1')).toMatchObject({
+      kind: 'found',
+      route: { method: 'GET', pattern: '/v1/answers/:job_id' },
+      params: { job_id: 'j1' },
+    });
+    expect(matchRoute(ROUTES, 'HEAD', '/v1/search')).toEqual({ kind: 'method_not_allowed', allow: ['POST'] });
   });
 });
 
@@ -81,10 +90,10 @@ describe('routing over HTTP', () => {
 
   it.each([
     ['DELETE', '/v1/search', 'POST'],
-    ['POST', '/v1/catalog/source-types', 'GET'],
-    ['DELETE', '/v1/answers/abc', 'GET'],
+    ['POST', '/v1/catalog/source-types', 'GET, HEAD'],
+    ['DELETE', '/v1/answers/abc', 'GET, HEAD'],
     ['GET', '/v1/keys/k1/revoke', 'POST'],
-    ['PUT', '/v1/keys', 'GET, POST'],
+    ['PUT', '/v1/keys', 'GET, HEAD, POST'],
     ['GET', '/v1/account/overages', 'PATCH'],
   ])('%s %s → 405 method_not_allowed, Allow: %s', async (method, path, allow) => {
     const reply = await request(sandbox.baseUrl, method, path, { headers: withKey() });
@@ -119,6 +128,30 @@ describe('routing over HTTP', () => {
     const ids = replies.map((reply) => (reply.json.error as { request_id: string }).request_id);
     replies.forEach((reply, i) => expect(ids[i]).toBe(reply.headers.get('x-request-id')));
     expect(new Set(ids).size).toBe(3);
+  });
+
+  it('HEAD on a GET endpoint → the status and headers of the GET, without a body', async () => {
+    const get = await request(sandbox.baseUrl, 'GET', '/v1/catalog/source-types', { headers: withKey() });
+    const head = await request(sandbox.baseUrl, 'HEAD', '/v1/catalog/source-types', { headers: withKey() });
+    expect(get.status).toBe(200);
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    for (const name of ['content-type', 'content-length']) expect(head.headers.get(name), name).toBe(get.headers.get(name));
+    expect(head.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{16}$/);
+    expect(sandbox.logs[1]).toMatch(/^HEAD \/v1\/catalog\/source-types 200 \d+ms key=key_/);
+  });
+
+  it.each([
+    ['/v1/catalog/source-types', 401, {}],
+    ['/v1/usage', 501, { 'x-api-key': 'k' }],
+    ['/v1/answers/abc', 501, {}],
+    ['/v1/nowhere', 404, {}],
+  ])('HEAD %s → %i as for GET, without a body', async (path, status, headers) => {
+    const head = await request(sandbox.baseUrl, 'HEAD', path, { headers });
+    expect(head.status).toBe(status);
+    expect(head.text).toBe('');
+    expect(head.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{16}$/);
+    expect((await request(sandbox.baseUrl, 'GET', path, { headers })).status).toBe(status);
   });
 
   it('logs a 501 and a 405 like any other request', async () => {
