@@ -6,7 +6,7 @@
  */
 import type { Credentials } from './api/credentials.js';
 import type { CredentialSource } from './errors/advice.js';
-import { ConfigError, EnvironmentError } from './errors/cli.js';
+import { ConfigError, EnvironmentError, UserCancelledError } from './errors/cli.js';
 import type { ResolvedProfile } from './config/profile.js';
 import type { Indicator, IOStreams } from './io/iostreams.js';
 import type { Clock } from './api/clock.js';
@@ -50,15 +50,19 @@ export function serviceTarget(profile: ResolvedProfile): Target {
   };
 }
 
-/** A sandbox started in this process for one command, with a key that is deleted when it stops. */
+/**
+ * A sandbox started in this process for one command, with a key that is deleted when it stops. `signal` (the run's
+ * cancellation) stops an index build: see {@link startSandboxWithProgress}.
+ */
 export async function sandboxTarget(
   io: IOStreams,
   clock: Clock,
-  options: { corpusPath: string; dataDir: string },
+  options: { corpusPath: string; dataDir: string; signal?: AbortSignal },
 ): Promise<Target> {
   const sandbox = await startSandboxWithProgress(io, clock, {
     corpusPath: options.corpusPath,
     dataDir: options.dataDir,
+    ...(options.signal ? { signal: options.signal } : {}),
     ephemeralKey: true,
     keyName: 'pravo --sandbox',
   });
@@ -78,7 +82,8 @@ export type SayLine = (line: string) => void;
 /**
  * Starts a sandbox, showing the index build's progress: a progress bar on stderr when it is a terminal (and `bar` is
  * not false), else two lines (start, end) through `say`. Nothing is shown when an existing index is reused.
- * @throws EnvironmentError for a malformed corpus (naming its line) or a port that cannot be taken.
+ * @throws EnvironmentError for a malformed corpus (naming its line) or a port that cannot be taken;
+ *   UserCancelledError when `options.signal` aborts during the build (the build's temporary file is removed).
  */
 export async function startSandboxWithProgress(
   io: IOStreams,
@@ -111,6 +116,7 @@ export async function startSandboxWithProgress(
   } catch (error) {
     await pending;
     bar?.stop();
+    if (error instanceof Error && error.name === 'AbortError') throw new UserCancelledError();
     throw explainStartFailure(error, options);
   }
   await pending;

@@ -7,7 +7,7 @@
  * (`index-<key>.sqlite.tmp-<pid>-<random>`) in the same directory and renames it into place only when complete, so a
  * half-written index is never used; concurrent builders each write their own temporary file, and the atomic rename
  * makes the last one win with identical content. The build keeps SQLite's rollback journal in memory, so it writes
- * no other file. A failed build removes its temporary file; one killed outright (kill -9, a crash, a
+ * no other file. A failed or cancelled build removes its temporary file; one killed outright (kill -9, a crash, a
  * power cut) leaves it, and every later `openIndex` on the directory removes it (see {@link removeStaleTempFiles}).
  *
  * Tables:
@@ -31,7 +31,14 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { isCourtSourceType, KNOWN_SOURCE_TYPES, type SourceTypeEntry } from '../../api/types.js';
 import { ensurePrivateDir, makePrivate } from '../files.js';
 import { analyze, ANALYZER_VERSION } from '../search/analysis.js';
-import { countCorpusLines, hashCorpusFile, readCorpus, type CorpusDocument, type CorpusElement } from './reader.js';
+import {
+  cancelledError,
+  countCorpusLines,
+  hashCorpusFile,
+  readCorpus,
+  type CorpusDocument,
+  type CorpusElement,
+} from './reader.js';
 
 /** Version of the table layout; part of the index key, so a layout change rebuilds indexes. */
 export const INDEX_SCHEMA_VERSION = 1;
@@ -54,6 +61,12 @@ export interface OpenIndexOptions {
    * the documents, and at the end) and `finishing` (0/1 before the final optimize, 1/1 when the file is in place).
    */
   onProgress?: (progress: IndexProgress) => void;
+  /**
+   * Cancels the start (Ctrl-C): checked while hashing and counting (between chunks read), before each document of a
+   * build and before each finishing step. When it aborts, `openIndex` removes the build's temporary file and rejects
+   * with an `AbortError` (see `cancelledError`); an index already complete is kept.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -299,14 +312,22 @@ function tryOpenExisting(path: string, corpusSha256: string): { db: DatabaseSync
   return undefined;
 }
 
-/** Builds the index of `corpusPath` into `tempPath` (a new file), writing no other file. */
+/**
+ * Builds the index of `corpusPath` into `tempPath` (a new file), writing no other file.
+ * @throws AbortError (see `cancelledError`) when `signal` aborts; the caller removes `tempPath`.
+ */
 async function buildIndex(
   corpusPath: string,
   corpusSha256: string,
   tempPath: string,
   onProgress: ((progress: IndexProgress) => void) | undefined,
+  signal: AbortSignal | undefined,
 ): Promise<void> {
-  const total = await countCorpusLines(corpusPath);
+  const checkCancelled = (): void => {
+    if (signal?.aborted) throw cancelledError('The index build', signal);
+  };
+  const total = await countCorpusLines(corpusPath, signal);
+  checkCancelled();
   onProgress?.({ phase: 'indexing', done: 0, total });
   const db = new DatabaseSync(tempPath);
   try {
@@ -333,6 +354,7 @@ async function buildIndex(
     let articles = 0;
     db.exec('BEGIN');
     for await (const d of readCorpus(corpusPath)) {
+      checkCancelled();
       documents++;
       let collection = collections.get(d.source_type);
       if (collection === undefined) {
@@ -380,9 +402,12 @@ async function buildIndex(
     }
     db.exec('COMMIT');
     onProgress?.({ phase: 'indexing', done: documents, total: documents });
+    checkCancelled();
     onProgress?.({ phase: 'finishing', done: 0, total: 1 });
     db.exec("INSERT INTO fts (fts) VALUES ('optimize')");
+    checkCancelled();
     db.exec('ANALYZE');
+    checkCancelled();
     const setMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
     db.exec('BEGIN');
     setMeta.run('corpus_sha256', corpusSha256);
@@ -406,12 +431,15 @@ async function buildIndex(
  * Warm start (index present): hashes the corpus file and opens the index read-only; the corpus is not parsed.
  * Cold start: builds into a temporary file (unique name, same directory) and renames it into place when complete.
  *
- * @throws CorpusError when the corpus file is missing or invalid (no index or temporary file is left behind then).
+ * @throws CorpusError when the corpus file is missing or invalid; AbortError (a `DOMException`, see `cancelledError`)
+ *   when `signal` aborts before the index is complete. No index or temporary file is left behind then.
  */
 export async function openIndex(options: OpenIndexOptions): Promise<SearchIndex> {
-  const { corpusPath, dataDir, onProgress } = options;
-  const corpusSha256 = await hashCorpusFile(corpusPath, (done, total) =>
-    onProgress?.({ phase: 'hashing', done, total }),
+  const { corpusPath, dataDir, onProgress, signal } = options;
+  const corpusSha256 = await hashCorpusFile(
+    corpusPath,
+    (done, total) => onProgress?.({ phase: 'hashing', done, total }),
+    signal,
   );
   ensurePrivateDir(dataDir);
   removeStaleTempFiles(dataDir);
@@ -421,7 +449,7 @@ export async function openIndex(options: OpenIndexOptions): Promise<SearchIndex>
   if (!opened) {
     const tempPath = `${path}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
     try {
-      await buildIndex(corpusPath, corpusSha256, tempPath, onProgress);
+      await buildIndex(corpusPath, corpusSha256, tempPath, onProgress, signal);
       makePrivate(tempPath);
       renameSync(tempPath, path);
     } catch (error) {

@@ -178,7 +178,7 @@ describe('openIndex', () => {
 /** A pid that no process has (above Linux's largest pid_max): a builder that died. */
 const DEAD_PID = 999_999_999;
 
-describe('openIndex: temporary files', () => {
+describe('openIndex: temporary files and cancellation', () => {
   it('writes no SQLite journal beside the temporary index while building (only the temporary file exists)', async () => {
     const d = dir();
     const data = join(d, 'data');
@@ -197,6 +197,57 @@ describe('openIndex: temporary files', () => {
       expect(names).toHaveLength(1);
       expect(names[0]).toMatch(new RegExp(`^index-[0-9a-f]{16}\\.sqlite\\.tmp-${process.pid}-[0-9a-f]+$`));
     }
+  });
+
+  it('stops a build when the signal aborts mid-way: rejects with AbortError and leaves no file behind', async () => {
+    const d = dir();
+    const data = join(d, 'data');
+    const corpus = writeCorpus(join(d, 'c.jsonl'), generatedLaws(400), true);
+    const controller = new AbortController();
+    let lastDone = 0;
+    const error = await openIndex({
+      corpusPath: corpus,
+      dataDir: data,
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.phase !== 'indexing') return;
+        lastDone = p.done;
+        if (p.done >= 100) controller.abort('SIGINT');
+      },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DOMException);
+    expect((error as DOMException).name).toBe('AbortError');
+    expect((error as DOMException).cause).toBe('SIGINT');
+    // It stopped at the abort, not at the end of the corpus.
+    expect(lastDone).toBeLessThan(400);
+    expect(readdirSync(data)).toEqual([]);
+    // A later start builds the index from scratch.
+    const index = await open(corpus, data);
+    expect(index.built).toBe(true);
+    expect(index.documentCount).toBe(400);
+  });
+
+  it('stops while hashing the corpus when the signal aborts, and before anything when it already has', async () => {
+    const d = dir();
+    const data = join(d, 'data');
+    const corpus = writeCorpus(join(d, 'c.jsonl'), generatedLaws(2_000, 2));
+    expect(statSync(corpus).size).toBeGreaterThan(2 << 20);
+    const controller = new AbortController();
+    const phases: string[] = [];
+    const error = await openIndex({
+      corpusPath: corpus,
+      dataDir: data,
+      signal: controller.signal,
+      onProgress: (p) => {
+        phases.push(p.phase);
+        controller.abort();
+      },
+    }).catch((e: unknown) => e);
+    expect((error as Error).name).toBe('AbortError');
+    expect(phases).toEqual(['hashing']);
+    await expect(openIndex({ corpusPath: corpus, dataDir: data, signal: AbortSignal.abort() })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
   });
 
   it('removes the files of dead builders at every open, even when the index already exists', async () => {

@@ -1,0 +1,74 @@
+/**
+ * `startSandboxWithProgress` (`src/target.ts`), the sandbox start shared by `--sandbox` and `pravo sandbox serve`, on
+ * test streams: Ctrl-C during the index build (a cancellation, with nothing left in the data directory); then the same
+ * through `pravo search --sandbox` run in this process.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli.js';
+import { UserCancelledError } from '../../src/errors/cli.js';
+import { testIOStreams } from '../../src/io/iostreams.js';
+import { startSandboxWithProgress } from '../../src/target.js';
+import { FakeClock } from '../helpers/fake-clock.js';
+import { testHost } from '../helpers/host.js';
+import { generatedLaws, writeCorpusFile } from '../helpers/synthetic-corpus.js';
+import { tempDir } from './fixtures.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function dir(): string {
+  const t = tempDir();
+  cleanups.push(t.cleanup);
+  return t.dir;
+}
+
+describe('startSandboxWithProgress', () => {
+  it('stops the index build when the signal aborts: UserCancelledError (exit 130), no file left in the data directory', async () => {
+    const d = dir();
+    const corpus = writeCorpusFile(path.join(d, 'corpus.jsonl'), generatedLaws(300));
+    const dataDir = path.join(d, 'data');
+    const controller = new AbortController();
+    const t = testIOStreams();
+    // Ctrl-C as soon as the build is announced.
+    const say = (line: string): void => {
+      if (line.startsWith('Building the search index')) controller.abort('SIGINT');
+    };
+    const error = await startSandboxWithProgress(t.io, new FakeClock(), { corpusPath: corpus, dataDir, signal: controller.signal }, { bar: false, say }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(UserCancelledError);
+    expect(fs.readdirSync(dataDir)).toEqual([]);
+  });
+});
+
+describe('pravo search --sandbox (in process)', () => {
+  function env(d: string): NodeJS.ProcessEnv {
+    return { PRAVO_CONFIG_DIR: path.join(d, 'config'), PRAVO_STATE_DIR: path.join(d, 'state'), PRAVO_CACHE_DIR: path.join(d, 'cache') };
+  }
+
+  it('Ctrl-C during the index build: "Cancelled", exit 130, the build stopped by itself, no file left', async () => {
+    const d = dir();
+    const corpus = writeCorpusFile(path.join(d, 'corpus.jsonl'), generatedLaws(1_000));
+    const dataDir = path.join(d, 'data');
+    const t = testHost({ env: env(d) });
+    // Ctrl-C once the build is announced on stderr.
+    const onData = (): void => {
+      if (t.stderr().includes('Building the search index')) {
+        t.host.stderr.off('data', onData);
+        t.signal('SIGINT');
+      }
+    };
+    t.host.stderr.on('data', onData);
+    const exitCode = await main(['search', '--sandbox', '--corpus', corpus, '--data-dir', dataDir, 'договор'], t.host);
+    expect(exitCode).toBe(130);
+    expect(t.stderr()).toMatch(/Cancelled/);
+    expect(t.stderr()).not.toMatch(/Search index ready/);
+    // The run did not need to be ended by force: the build stopped within the grace period.
+    expect(t.exits).toEqual([]);
+    expect(fs.readdirSync(dataDir)).toEqual([]);
+  });
+});
