@@ -81,7 +81,9 @@ export type SayLine = (line: string) => void;
 
 /**
  * Starts a sandbox, showing the index build's progress: a progress bar on stderr when it is a terminal (and `bar` is
- * not false), else two lines (start, end) through `say`. Nothing is shown when an existing index is reused.
+ * not false), else two lines (start, end) through `say`. Nothing is shown when an existing index is reused, except a
+ * warning through `say` when the index has no documents (an empty corpus file, or one of blank lines): every search
+ * would find nothing.
  * @throws EnvironmentError for a malformed corpus (naming its line) or a port that cannot be taken;
  *   UserCancelledError when `options.signal` aborts during the build (the build's temporary file is removed).
  */
@@ -124,6 +126,12 @@ export async function startSandboxWithProgress(
   if (announced) {
     const seconds = ((clock.now() - started) / 1000).toFixed(1);
     say(`Search index ready: ${sandbox.documentCount} documents, ${sandbox.articleCount} articles, in ${seconds} s.`);
+  }
+  if (sandbox.documentCount === 0) {
+    say(
+      `Warning: the sandbox corpus ${options.corpusPath} has no documents, so every search will find nothing. ` +
+        'Point --corpus at a corpus file: JSON Lines, one document per line, gzipped or not (README, "Sandbox corpus format").',
+    );
   }
   return sandbox;
 }
