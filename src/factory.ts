@@ -99,7 +99,7 @@ export class Factory {
     const store = await this.config();
     const corpusPath = resolveCorpus(this.globals.corpus, this.env, store.sandboxCorpus());
     const dataDir = prepareDataDir(this.globals.dataDir, this.env);
-    const target = await targets.sandboxTarget(this.io, this.clock, { corpusPath, dataDir });
+    const target = await targets.sandboxTarget(this.io, this.clock, { corpusPath, dataDir, signal: this.signal });
     this.defer(() => target.close());
     return target;
   }

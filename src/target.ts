@@ -6,7 +6,7 @@
  */
 import type { Credentials } from './api/credentials.js';
 import type { CredentialSource } from './errors/advice.js';
-import { ConfigError, EnvironmentError, UsageError } from './errors/cli.js';
+import { ConfigError, EnvironmentError, UsageError, UserCancelledError } from './errors/cli.js';
 import type { ResolvedProfile } from './config/profile.js';
 import type { Indicator, IOStreams } from './io/iostreams.js';
 import type { Clock } from './api/clock.js';
@@ -50,15 +50,19 @@ export function serviceTarget(profile: ResolvedProfile): Target {
   };
 }
 
-/** A sandbox started in this process for one command, with a key that is deleted when it stops. */
+/**
+ * A sandbox started in this process for one command, with a key that is deleted when it stops. `signal` (the run's
+ * cancellation) stops an index build: see {@link startSandboxWithProgress}.
+ */
 export async function sandboxTarget(
   io: IOStreams,
   clock: Clock,
-  options: { corpusPath: string; dataDir: string },
+  options: { corpusPath: string; dataDir: string; signal?: AbortSignal },
 ): Promise<Target> {
   const sandbox = await startSandboxWithProgress(io, clock, {
     corpusPath: options.corpusPath,
     dataDir: options.dataDir,
+    ...(options.signal ? { signal: options.signal } : {}),
     ephemeralKey: true,
     keyName: 'pravo --sandbox',
   });
@@ -77,8 +81,11 @@ export type SayLine = (line: string) => void;
 
 /**
  * Starts a sandbox, showing the index build's progress: a progress bar on stderr when it is a terminal (and `bar` is
- * not false), else two lines (start, end) through `say`. Nothing is shown when an existing index is reused.
- * @throws EnvironmentError for a malformed corpus (naming its line) or a port that cannot be taken.
+ * not false), else two lines (start, end) through `say`. Nothing is shown when an existing index is reused, except a
+ * warning through `say` when the index has no documents (an empty corpus file, or one of blank lines): every search
+ * would find nothing.
+ * @throws EnvironmentError for a malformed corpus (naming its line) or a port that cannot be taken;
+ *   UserCancelledError when `options.signal` aborts during the build (the build's temporary file is removed).
  */
 export async function startSandboxWithProgress(
   io: IOStreams,
@@ -111,6 +118,7 @@ export async function startSandboxWithProgress(
   } catch (error) {
     await pending;
     bar?.stop();
+    if (error instanceof Error && error.name === 'AbortError') throw new UserCancelledError();
     throw explainStartFailure(error, options);
   }
   await pending;
@@ -118,6 +126,12 @@ export async function startSandboxWithProgress(
   if (announced) {
     const seconds = ((clock.now() - started) / 1000).toFixed(1);
     say(`Search index ready: ${sandbox.documentCount} documents, ${sandbox.articleCount} articles, in ${seconds} s.`);
+  }
+  if (sandbox.documentCount === 0) {
+    say(
+      `Warning: the sandbox corpus ${options.corpusPath} has no documents, so every search will find nothing. ` +
+        'Point --corpus at a corpus file: JSON Lines, one document per line, gzipped or not (README, "Sandbox corpus format").',
+    );
   }
   return sandbox;
 }

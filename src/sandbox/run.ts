@@ -27,6 +27,11 @@ export interface StartSandboxOptions {
   keyName?: string;
   /** Index build progress. */
   onProgress?: (progress: IndexProgress) => void;
+  /**
+   * Cancels the start (Ctrl-C) while the corpus is hashed or its index built: the build stops, its temporary file is
+   * removed, and the start rejects with an `AbortError` (`DOMException`). Not consulted once the index is open.
+   */
+  signal?: AbortSignal;
   /** Log lines (requests, events); default: discarded. */
   log?: (line: string) => void;
   /** Clock of the account state (month of usage); default the system clock. */
@@ -49,7 +54,8 @@ export interface RunningSandbox {
 
 /**
  * Starts a sandbox. Builds the corpus index on first use of a corpus (reporting progress), then reuses it.
- * @throws CorpusError when the corpus is missing or malformed; Error with `code` `EADDRINUSE` / `EACCES` when the
+ * @throws CorpusError when the corpus is missing or malformed; AbortError (a `DOMException`) when `signal` aborts
+ *   during the index build (nothing is left behind in `dataDir`); Error with `code` `EADDRINUSE` / `EACCES` when the
  *   port cannot be taken; the file-system or SQLite error when `state.sqlite` cannot be opened or migrated (e.g. it
  *   was written by a newer pravo, or another process holds a lock on it for more than 250 ms). Nothing stays open
  *   after a failure.
@@ -60,6 +66,7 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
     corpusPath: options.corpusPath,
     dataDir: options.dataDir,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
   });
   let state: SandboxState;
   let issued: IssuedKey;

@@ -84,3 +84,37 @@ export function writeSyntheticCorpus(dir: string, documents: CorpusDocument[] = 
   fs.writeFileSync(file, documents.map((d) => JSON.stringify(d)).join('\n') + '\n');
   return file;
 }
+
+/**
+ * `count` made-up laws (`test-generated-1`…), each with `articles` articles of a few invented sentences: a corpus large
+ * enough for an index build to take a while, e.g. to cancel it mid-way. Titles say they are test data.
+ */
+export function generatedLaws(count: number, articles = 5): CorpusDocument[] {
+  const words = ['пазител', 'фар', 'кошер', 'джудже', 'облак', 'часовник', 'лодка', 'градина', 'пчела', 'светлина'];
+  return Array.from({ length: count }, (_, i) => ({
+    document_id: `test-generated-${i + 1}`,
+    source_type: 'bulgarian_laws_regulations',
+    type: 'Закон',
+    title: `ТЕСТОВИ ДАННИ: Измислен закон № ${i + 1} за ${words[i % words.length]}`,
+    date: `20${String(10 + (i % 15))}-0${1 + (i % 9)}-1${i % 10}`,
+    in_force_date: null,
+    author: 'ТЕСТОВИ ДАННИ: измислен автор',
+    url: `https://example.invalid/test-generated-${i + 1}`,
+    signature: null,
+    elements: Array.from({ length: articles }, (_, a) => ({
+      ref: String(a + 1),
+      label: `Чл. ${a + 1}.`,
+      text:
+        `Чл. ${a + 1}. ТЕСТОВИ ДАННИ: ` +
+        Array.from({ length: 12 }, (_, w) => `${words[(i + a + w) % words.length]}${(i * 7 + a * 3 + w) % 50}`).join(' ') +
+        '. Този текст е измислен за проверка и не е част от действащ нормативен акт.',
+    })),
+  }));
+}
+
+/** Writes `documents` as JSON Lines to `file` (plain) and returns `file`. */
+export function writeCorpusFile(file: string, documents: readonly CorpusDocument[]): string {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, documents.map((d) => JSON.stringify(d)).join('\n') + '\n');
+  return file;
+}

@@ -1,6 +1,6 @@
 /**
  * `startSandbox` (`src/sandbox/run.ts`), the entry the CLI uses: index, state, key, listener; closing twice; the
- * ephemeral key removed at close; a corpus problem reported as `CorpusError`.
+ * ephemeral key removed at close; a corpus problem reported as `CorpusError`; a cancelled start as `AbortError`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,7 +8,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CorpusError } from '../../src/sandbox/corpus/reader.js';
 import { startSandbox } from '../../src/sandbox/run.js';
-import { writeSyntheticCorpus } from '../helpers/synthetic-corpus.js';
+import { generatedLaws, writeCorpusFile, writeSyntheticCorpus } from '../helpers/synthetic-corpus.js';
 import { tempDir } from './fixtures.js';
 
 const cleanups: (() => void)[] = [];
@@ -58,5 +58,23 @@ describe('startSandbox', () => {
     );
     expect(error).toBeInstanceOf(CorpusError);
     expect((error as Error).name).toBe('CorpusError');
+  });
+
+  it('stops the index build when its signal aborts: AbortError, nothing opened or left in the data directory', async () => {
+    const d = dir();
+    const dataDir = path.join(d, 'data');
+    const controller = new AbortController();
+    const error = await startSandbox({
+      corpusPath: writeCorpusFile(path.join(d, 'corpus.jsonl'), generatedLaws(200)),
+      dataDir,
+      signal: controller.signal,
+      onProgress: (progress) => {
+        if (progress.phase === 'indexing' && progress.done >= 50) controller.abort('SIGTERM');
+      },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DOMException);
+    expect((error as DOMException).name).toBe('AbortError');
+    // No index, no temporary file, and no state database: the start stopped at the build.
+    expect(fs.readdirSync(dataDir)).toEqual([]);
   });
 });

@@ -48,6 +48,7 @@ export async function runServe(f: Factory, options: ServeOptions): Promise<numbe
       port,
       quotas: searchQuota === undefined ? {} : { search: searchQuota },
       keyName: `sandbox serve ${new Date(f.clock.now()).toISOString()}`,
+      signal: f.signal,
       log,
     },
     { bar: !options.json, say: log },

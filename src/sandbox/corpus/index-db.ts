@@ -6,8 +6,9 @@
  * sha256(`<corpus sha256>:<ANALYZER_VERSION>.<INDEX_SCHEMA_VERSION>`). A build writes a uniquely named temporary file
  * (`index-<key>.sqlite.tmp-<pid>-<random>`) in the same directory and renames it into place only when complete, so a
  * half-written index is never used; concurrent builders each write their own temporary file, and the atomic rename
- * makes the last one win with identical content. Temporary files left by crashed builds (their process no longer
- * runs) are removed by the next build.
+ * makes the last one win with identical content. The build keeps SQLite's rollback journal in memory, so it writes
+ * no other file. A failed or cancelled build removes its temporary file; one killed outright (kill -9, a crash, a
+ * power cut) leaves it, and every later `openIndex` on the directory removes it (see {@link removeStaleTempFiles}).
  *
  * Tables:
  * - `meta(key, value)`: `complete` = `1` (written last), `corpus_sha256`, `analyzer_version`, `schema_version`,
@@ -30,7 +31,14 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { isCourtSourceType, KNOWN_SOURCE_TYPES, type SourceTypeEntry } from '../../api/types.js';
 import { ensurePrivateDir, makePrivate } from '../files.js';
 import { analyze, ANALYZER_VERSION } from '../search/analysis.js';
-import { countCorpusLines, hashCorpusFile, readCorpus, type CorpusDocument, type CorpusElement } from './reader.js';
+import {
+  cancelledError,
+  countCorpusLines,
+  hashCorpusFile,
+  readCorpus,
+  type CorpusDocument,
+  type CorpusElement,
+} from './reader.js';
 
 /** Version of the table layout; part of the index key, so a layout change rebuilds indexes. */
 export const INDEX_SCHEMA_VERSION = 1;
@@ -53,6 +61,12 @@ export interface OpenIndexOptions {
    * the documents, and at the end) and `finishing` (0/1 before the final optimize, 1/1 when the file is in place).
    */
   onProgress?: (progress: IndexProgress) => void;
+  /**
+   * Cancels the start (Ctrl-C): checked while hashing and counting (between chunks read), before each document of a
+   * build and before each finishing step. When it aborts, `openIndex` removes the build's temporary file and rejects
+   * with an `AbortError` (see `cancelledError`); an index already complete is kept.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -213,20 +227,57 @@ function processAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
+    // EPERM: the process exists but belongs to another user.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
-const TEMP_PATTERN = /^index-[0-9a-f]{16}\.sqlite\.tmp-(\d+)-[0-9a-f]+$/;
+/**
+ * The files of a build: the temporary index (`index-<key>.sqlite.tmp-<pid>-<random>`, `pid` = the builder's process
+ * id) and the side files SQLite may create beside it (`-journal`, `-wal`, `-shm`; not with the in-memory journal the
+ * build uses now, but left by older builds or a SQLite that refused it). Group 1 is the pid.
+ */
+const TEMP_PATTERN = /^index-[0-9a-f]{16}\.sqlite\.tmp-(\d+)-[0-9a-f]+(?:-journal|-wal|-shm)?$/;
 
-/** Removes temporary index files whose building process no longer runs (crashed builds). */
+/** The side files SQLite may create beside a database file. */
+const SIDE_SUFFIXES = ['-journal', '-wal', '-shm'] as const;
+
+/** Removes a build's temporary file and any SQLite side file beside it; missing files are fine. */
+function removeTempFiles(tempPath: string): void {
+  for (const file of [tempPath, ...SIDE_SUFFIXES.map((suffix) => tempPath + suffix)]) rmSync(file, { force: true });
+}
+
+/**
+ * Removes the temporary files (see {@link TEMP_PATTERN}) of builds that no longer run: their process was killed, or
+ * crashed, before it could clean up. Called by every `openIndex`, whether or not it builds, so such a file (as large
+ * as an index) does not stay for ever once an index exists. Best effort: a file that cannot be removed is left.
+ *
+ * Why a pid in the name and not a lock: another process may be building in the same directory right now, and its
+ * file must be kept. Node has no portable advisory file lock (`flock`), a lock file needs the same liveness check to
+ * tell a stale lock, and SQLite's own POSIX locks are per process (closing any handle of the file in the same process
+ * drops them), so probing a builder's file could break a concurrent build in this process. The builder's pid, checked
+ * with `process.kill(pid, 0)`, needs nothing to be released on a crash. Temporary files of this process are never
+ * removed here (a concurrent `openIndex` in this process may be building). Limits: when a dead builder's pid has been
+ * reused by another process, its file is kept until that process ends (only late, never wrong); pids are only
+ * meaningful on this machine, so a data directory shared with other machines or pid namespaces is not supported.
+ */
 function removeStaleTempFiles(dataDir: string): void {
-  for (const name of readdirSync(dataDir)) {
+  let names: string[];
+  try {
+    names = readdirSync(dataDir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
     const m = TEMP_PATTERN.exec(name);
     if (!m) continue;
     const pid = Number(m[1]);
     if (pid === process.pid || processAlive(pid)) continue;
-    rmSync(join(dataDir, name), { force: true });
+    try {
+      rmSync(join(dataDir, name), { force: true });
+    } catch {
+      // Not ours to insist on (permissions): the next start tries again.
+    }
   }
 }
 
@@ -261,18 +312,31 @@ function tryOpenExisting(path: string, corpusSha256: string): { db: DatabaseSync
   return undefined;
 }
 
-/** Builds the index of `corpusPath` into `tempPath` (a new file). */
+/**
+ * Builds the index of `corpusPath` into `tempPath` (a new file), writing no other file.
+ * @throws AbortError (see `cancelledError`) when `signal` aborts; the caller removes `tempPath`.
+ */
 async function buildIndex(
   corpusPath: string,
   corpusSha256: string,
   tempPath: string,
   onProgress: ((progress: IndexProgress) => void) | undefined,
+  signal: AbortSignal | undefined,
 ): Promise<void> {
-  const total = await countCorpusLines(corpusPath);
+  const checkCancelled = (): void => {
+    if (signal?.aborted) throw cancelledError('The index build', signal);
+  };
+  const total = await countCorpusLines(corpusPath, signal);
+  checkCancelled();
   onProgress?.({ phase: 'indexing', done: 0, total });
   const db = new DatabaseSync(tempPath);
   try {
-    db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY;');
+    // node:sqlite opens databases in defensive mode, which refuses `journal_mode = OFF` (it stays DELETE and leaves a
+    // `-journal` file when the process dies). MEMORY is accepted and writes no file; a crash mid-build can corrupt the
+    // temporary file, which is never used (it is renamed only when complete) and is removed later.
+    const mode = db.prepare('PRAGMA journal_mode = MEMORY').get() as { journal_mode: string } | undefined;
+    if (mode?.journal_mode !== 'memory') throw new Error(`SQLite refused journal_mode = MEMORY for ${tempPath}`);
+    db.exec('PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY;');
     db.exec(SCHEMA);
     const insertDocument = db.prepare(
       `INSERT INTO documents (id, document_id, collection, source_type, type, title, date, in_force_date, author, url,
@@ -290,6 +354,7 @@ async function buildIndex(
     let articles = 0;
     db.exec('BEGIN');
     for await (const d of readCorpus(corpusPath)) {
+      checkCancelled();
       documents++;
       let collection = collections.get(d.source_type);
       if (collection === undefined) {
@@ -337,9 +402,12 @@ async function buildIndex(
     }
     db.exec('COMMIT');
     onProgress?.({ phase: 'indexing', done: documents, total: documents });
+    checkCancelled();
     onProgress?.({ phase: 'finishing', done: 0, total: 1 });
     db.exec("INSERT INTO fts (fts) VALUES ('optimize')");
+    checkCancelled();
     db.exec('ANALYZE');
+    checkCancelled();
     const setMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
     db.exec('BEGIN');
     setMeta.run('corpus_sha256', corpusSha256);
@@ -359,29 +427,33 @@ async function buildIndex(
  * Opens the index of a corpus, building it first when no complete index of this corpus content (and analyzer/schema
  * version) exists in `dataDir`.
  *
+ * Every call first removes the temporary files of builds that no longer run (see {@link removeStaleTempFiles}).
  * Warm start (index present): hashes the corpus file and opens the index read-only; the corpus is not parsed.
  * Cold start: builds into a temporary file (unique name, same directory) and renames it into place when complete.
  *
- * @throws CorpusError when the corpus file is missing or invalid (no index file is left behind then).
+ * @throws CorpusError when the corpus file is missing or invalid; AbortError (a `DOMException`, see `cancelledError`)
+ *   when `signal` aborts before the index is complete. No index or temporary file is left behind then.
  */
 export async function openIndex(options: OpenIndexOptions): Promise<SearchIndex> {
-  const { corpusPath, dataDir, onProgress } = options;
-  const corpusSha256 = await hashCorpusFile(corpusPath, (done, total) =>
-    onProgress?.({ phase: 'hashing', done, total }),
+  const { corpusPath, dataDir, onProgress, signal } = options;
+  const corpusSha256 = await hashCorpusFile(
+    corpusPath,
+    (done, total) => onProgress?.({ phase: 'hashing', done, total }),
+    signal,
   );
   ensurePrivateDir(dataDir);
+  removeStaleTempFiles(dataDir);
   const path = join(dataDir, indexFileName(corpusSha256));
   let opened = tryOpenExisting(path, corpusSha256);
   let built = false;
   if (!opened) {
-    removeStaleTempFiles(dataDir);
     const tempPath = `${path}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
     try {
-      await buildIndex(corpusPath, corpusSha256, tempPath, onProgress);
+      await buildIndex(corpusPath, corpusSha256, tempPath, onProgress, signal);
       makePrivate(tempPath);
       renameSync(tempPath, path);
     } catch (error) {
-      rmSync(tempPath, { force: true });
+      removeTempFiles(tempPath);
       throw error;
     }
     built = true;

@@ -65,6 +65,19 @@ export class CorpusError extends Error {
   }
 }
 
+/**
+ * The error a corpus read or index build rejects with when its `signal` aborts: a `DOMException` named `AbortError`
+ * (the platform's convention, as `fetch` and `fs` use), `cause` = the signal's reason (e.g. `SIGINT`).
+ */
+export function cancelledError(what: string, signal: AbortSignal): DOMException {
+  return new DOMException(`${what} was cancelled`, { name: 'AbortError', cause: signal.reason });
+}
+
+/** Whether `error` is a cancellation (`AbortError`), which is passed on as is rather than wrapped as a `CorpusError`. */
+export function isCancellation(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
+}
+
 /** Wraps a file-system error of `path` as a `CorpusError` with a clear message (missing file, directory, …). */
 function fileError(path: string, error: unknown): CorpusError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
@@ -97,6 +110,8 @@ async function openCorpusStream(path: string): Promise<Readable> {
   if (!gzip) return raw;
   const gunzip = createGunzip();
   raw.on('error', (error) => gunzip.destroy(error));
+  // A reader that stops early (an error, a cancellation) destroys the gunzip stream; close the file with it.
+  gunzip.on('close', () => raw.destroy());
   return raw.pipe(gunzip);
 }
 
@@ -194,9 +209,10 @@ export async function* readCorpus(path: string): AsyncGenerator<CorpusDocument> 
  * Counts the documents (non-blank lines) of a corpus file cheaply, without parsing JSON: the `total` of the indexing
  * progress. Same format rules as `readCorpus`.
  *
+ * @param signal optional: checked between chunks read; when it aborts, rejects with {@link cancelledError}.
  * @throws CorpusError when the file is missing or unreadable.
  */
-export async function countCorpusLines(path: string): Promise<number> {
+export async function countCorpusLines(path: string, signal?: AbortSignal): Promise<number> {
   let stream: Readable;
   try {
     stream = await openCorpusStream(path);
@@ -208,6 +224,7 @@ export async function countCorpusLines(path: string): Promise<number> {
   let content = false;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (signal?.aborted) throw cancelledError('Counting the corpus documents', signal);
       for (let i = 0; i < chunk.length; i++) {
         const b = chunk[i];
         if (b === 0x0a) {
@@ -219,7 +236,7 @@ export async function countCorpusLines(path: string): Promise<number> {
       }
     }
   } catch (error) {
-    throw fileError(path, error);
+    throw isCancellation(error) ? error : fileError(path, error);
   }
   if (content) count++;
   return count;
@@ -229,13 +246,17 @@ export async function countCorpusLines(path: string): Promise<number> {
  * SHA-256 of the corpus file's bytes (as stored, i.e. of the compressed bytes for a gzip file), streamed.
  *
  * @param onBytes optional progress callback: bytes hashed so far and the file size, in bytes.
+ * @param signal optional: checked before the first read and between chunks (1 MiB); when it aborts, rejects with
+ *   {@link cancelledError}.
  * @returns lowercase hex digest (64 characters).
  * @throws CorpusError when the file is missing or unreadable.
  */
 export async function hashCorpusFile(
   path: string,
   onBytes?: (done: number, total: number) => void,
+  signal?: AbortSignal,
 ): Promise<string> {
+  if (signal?.aborted) throw cancelledError('Hashing the corpus', signal);
   let size: number;
   try {
     const info = await stat(path);
@@ -251,9 +272,10 @@ export async function hashCorpusFile(
       hash.update(chunk);
       done += chunk.length;
       onBytes?.(done, size);
+      if (signal?.aborted) throw cancelledError('Hashing the corpus', signal);
     }
   } catch (error) {
-    throw fileError(path, error);
+    throw isCancellation(error) ? error : fileError(path, error);
   }
   return hash.digest('hex');
 }

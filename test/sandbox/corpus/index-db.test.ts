@@ -2,13 +2,14 @@
  * The corpus index (`src/sandbox/corpus/index-db.ts`): built once per corpus content, reused, never half-written, private
  * file modes, and the purpose-named reads the search and the document endpoint use.
  */
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CorpusError } from '../../../src/sandbox/corpus/reader.js';
 import { analyze } from '../../../src/sandbox/search/analysis.js';
 import { collectionOf, openIndex, type IndexProgress, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import { generatedLaws } from '../../helpers/synthetic-corpus.js';
 import { CASES, LAWS, tempDir, toJsonl, writeCorpus } from '../fixtures.js';
 
 const cleanups: (() => void)[] = [];
@@ -171,6 +172,119 @@ describe('openIndex', () => {
     const index = await open(writeCorpus(join(d, 'c.jsonl'), LAWS), data);
     expect(statSync(data).mode & 0o777).toBe(0o700);
     expect(statSync(index.path).mode & 0o777).toBe(0o600);
+  });
+});
+
+/** A pid that no process has (above Linux's largest pid_max): a builder that died. */
+const DEAD_PID = 999_999_999;
+
+describe('openIndex: temporary files and cancellation', () => {
+  it('writes no SQLite journal beside the temporary index while building (only the temporary file exists)', async () => {
+    const d = dir();
+    const data = join(d, 'data');
+    const seen: string[][] = [];
+    const corpus = writeCorpus(join(d, 'c.jsonl'), generatedLaws(300));
+    const index = await openIndex({
+      corpusPath: corpus,
+      dataDir: data,
+      onProgress: (p) => {
+        if (p.phase === 'indexing' && p.done > 0 && p.done < p.total) seen.push(readdirSync(data));
+      },
+    });
+    opened.push(index);
+    expect(seen.length).toBeGreaterThan(0);
+    for (const names of seen) {
+      expect(names).toHaveLength(1);
+      expect(names[0]).toMatch(new RegExp(`^index-[0-9a-f]{16}\\.sqlite\\.tmp-${process.pid}-[0-9a-f]+$`));
+    }
+  });
+
+  it('stops a build when the signal aborts mid-way: rejects with AbortError and leaves no file behind', async () => {
+    const d = dir();
+    const data = join(d, 'data');
+    const corpus = writeCorpus(join(d, 'c.jsonl'), generatedLaws(400), true);
+    const controller = new AbortController();
+    let lastDone = 0;
+    const error = await openIndex({
+      corpusPath: corpus,
+      dataDir: data,
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.phase !== 'indexing') return;
+        lastDone = p.done;
+        if (p.done >= 100) controller.abort('SIGINT');
+      },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DOMException);
+    expect((error as DOMException).name).toBe('AbortError');
+    expect((error as DOMException).cause).toBe('SIGINT');
+    // It stopped at the abort, not at the end of the corpus.
+    expect(lastDone).toBeLessThan(400);
+    expect(readdirSync(data)).toEqual([]);
+    // A later start builds the index from scratch.
+    const index = await open(corpus, data);
+    expect(index.built).toBe(true);
+    expect(index.documentCount).toBe(400);
+  });
+
+  it('stops while hashing the corpus when the signal aborts, and before anything when it already has', async () => {
+    const d = dir();
+    const data = join(d, 'data');
+    const corpus = writeCorpus(join(d, 'c.jsonl'), generatedLaws(2_000, 2));
+    expect(statSync(corpus).size).toBeGreaterThan(2 << 20);
+    const controller = new AbortController();
+    const phases: string[] = [];
+    const error = await openIndex({
+      corpusPath: corpus,
+      dataDir: data,
+      signal: controller.signal,
+      onProgress: (p) => {
+        phases.push(p.phase);
+        controller.abort();
+      },
+    }).catch((e: unknown) => e);
+    expect((error as Error).name).toBe('AbortError');
+    expect(phases).toEqual(['hashing']);
+    await expect(openIndex({ corpusPath: corpus, dataDir: data, signal: AbortSignal.abort() })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+  });
+
+  it('removes the files of dead builders at every open, even when the index already exists', async () => {
+    const d = dir();
+    const corpus = writeCorpus(join(d, 'c.jsonl'), LAWS);
+    const data = join(d, 'data');
+    const a = await open(corpus, data);
+    const name = a.path.split('/').at(-1)!;
+    a.close();
+    const stale = [
+      `${name}.tmp-${DEAD_PID}-abcdef`,
+      `${name}.tmp-${DEAD_PID}-abcdef-journal`,
+      `${name}.tmp-${DEAD_PID}-0123ab-wal`,
+      `${name}.tmp-${DEAD_PID}-0123ab-shm`,
+      // Another corpus's build, killed too.
+      `index-0123456789abcdef.sqlite.tmp-${DEAD_PID}-ffff-journal`,
+    ];
+    for (const file of stale) writeFileSync(join(data, file), 'left by a killed build');
+    const b = await open(corpus, data);
+    expect(b.built).toBe(false);
+    expect(readdirSync(data).sort()).toEqual([name]);
+  });
+
+  it("keeps the files of a build that is still running in another process, and other files", async () => {
+    const d = dir();
+    const corpus = writeCorpus(join(d, 'c.jsonl'), LAWS);
+    const data = join(d, 'data');
+    mkdirSync(data);
+    // The parent process (the test runner) is alive: a concurrent builder's files must survive.
+    const live = [
+      `index-0123456789abcdef.sqlite.tmp-${process.ppid}-abcdef`,
+      `index-0123456789abcdef.sqlite.tmp-${process.ppid}-abcdef-journal`,
+    ];
+    const unrelated = ['notes.txt', `index-0123456789abcdef.sqlite.bak-${DEAD_PID}`];
+    for (const file of [...live, ...unrelated]) writeFileSync(join(data, file), 'x');
+    const index = await open(corpus, data);
+    expect(readdirSync(data).sort()).toEqual([index.path.split('/').at(-1)!, ...live, ...unrelated].sort());
   });
 });
 
