@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
+import { DatabaseSync } from 'node:sqlite';
 import zlib from 'node:zlib';
 import { execa } from 'execa';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -132,6 +133,33 @@ describe('pravo sandbox serve', () => {
     });
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(/line 4/);
+  });
+});
+
+describe('pravo search --sandbox, many at once on one data directory', () => {
+  const work = tempDir('parallel');
+  afterAll(() => work.cleanup());
+
+  it('20 runs started together all succeed, and each deletes only its own key', async () => {
+    const corpus = syntheticCorpus(work.dir, false);
+    const dataDir = path.join(work.dir, 'data');
+    const env = { PRAVO_CONFIG_DIR: path.join(work.dir, 'config') };
+    const args = ['search', '--sandbox', '--corpus', corpus, '--data-dir', dataDir, '--json', 'пчели кошери'];
+    // The first run builds the index, so that the parallel ones only open it.
+    const first = await pravo(args, { env });
+    expect(first.exitCode, first.stderr).toBe(0);
+
+    const runs = await Promise.all(Array.from({ length: 20 }, () => pravo(args, { env })));
+    const failures = runs.filter((run) => run.exitCode !== 0).map((run) => `exit ${run.exitCode}: ${run.stderr}`);
+    expect(failures).toEqual([]);
+    for (const run of runs) expect((JSON.parse(run.stdout) as { result_count: number }).result_count).toBe(3);
+
+    const db = new DatabaseSync(path.join(dataDir, 'state.sqlite'), { readOnly: true });
+    try {
+      expect(db.prepare('SELECT COUNT(*) AS n FROM api_keys WHERE ephemeral = 1').get()).toEqual({ n: 0 });
+    } finally {
+      db.close();
+    }
   });
 });
 
