@@ -186,6 +186,16 @@ describe('migrations', () => {
       db.close();
     }
   });
+
+  it('commits in WAL mode without an fsync per commit (synchronous NORMAL), so the write lock is held briefly', () => {
+    const db = openStateDatabase(dataDir);
+    try {
+      expect(db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
+      expect(db.prepare('PRAGMA synchronous').get()).toEqual({ synchronous: 1 });
+    } finally {
+      db.close();
+    }
+  });
 });
 
 /**
