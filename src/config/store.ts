@@ -87,6 +87,22 @@ export class ConfigStore {
     this.#conf.set('profiles', profiles);
   }
 
+  /**
+   * Points a profile at a service in one write of the config file (mode 0600): sets its `base_url` and `api_key`,
+   * sets `auth_header` to `x-api-key` only when the profile has none, and keeps its other fields and the other
+   * profiles. Creates the profile when missing. Used by `pravo sandbox serve --save-to-profile NAME` at each start.
+   * @param baseUrl a base URL already checked by `normalizeBaseUrl`.
+   * @throws ConfigError for an invalid profile name (nothing is written); the file-system error of the write.
+   */
+  saveEndpoint(name: string, baseUrl: string, apiKey: string): void {
+    checkProfileName(name);
+    const profiles = { ...this.#conf.get('profiles') };
+    const profile: Profile = { ...profiles[name], base_url: baseUrl, api_key: apiKey };
+    profile.auth_header ??= 'x-api-key';
+    profiles[name] = profile;
+    this.#conf.set('profiles', profiles);
+  }
+
   /** The sandbox corpus setting, when set. */
   sandboxCorpus(): string | undefined {
     return this.#conf.get('sandbox_corpus');

@@ -1,4 +1,7 @@
-/** `pravo sandbox serve` end to end: one JSON line when ready, logs on stderr without keys, quota, clean stop. */
+/**
+ * `pravo sandbox serve` end to end: one JSON line when ready, logs on stderr without keys, quota, clean stop,
+ * `--save-to-profile`; many `pravo search --sandbox` runs at once on one data directory.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -114,6 +117,39 @@ describe('pravo sandbox serve', () => {
     await child;
     expect(over.exitCode).toBe(5);
     expect(over.stderr).toMatch(/monthly quota/i);
+  });
+
+  it('--save-to-profile NAME: `pravo --profile NAME` reaches the server after every restart; the key is never printed', async () => {
+    const dir = path.join(work.dir, 'profile');
+    fs.mkdirSync(dir);
+    const corpus = syntheticCorpus(dir, false);
+    const env = { PRAVO_CONFIG_DIR: path.join(dir, 'config') };
+    const configFile = path.join(dir, 'config', 'config.json');
+    const args = ['--corpus', corpus, '--data-dir', path.join(dir, 'data'), '--save-to-profile', 'local'];
+    const keys: string[] = [];
+    const outputs: string[] = [];
+    for (const start of [1, 2]) {
+      const { child, ready } = await serve(args, env);
+      expect(Object.keys(ready).sort(), `start ${start}`).toEqual(['base_url', 'profile']);
+      expect(ready.profile).toBe('local');
+      expect(fs.statSync(configFile).mode & 0o777).toBe(0o600);
+      const saved = (JSON.parse(fs.readFileSync(configFile, 'utf8')) as { profiles: Record<string, Record<string, string>> })
+        .profiles.local!;
+      expect(saved.base_url).toBe(ready.base_url);
+      keys.push(saved.api_key!);
+
+      const search = await pravo(['--profile', 'local', 'search', '--json', 'пчели кошери'], { env });
+      expect(search.exitCode, search.stderr).toBe(0);
+      expect((JSON.parse(search.stdout) as { result_count: number }).result_count).toBe(3);
+
+      child.kill('SIGTERM');
+      const result = await child;
+      expect(result.exitCode).toBe(0);
+      expect(String(result.stderr)).toMatch(/saved base URL and key to profile local/);
+      outputs.push(String(result.stdout), String(result.stderr));
+    }
+    expect(keys[0]).not.toBe(keys[1]);
+    for (const key of keys) for (const output of outputs) expect(output).not.toContain(key);
   });
 
   it('without a corpus, says how to give one (exit 2)', async () => {
