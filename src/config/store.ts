@@ -109,6 +109,23 @@ export class ConfigStore {
     conf.set('profiles', profiles);
   }
 
+  /**
+   * Points a profile at a service in one write of the config file (mode 0600): sets its `base_url` and `api_key`,
+   * sets `auth_header` to `x-api-key` only when the profile has none, and keeps its other fields and the other
+   * profiles. Creates the profile when missing. Used by `pravo sandbox serve --save-to-profile NAME` at each start.
+   * @param baseUrl a base URL already checked by `normalizeBaseUrl`.
+   * @throws ConfigError for an invalid profile name (nothing is written); the file-system error of the write.
+   */
+  saveEndpoint(name: string, baseUrl: string, apiKey: string): void {
+    checkProfileName(name);
+    const conf = this.#writable();
+    const profiles = { ...conf.get('profiles') };
+    const profile: Profile = { ...profiles[name], base_url: baseUrl, api_key: apiKey };
+    profile.auth_header ??= 'x-api-key';
+    profiles[name] = profile;
+    conf.set('profiles', profiles);
+  }
+
   /** The sandbox corpus setting, when set. @throws ConfigError when it is not a string. */
   sandboxCorpus(): string | undefined {
     const value = this.#conf?.get('sandbox_corpus');

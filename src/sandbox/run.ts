@@ -21,7 +21,11 @@ export interface StartSandboxOptions {
   port?: number;
   /** Monthly quotas in units; default unlimited. */
   quotas?: Quotas;
-  /** Issue a key that is deleted when the sandbox stops (for one-command sandboxes). */
+  /**
+   * Issue a key that is deleted when the sandbox stops (for one-command sandboxes). Only this sandbox's key is deleted;
+   * one whose process was killed first is removed by a later start on the same data directory (see
+   * `SandboxState.deleteStaleEphemeralKeys`).
+   */
   ephemeralKey?: boolean;
   /** Name recorded with the issued key. */
   keyName?: string;
@@ -42,7 +46,7 @@ export interface StartSandboxOptions {
 export interface RunningSandbox {
   /** `http://HOST:PORT`, the base URL to give clients (without `/v1`). */
   baseUrl: string;
-  /** A key issued for this run, active until revoked (or, if ephemeral, until {@link close}). */
+  /** A key issued for this run, active until revoked (or, if ephemeral, until {@link close} or this process ends). */
   apiKey: string;
   keyId: string;
   /** Documents and articles in the index. */
@@ -53,12 +57,13 @@ export interface RunningSandbox {
 }
 
 /**
- * Starts a sandbox. Builds the corpus index on first use of a corpus (reporting progress), then reuses it.
+ * Starts a sandbox. Builds the corpus index on first use of a corpus (reporting progress), then reuses it. Removes
+ * the ephemeral keys of ended runs before issuing this run's key.
  * @throws CorpusError when the corpus is missing or malformed; AbortError (a `DOMException`) when `signal` aborts
  *   during the index build (nothing is left behind in `dataDir`); Error with `code` `EADDRINUSE` / `EACCES` when the
- *   port cannot be taken; the file-system or SQLite error when `state.sqlite` cannot be opened or migrated (e.g. it
- *   was written by a newer pravo, or another process holds a lock on it for more than 250 ms). Nothing stays open
- *   after a failure.
+ *   port cannot be taken; the file-system or SQLite error when `state.sqlite` cannot be opened or migrated or the key
+ *   cannot be issued (e.g. it was written by a newer pravo, or other processes keep it locked for 10 s). Nothing stays
+ *   open after a failure.
  */
 export async function startSandbox(options: StartSandboxOptions): Promise<RunningSandbox> {
   const log = options.log ?? (() => {});
@@ -79,6 +84,9 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
     throw error;
   }
   try {
+    // Keys left by runs killed before they could delete their own (kill -9, a crash); never those of running processes.
+    const stale = state.deleteStaleEphemeralKeys();
+    if (stale > 0) log(`removed ${stale} ephemeral key(s) left by ended runs`);
     issued = state.issueKey(options.keyName ?? 'sandbox', { ephemeral: options.ephemeralKey ?? false });
   } catch (error) {
     state.close();
@@ -96,9 +104,12 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
       });
     });
   } catch (error) {
-    if (options.ephemeralKey) state.deleteEphemeralKeys();
-    state.close();
-    index.close();
+    try {
+      if (options.ephemeralKey) state.deleteEphemeralKey(issued.key_id);
+    } finally {
+      state.close();
+      index.close();
+    }
     throw error;
   }
   const address = server.address() as AddressInfo;
@@ -116,9 +127,13 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
         server.close(() => resolve());
         server.closeAllConnections();
       }).finally(() => {
-        if (options.ephemeralKey) state.deleteEphemeralKeys();
-        state.close();
-        index.close();
+        try {
+          // Only this run's key: other runs on the same data directory are still using theirs.
+          if (options.ephemeralKey) state.deleteEphemeralKey(issued.key_id);
+        } finally {
+          state.close();
+          index.close();
+        }
       });
       return closed;
     },

@@ -1,6 +1,6 @@
 /**
  * `pravo sandbox serve` run in this process on test streams: the ready line, a request served, the stop on SIGTERM
- * with exit 0, and start-up errors.
+ * with exit 0, `--save-to-profile`, and start-up errors.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -47,6 +47,46 @@ describe('pravo sandbox serve (in process)', () => {
     expect(t.stderr()).toMatch(/SIGTERM: stopping/);
     expect(t.stderr()).toMatch(/stopped/);
     expect(t.stderr()).not.toContain(ready.api_key);
+  });
+
+  it('with --save-to-profile, saves the base URL and key to that profile and prints the profile instead of the key', async () => {
+    const configDir = path.join(root, 'config-save');
+    const env = { PRAVO_CONFIG_DIR: configDir, PRAVO_STATE_DIR: path.join(root, 'state-save') };
+    const bearer = await runPravo(['config', 'set', 'auth-header', 'bearer', '--profile', 'proxy'], { env });
+    expect(bearer.exitCode).toBe(0);
+    const t = testHost({ env });
+    const run = main(['sandbox', 'serve', '--corpus', corpus, '--data-dir', path.join(root, 'data'), '--save-to-profile', 'local'], t.host);
+    const ready = JSON.parse(await firstLine(t.stdout, t.host.stdout)) as Record<string, string>;
+    expect(Object.keys(ready).sort()).toEqual(['base_url', 'profile']);
+    expect(ready.profile).toBe('local');
+
+    const config = JSON.parse(fs.readFileSync(path.join(configDir, 'config.json'), 'utf8')) as {
+      profiles: Record<string, Record<string, string>>;
+    };
+    expect(config.profiles.local).toEqual({ base_url: ready.base_url, api_key: expect.stringMatching(/^sbx_live_/), auth_header: 'x-api-key' });
+    expect(config.profiles.proxy).toEqual({ auth_header: 'bearer' });
+    const search = await runPravo(['--profile', 'local', 'search', '--json', 'неустойка договор'], { env });
+    expect(search.exitCode).toBe(0);
+    expect(JSON.parse(search.stdout).result_count).toBeGreaterThan(0);
+
+    t.signal('SIGTERM');
+    expect(await run).toBe(0);
+    expect(t.stderr()).toMatch(/saved base URL and key to profile local/);
+    const key = config.profiles.local!.api_key!;
+    expect(t.stdout()).not.toContain(key);
+    expect(t.stderr()).not.toContain(key);
+  });
+
+  it('an invalid --save-to-profile name is a usage error (exit 2) before anything starts', async () => {
+    const env = { PRAVO_CONFIG_DIR: path.join(root, 'config-bad-name') };
+    const dataDir = path.join(root, 'data-bad-name');
+    const result = await runPravo(['sandbox', 'serve', '--corpus', corpus, '--data-dir', dataDir, '--save-to-profile', '../evil'], { env });
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/--save-to-profile/);
+    expect(result.stderr).toMatch(/not a valid profile name/);
+    expect(fs.existsSync(dataDir)).toBe(false);
+    expect(fs.existsSync(path.join(root, 'config-bad-name', 'config.json'))).toBe(false);
   });
 
   it('bad options and a missing corpus are exit 2; a malformed corpus is exit 1 naming its line', async () => {

@@ -85,6 +85,34 @@ describe('ConfigStore', () => {
     expect(fs.existsSync(path.join(configDir, 'config.json'))).toBe(false);
   });
 
+  it('saveEndpoint creates a missing profile with the base URL, the key and the x-api-key header, file 0600', async () => {
+    const store = await ConfigStore.open(env);
+    store.setProfileField('default', 'base_url', 'https://api.example.bg');
+    store.saveEndpoint('local', 'http://127.0.0.1:40001', KEY);
+    const reopened = await ConfigStore.open(env);
+    expect(reopened.profile('local')).toEqual({ base_url: 'http://127.0.0.1:40001', api_key: KEY, auth_header: 'x-api-key' });
+    expect(reopened.profile('default')).toEqual({ base_url: 'https://api.example.bg' });
+    expect(mode(store.path)).toBe(0o600);
+  });
+
+  it('saveEndpoint replaces the base URL and key of an existing profile and keeps its auth header', async () => {
+    const store = await ConfigStore.open(env);
+    store.setProfileField('proxy', 'auth_header', 'bearer');
+    store.saveEndpoint('proxy', 'http://127.0.0.1:40001', `sbx_live_${'A'.repeat(32)}`);
+    store.saveEndpoint('proxy', 'http://127.0.0.1:40002', KEY);
+    expect((await ConfigStore.open(env)).profile('proxy')).toEqual({
+      base_url: 'http://127.0.0.1:40002',
+      api_key: KEY,
+      auth_header: 'bearer',
+    });
+  });
+
+  it('saveEndpoint rejects an invalid profile name before writing', async () => {
+    const store = await ConfigStore.open(env);
+    expect(() => store.saveEndpoint('../evil', 'http://127.0.0.1:40001', KEY)).toThrow(ConfigError);
+    expect(fs.existsSync(path.join(configDir, 'config.json'))).toBe(false);
+  });
+
   it('reports a config file that is not JSON as a ConfigError', async () => {
     fs.mkdirSync(configDir, { recursive: true });
     fs.writeFileSync(path.join(configDir, 'config.json'), '{ not json');

@@ -15,6 +15,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
 import { execa } from 'execa';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { CLI, CORPUS } from './paths.js';
@@ -121,13 +122,15 @@ async function runExample(example: Example): Promise<{ ok: boolean; detail: stri
   const script = example.lines.join('\n');
   const options = { cwd: work, env, extendEnv: false, reject: false, timeout: 120_000 } as const;
   if (example.lines.length > 1) {
-    // Output to a file descriptor the child inherits, not a pipe (execa pipes even `{file}`): a server the script leaves
-    // running would hold a pipe open, and the run with it.
+    // Output to a file descriptor the child inherits, not a pipe: a server the script leaves running would hold a pipe
+    // open, and the run with it. The script leads its own process group, stopped as a whole afterwards.
     const out = path.join(scratch.dir, 'script.out');
     const fd = fs.openSync(out, 'w');
-    const result = await execa('bash', ['-c', `set -e\n${script}`], { ...options, detached: true, stdin: 'ignore', stdout: fd, stderr: fd });
+    const child = spawn('bash', ['-c', `set -e\n${script}`], { cwd: work, env, detached: true, stdio: ['ignore', fd, fd], timeout: 120_000 });
+    const exitCode = await new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     fs.closeSync(fd);
-    if (result.pid !== undefined) killGroup(result.pid);
+    if (child.pid !== undefined) killGroup(child.pid);
+    const result = { exitCode };
     return { ok: result.exitCode === 0, detail: fs.readFileSync(out, 'utf8') };
   }
   const line = example.lines[0]!;

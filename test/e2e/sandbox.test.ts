@@ -1,7 +1,11 @@
-/** `pravo sandbox serve` end to end: one JSON line when ready, logs on stderr without keys, quota, clean stop. */
+/**
+ * `pravo sandbox serve` end to end: one JSON line when ready, logs on stderr without keys, quota, clean stop,
+ * `--save-to-profile`; many `pravo search --sandbox` runs at once on one data directory.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
+import { DatabaseSync } from 'node:sqlite';
 import zlib from 'node:zlib';
 import { execa } from 'execa';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -115,6 +119,39 @@ describe('pravo sandbox serve', () => {
     expect(over.stderr).toMatch(/monthly quota/i);
   });
 
+  it('--save-to-profile NAME: `pravo --profile NAME` reaches the server after every restart; the key is never printed', async () => {
+    const dir = path.join(work.dir, 'profile');
+    fs.mkdirSync(dir);
+    const corpus = syntheticCorpus(dir, false);
+    const env = { PRAVO_CONFIG_DIR: path.join(dir, 'config') };
+    const configFile = path.join(dir, 'config', 'config.json');
+    const args = ['--corpus', corpus, '--data-dir', path.join(dir, 'data'), '--save-to-profile', 'local'];
+    const keys: string[] = [];
+    const outputs: string[] = [];
+    for (const start of [1, 2]) {
+      const { child, ready } = await serve(args, env);
+      expect(Object.keys(ready).sort(), `start ${start}`).toEqual(['base_url', 'profile']);
+      expect(ready.profile).toBe('local');
+      expect(fs.statSync(configFile).mode & 0o777).toBe(0o600);
+      const saved = (JSON.parse(fs.readFileSync(configFile, 'utf8')) as { profiles: Record<string, Record<string, string>> })
+        .profiles.local!;
+      expect(saved.base_url).toBe(ready.base_url);
+      keys.push(saved.api_key!);
+
+      const search = await pravo(['--profile', 'local', 'search', '--json', 'пчели кошери'], { env });
+      expect(search.exitCode, search.stderr).toBe(0);
+      expect((JSON.parse(search.stdout) as { result_count: number }).result_count).toBe(3);
+
+      child.kill('SIGTERM');
+      const result = await child;
+      expect(result.exitCode).toBe(0);
+      expect(String(result.stderr)).toMatch(/saved base URL and key to profile local/);
+      outputs.push(String(result.stdout), String(result.stderr));
+    }
+    expect(keys[0]).not.toBe(keys[1]);
+    for (const key of keys) for (const output of outputs) expect(output).not.toContain(key);
+  });
+
   it('without a corpus, says how to give one (exit 2)', async () => {
     const result = await pravo(['sandbox', 'serve'], { env: { PRAVO_CONFIG_DIR: path.join(work.dir, 'none') } });
     expect(result.exitCode).toBe(2);
@@ -132,6 +169,33 @@ describe('pravo sandbox serve', () => {
     });
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(/line 4/);
+  });
+});
+
+describe('pravo search --sandbox, many at once on one data directory', () => {
+  const work = tempDir('parallel');
+  afterAll(() => work.cleanup());
+
+  it('20 runs started together all succeed, and each deletes only its own key', async () => {
+    const corpus = syntheticCorpus(work.dir, false);
+    const dataDir = path.join(work.dir, 'data');
+    const env = { PRAVO_CONFIG_DIR: path.join(work.dir, 'config') };
+    const args = ['search', '--sandbox', '--corpus', corpus, '--data-dir', dataDir, '--json', 'пчели кошери'];
+    // The first run builds the index, so that the parallel ones only open it.
+    const first = await pravo(args, { env });
+    expect(first.exitCode, first.stderr).toBe(0);
+
+    const runs = await Promise.all(Array.from({ length: 20 }, () => pravo(args, { env })));
+    const failures = runs.filter((run) => run.exitCode !== 0).map((run) => `exit ${run.exitCode}: ${run.stderr}`);
+    expect(failures).toEqual([]);
+    for (const run of runs) expect((JSON.parse(run.stdout) as { result_count: number }).result_count).toBe(3);
+
+    const db = new DatabaseSync(path.join(dataDir, 'state.sqlite'), { readOnly: true });
+    try {
+      expect(db.prepare('SELECT COUNT(*) AS n FROM api_keys WHERE ephemeral = 1').get()).toEqual({ n: 0 });
+    } finally {
+      db.close();
+    }
   });
 });
 

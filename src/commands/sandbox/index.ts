@@ -8,6 +8,8 @@ Examples:
   $ pravo sandbox serve --corpus ../shared/corpus/bg-statutes.jsonl.gz
   $ pravo sandbox serve --port 8787 --search-quota 100
   $ pravo sandbox serve --json 2> sandbox.log.jsonl                # logs as JSON lines
+  $ pravo sandbox serve --save-to-profile local &                   # then, after every restart:
+  $ pravo --profile local search "обществени поръчки обжалване"
 
 In a script, with the server in the background:
   $ rm -f sandbox.json; pravo sandbox serve > sandbox.json &
@@ -20,6 +22,11 @@ When ready, prints exactly one line of JSON to stdout, {"base_url":"http://127.0
 then logs to stderr only. The key is new for each start and stays valid afterwards. The corpus index is built
 on first use of a corpus (with a progress bar) and reused on later starts. Ctrl-C or SIGTERM stops it.
 
+--save-to-profile NAME writes this start's base URL and key into profile NAME of the config file (creating it;
+its other settings are kept) once the server listens, and the ready line becomes {"base_url":"...","profile":"NAME"}:
+the key is printed nowhere, it is only in the profile. PRAVO_BASE_URL and PRAVO_API_KEY, when set, still override
+the profile's values.
+
 Corpus: --corpus FILE, else PRAVO_SANDBOX_CORPUS, else \`pravo config set sandbox-corpus FILE\`.
 Data (index, keys, usage): --data-dir DIR, else PRAVO_SANDBOX_DATA_DIR, else the user data directory.`;
 
@@ -30,12 +37,13 @@ export function registerSandbox(program: Command, run: RunAction): void {
     .description('Run a local Legal Research API over the corpus of real statutes (offline, no quota)');
   sandbox
     .command('serve')
-    .description('Start the sandbox server and print its base URL and a new API key as one JSON line')
+    .description('Start the sandbox server and print its base URL and a new API key as one JSON line (or save them to a profile)')
     .option('--host <host>', 'interface to listen on (loopback by default)', '127.0.0.1')
     .option('--port <port>', 'TCP port; 0 picks a free one', '0')
     .option('--corpus <file>', 'corpus file, JSON Lines, gzipped or not')
     .option('--data-dir <dir>', 'where to keep the index, keys and usage')
     .option('--search-quota <n>', 'monthly search quota; searches beyond it get monthly_quota_exceeded (default: unlimited)')
+    .option('--save-to-profile <name>', "save this start's base URL and key into this profile (instead of printing the key)")
     .option('--json', 'log to stderr as JSON lines {"time","message"}, and report errors as JSON (the ready line is always JSON)')
     .addHelpText('after', EXAMPLES)
     .action(async (options: ServeOptions, cmd: Command) => {

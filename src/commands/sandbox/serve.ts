@@ -2,9 +2,15 @@
  * `pravo sandbox serve`: a local server implementing the Legal Research API contract over the local corpus, so that
  * pravo, its tests and users' scripts run offline and spend no quota. Runs until the run's cancellation signal
  * (SIGINT or SIGTERM), then stops cleanly and exits 0.
+ *
+ * Each start takes a new port (by default) and issues a new key. With `--save-to-profile NAME` both go into that
+ * profile of the config file once the server listens, so `pravo --profile NAME ...` follows every restart; the key is
+ * then printed nowhere.
  */
+import { normalizeBaseUrl } from '../../api/base-url.js';
 import { checkListenHost, prepareDataDir, resolveCorpus } from '../../config/sandbox.js';
-import { UsageError } from '../../errors/cli.js';
+import { checkProfileName } from '../../config/store.js';
+import { ConfigError, UsageError } from '../../errors/cli.js';
 import type { Factory } from '../../factory.js';
 import { startSandboxWithProgress } from '../../target.js';
 
@@ -15,8 +21,13 @@ export interface ServeOptions {
   corpus?: string;
   dataDir?: string;
   searchQuota?: string;
+  /** `--save-to-profile NAME`: the profile that receives this start's base URL and key. */
+  saveToProfile?: string;
   json?: boolean;
 }
+
+/** The ready line on stdout: the key, or, with `--save-to-profile`, the profile that holds it. */
+type ReadyLine = { base_url: string; api_key: string } | { base_url: string; profile: string };
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -30,8 +41,10 @@ export async function runServe(f: Factory, options: ServeOptions): Promise<numbe
     if (!/^\d+$/.test(options.searchQuota)) throw new UsageError(`--search-quota takes a whole number, not "${options.searchQuota}"`);
     searchQuota = Number(options.searchQuota);
   }
+  const profileName = options.saveToProfile === undefined ? undefined : checkSaveToProfile(options.saveToProfile);
   await checkListenHost(options.host);
-  const corpusPath = resolveCorpus(options.corpus, f.env, (await f.config()).sandboxCorpus());
+  const store = await f.config();
+  const corpusPath = resolveCorpus(options.corpus, f.env, store.sandboxCorpus());
   const dataDir = prepareDataDir(options.dataDir, f.env);
   const log = (line: string): void => {
     const time = new Date(f.clock.now()).toISOString();
@@ -54,7 +67,14 @@ export async function runServe(f: Factory, options: ServeOptions): Promise<numbe
     { bar: !options.json, say: log },
   );
   f.defer(() => sandbox.close());
-  io.stdout.write(`${JSON.stringify({ base_url: sandbox.baseUrl, api_key: sandbox.apiKey })}\n`);
+  let ready: ReadyLine = { base_url: sandbox.baseUrl, api_key: sandbox.apiKey };
+  if (profileName !== undefined) {
+    // Only now that the server listens: the profile never points at a server that failed to start.
+    store.saveEndpoint(profileName, normalizeBaseUrl(sandbox.baseUrl), sandbox.apiKey);
+    ready = { base_url: sandbox.baseUrl, profile: profileName };
+    log(`saved base URL and key to profile ${profileName}`);
+  }
+  io.stdout.write(`${JSON.stringify(ready)}\n`);
   log(`pravo sandbox listening on ${sandbox.baseUrl} (${sandbox.documentCount} documents, data in ${dataDir}); key ${sandbox.keyId} issued; Ctrl-C stops it`);
   if (!LOOPBACK_HOSTS.has(options.host)) log(`warning: listening on ${options.host}: the sandbox is reachable from other machines`);
 
@@ -63,4 +83,14 @@ export async function runServe(f: Factory, options: ServeOptions): Promise<numbe
   await sandbox.close();
   log('stopped');
   return 0;
+}
+
+/** Checks the `--save-to-profile` name with the rules of every profile name. @throws UsageError */
+function checkSaveToProfile(name: string): string {
+  try {
+    return checkProfileName(name);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(`--save-to-profile: ${error.message}`);
+    throw error;
+  }
 }

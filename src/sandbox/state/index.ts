@@ -2,18 +2,20 @@
  * The sandbox's account state in `<data dir>/state.sqlite`: API keys (`keys.ts`) and monthly usage (`usage.ts`), over
  * the database opened and migrated by `db.ts`.
  *
- * Single writer per process; several processes may open the same directory (WAL). A lock held by another process
- * makes a write fail after {@link BUSY_TIMEOUT_MS} with SQLITE_BUSY, which the HTTP server answers with 503
- * `service_unavailable` (see `http/errors.ts`).
+ * Single writer per process; several processes may open the same directory (WAL). During a request, a lock held by
+ * another process makes a write fail after {@link BUSY_TIMEOUT_MS} with SQLITE_BUSY, which the HTTP server answers
+ * with 503 `service_unavailable` (see `http/errors.ts`). Opening, issuing a key and deleting keys are start-up and
+ * shutdown steps: they wait up to {@link STARTUP_BUSY_TIMEOUT_MS} instead (see `patiently` in `db.ts`).
  */
+import os from 'node:os';
 import type { DatabaseSync } from 'node:sqlite';
-import { BUSY_TIMEOUT_MS, openStateDatabase } from './db.js';
-import { KeyStore, type IssuedKey, type KeyCheck } from './keys.js';
+import { BUSY_TIMEOUT_MS, openStateDatabase, patiently, STARTUP_BUSY_TIMEOUT_MS } from './db.js';
+import { KeyStore, type IssuedKey, type KeyCheck, type KeyOwner } from './keys.js';
 import { UsageStore, type Consumption, type Quotas, type UsageKind } from './usage.js';
 
-export { SANDBOX_KEY_PREFIX, sha256, type IssuedKey, type KeyCheck } from './keys.js';
+export { EPHEMERAL_KEY_MAX_AGE_MS, SANDBOX_KEY_PREFIX, sha256, type IssuedKey, type KeyCheck, type KeyOwner } from './keys.js';
 export type { Consumption, Quotas, UsageKind } from './usage.js';
-export { BUSY_TIMEOUT_MS };
+export { BUSY_TIMEOUT_MS, STARTUP_BUSY_TIMEOUT_MS };
 
 /** Options of {@link SandboxState.open}. */
 export interface OpenStateOptions {
@@ -21,6 +23,10 @@ export interface OpenStateOptions {
   now?: () => Date;
   /** Monthly quotas in units per kind; default unlimited. */
   quotas?: Quotas;
+  /** The process recorded as owner of the ephemeral keys this handle issues; default this process and host. */
+  owner?: KeyOwner;
+  /** Whether a process of this host runs (for removing stale ephemeral keys); default a signal-0 check. */
+  isRunning?: (pid: number) => boolean;
 }
 
 /** The sandbox's keys and usage. */
@@ -29,23 +35,30 @@ export class SandboxState {
   readonly #keys: KeyStore;
   readonly #usage: UsageStore;
 
-  private constructor(db: DatabaseSync, now: () => Date, quotas: Quotas) {
+  private constructor(db: DatabaseSync, options: OpenStateOptions) {
+    const now = options.now ?? (() => new Date());
     this.#db = db;
-    this.#keys = new KeyStore(db, now);
-    this.#usage = new UsageStore(db, now, quotas);
+    this.#keys = new KeyStore(db, now, options.owner ?? { pid: process.pid, host: os.hostname() }, options.isRunning);
+    this.#usage = new UsageStore(db, now, options.quotas ?? {});
   }
 
   /**
-   * Opens (creating when needed, 0700 directory, 0600 files) and migrates `<dataDir>/state.sqlite`.
+   * Opens (creating when needed, 0700 directory, 0600 files) and migrates `<dataDir>/state.sqlite`, waiting up to
+   * {@link STARTUP_BUSY_TIMEOUT_MS} for other processes' locks.
    * @throws the file-system or SQLite error when it cannot be created, opened or migrated.
    */
   static open(dataDir: string, options: OpenStateOptions = {}): SandboxState {
-    return new SandboxState(openStateDatabase(dataDir), options.now ?? (() => new Date()), options.quotas ?? {});
+    return new SandboxState(openStateDatabase(dataDir), options);
   }
 
-  /** Issues a new active key (see `KeyStore.issue`); `ephemeral` keys are removed by {@link deleteEphemeralKeys}. */
+  /**
+   * Issues a new active key (see `KeyStore.issue`), waiting up to {@link STARTUP_BUSY_TIMEOUT_MS} for the write lock.
+   * An `ephemeral` key records this process as its owner and is removed by {@link deleteEphemeralKey}, or, if this
+   * process dies first, by {@link deleteStaleEphemeralKeys} in a later start.
+   * @throws the SQLite error of the insert.
+   */
   issueKey(name: string, options: { ephemeral?: boolean } = {}): IssuedKey {
-    return this.#keys.issue(name, options);
+    return patiently(this.#db, () => this.#keys.issue(name, options));
   }
 
   /** Checks a presented key (spec: Authentication, rule 3; see `KeyStore.authenticate`). */
@@ -58,9 +71,24 @@ export class SandboxState {
     return this.#keys.revoke(keyId);
   }
 
-  /** Deletes the keys issued as ephemeral (used by `pravo search --sandbox`, whose sandbox lives for one command). */
-  deleteEphemeralKeys(): void {
-    this.#keys.deleteEphemeral();
+  /**
+   * Deletes one ephemeral key by `key_id`: a one-command sandbox (`pravo search --sandbox`) deletes its own key when it
+   * stops, and only that one, since other runs may be using the same data directory. Waits up to
+   * {@link STARTUP_BUSY_TIMEOUT_MS} for the write lock. Returns false when there was no such ephemeral key.
+   * @throws the SQLite error of the delete.
+   */
+  deleteEphemeralKey(keyId: string): boolean {
+    return patiently(this.#db, () => this.#keys.deleteEphemeral(keyId));
+  }
+
+  /**
+   * Deletes the ephemeral keys of runs that ended without deleting their own (see `KeyStore.deleteStale`: the owner is
+   * a dead process of this host, or the key is older than 24 hours). Waits up to {@link STARTUP_BUSY_TIMEOUT_MS}.
+   * Returns the number deleted.
+   * @throws the SQLite error of the read or delete.
+   */
+  deleteStaleEphemeralKeys(): number {
+    return patiently(this.#db, () => this.#keys.deleteStale());
   }
 
   /** Consumes one unit of `kind` when the month's quota allows it (spec: Quota rules; see `UsageStore.consume`). */

@@ -2,6 +2,12 @@
  * API keys in `state.sqlite` (spec: API key facts; Authentication, API key): only live keys are issued (prefix
  * `sbx_live_`, which ends in `_live_`); the full value is returned once, at issue; only its SHA-256 hash is stored; a
  * revoked key is rejected with `revoked_api_key` at once.
+ *
+ * Ephemeral keys (one per `pravo search --sandbox` run, which lives for one command) record the process that issued
+ * them (`owner_pid`, `owner_host`). The run deletes its own key, by `key_id`, when it stops; a run killed before that
+ * (kill -9, a crash, a power loss) leaves its key behind, and the next sandbox start on the data directory removes it
+ * (see {@link KeyStore.deleteStale}). Several runs may share a data directory, so no run ever deletes another live
+ * run's key.
  */
 import crypto from 'node:crypto';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
@@ -16,6 +22,19 @@ const DISPLAY_PREFIX_LENGTH = SANDBOX_KEY_PREFIX.length + 4;
 
 /** `last_used_at` of a key is written at most once per this many milliseconds. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * Age after which an ephemeral key is removed even when its owner cannot be shown dead, in milliseconds (24 hours):
+ * for keys issued on another host sharing the directory, keys issued before owners were recorded (schema version 1),
+ * and keys whose owner's process id has been reused. No run of one command lives that long.
+ */
+export const EPHEMERAL_KEY_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+/** The process that issues ephemeral keys: its id and host name. */
+export interface KeyOwner {
+  pid: number;
+  host: string;
+}
 
 /** A newly issued key: the only time its full value exists outside the caller's hands. */
 export interface IssuedKey {
@@ -40,10 +59,19 @@ export class KeyStore {
   /** Per `key_id`, the time (ms since epoch) this process last wrote its `last_used_at`. */
   readonly #lastWritten = new Map<string, number>();
 
-  /** @param now clock of `created_at`, `last_used_at`, `revoked_at`. */
-  constructor(db: DatabaseSync, now: () => Date) {
+  readonly #owner: KeyOwner;
+  readonly #isRunning: (pid: number) => boolean;
+
+  /**
+   * @param now clock of `created_at`, `last_used_at`, `revoked_at`, and of the age of ephemeral keys.
+   * @param owner this process, recorded with the ephemeral keys it issues.
+   * @param isRunning whether a process of this host with that id is running (default {@link processIsRunning}).
+   */
+  constructor(db: DatabaseSync, now: () => Date, owner: KeyOwner, isRunning: (pid: number) => boolean = processIsRunning) {
     this.#db = db;
     this.#now = now;
+    this.#owner = owner;
+    this.#isRunning = isRunning;
     this.#findByHash = db.prepare('SELECT key_id, status FROM api_keys WHERE key_sha256 = ?');
     this.#touch = db.prepare(
       'UPDATE api_keys SET last_used_at = ? WHERE key_id = ? AND (last_used_at IS NULL OR last_used_at <= ?)',
@@ -51,18 +79,20 @@ export class KeyStore {
   }
 
   /**
-   * Issues a new active key and stores its SHA-256 hash. `ephemeral` keys are deleted by {@link deleteEphemeral}.
+   * Issues a new active key and stores its SHA-256 hash. An `ephemeral` key records this process as its owner; the
+   * owner deletes it with {@link deleteEphemeral}, or, once the owner is dead, any process with {@link deleteStale}.
    * @throws the SQLite error of the insert (e.g. SQLITE_BUSY when another process holds the write lock).
    */
   issue(name: string, options: { ephemeral?: boolean } = {}): IssuedKey {
     const apiKey = SANDBOX_KEY_PREFIX + randomBase62(32);
     const keyId = `key_${crypto.randomBytes(6).toString('hex')}`;
     const prefix = apiKey.slice(0, DISPLAY_PREFIX_LENGTH);
+    const owner = options.ephemeral ? this.#owner : { pid: null, host: null };
     this.#db
       .prepare(
-        'INSERT INTO api_keys (key_id, name, prefix, key_sha256, ephemeral, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        'INSERT INTO api_keys (key_id, name, prefix, key_sha256, ephemeral, created_at, owner_pid, owner_host) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       )
-      .run(keyId, name, prefix, sha256(apiKey), options.ephemeral ? 1 : 0, this.#now().toISOString());
+      .run(keyId, name, prefix, sha256(apiKey), options.ephemeral ? 1 : 0, this.#now().toISOString(), owner.pid, owner.host);
     return { key_id: keyId, api_key: apiKey, prefix };
   }
 
@@ -115,9 +145,50 @@ export class KeyStore {
     return Number(result.changes) > 0;
   }
 
-  /** Deletes the keys issued as ephemeral. @throws the SQLite error of the delete. */
-  deleteEphemeral(): void {
-    this.#db.exec('DELETE FROM api_keys WHERE ephemeral = 1');
+  /**
+   * Deletes one ephemeral key, by `key_id` (a run's own key, when the run stops). Keys not issued as ephemeral are
+   * left alone. Returns false when there was no such ephemeral key.
+   * @throws the SQLite error of the delete.
+   */
+  deleteEphemeral(keyId: string): boolean {
+    this.#lastWritten.delete(keyId);
+    return Number(this.#db.prepare('DELETE FROM api_keys WHERE key_id = ? AND ephemeral = 1').run(keyId).changes) > 0;
+  }
+
+  /**
+   * Deletes the ephemeral keys left by runs that ended without deleting their own (killed, crashed): those whose owner
+   * is a process of this host that is no longer running, and those older than {@link EPHEMERAL_KEY_MAX_AGE_MS}
+   * whoever their owner (another host, unknown, or a process id reused since). Keys of running processes are kept.
+   * Returns the number deleted.
+   * @throws the SQLite error of the read or the delete.
+   */
+  deleteStale(): number {
+    const cutoff = new Date(this.#now().getTime() - EPHEMERAL_KEY_MAX_AGE_MS).toISOString();
+    const rows = this.#db
+      .prepare('SELECT key_id, owner_pid, owner_host, created_at FROM api_keys WHERE ephemeral = 1')
+      .all() as { key_id: string; owner_pid: number | null; owner_host: string | null; created_at: string }[];
+    const remove = this.#db.prepare('DELETE FROM api_keys WHERE key_id = ? AND ephemeral = 1');
+    let deleted = 0;
+    for (const row of rows) {
+      const ownerDead =
+        row.owner_host === this.#owner.host && row.owner_pid !== null && row.owner_pid !== this.#owner.pid && !this.#isRunning(row.owner_pid);
+      if (ownerDead || row.created_at < cutoff) deleted += Number(remove.run(row.key_id).changes);
+    }
+    return deleted;
+  }
+}
+
+/**
+ * Whether a process with this id runs on this host: signal 0 checks without sending anything. EPERM means it runs
+ * under another user; ESRCH that there is none.
+ */
+export function processIsRunning(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -1,18 +1,22 @@
 /**
  * `state.sqlite` on disk (`src/sandbox/state/db.ts`): the migration chain keyed by `PRAGMA user_version`, data
- * directories of the first release opening unchanged, and private file modes.
+ * directories of the first release opening unchanged, start-up and shutdown steps that wait out other processes'
+ * locks while requests do not, and private file modes.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   BUSY_TIMEOUT_MS,
   LATEST_STATE_VERSION,
   MIGRATIONS,
   openStateDatabase,
+  patiently,
   schemaVersion,
+  STARTUP_BUSY_TIMEOUT_MS,
   type Migration,
 } from '../../../src/sandbox/state/db.js';
 import { SandboxState, sha256 } from '../../../src/sandbox/state/index.js';
@@ -97,7 +101,7 @@ describe('migrations', () => {
   });
 
   it('has migration 1 = the first release schema, so both create the same tables', () => {
-    openStateDatabase(dataDir).close();
+    openStateDatabase(dataDir, MIGRATIONS.slice(0, 1)).close();
     const fresh = schemaOf(path.join(dataDir, 'state.sqlite'));
     const old = path.join(root, 'old.sqlite');
     const db = new DatabaseSync(old);
@@ -120,6 +124,28 @@ describe('migrations', () => {
     const db = new DatabaseSync(path.join(dataDir, 'state.sqlite'), { readOnly: true });
     expect(schemaVersion(db)).toBe(LATEST_STATE_VERSION);
     db.close();
+  });
+
+  it('migration 2 records the owner of ephemeral keys; keys of the first release get none', () => {
+    writeFirstReleaseDirectory();
+    const state = SandboxState.open(dataDir, { owner: { pid: 4242, host: 'test-host' } });
+    const ephemeral = state.issueKey('one command', { ephemeral: true });
+    const lasting = state.issueKey('serve');
+    state.close();
+    const db = new DatabaseSync(path.join(dataDir, 'state.sqlite'), { readOnly: true });
+    try {
+      expect(schemaVersion(db)).toBe(2);
+      const owners = db.prepare('SELECT key_id, owner_pid, owner_host FROM api_keys ORDER BY created_at, key_id').all();
+      expect(owners).toEqual(
+        expect.arrayContaining([
+          { key_id: 'key_000000000001', owner_pid: null, owner_host: null },
+          { key_id: ephemeral.key_id, owner_pid: 4242, owner_host: 'test-host' },
+          { key_id: lasting.key_id, owner_pid: null, owner_host: null },
+        ]),
+      );
+    } finally {
+      db.close();
+    }
   });
 
   it('applies only the migrations above the stored version, each in its own transaction', () => {
@@ -156,6 +182,144 @@ describe('migrations', () => {
     const db = openStateDatabase(dataDir);
     try {
       expect(db.prepare('PRAGMA busy_timeout').get()).toEqual({ timeout: 250 });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('commits in WAL mode without an fsync per commit (synchronous NORMAL), so the write lock is held briefly', () => {
+    const db = openStateDatabase(dataDir);
+    try {
+      expect(db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
+      expect(db.prepare('PRAGMA synchronous').get()).toEqual({ synchronous: 1 });
+    } finally {
+      db.close();
+    }
+  });
+});
+
+/**
+ * Holds the write lock of `<dataDir>/state.sqlite` from a worker thread (its own connection) for `holdMs`, as another
+ * process would; resolves once the lock is taken, and `released` once it is given back.
+ */
+function holdWriteLock(holdMs: number): { released: Promise<void> } {
+  const signal = new Int32Array(new SharedArrayBuffer(4));
+  const worker = new Worker(
+    `
+      const { workerData } = require('node:worker_threads');
+      const { DatabaseSync } = require('node:sqlite');
+      const db = new DatabaseSync(workerData.file);
+      db.exec('BEGIN IMMEDIATE');
+      Atomics.store(workerData.signal, 0, 1);
+      Atomics.notify(workerData.signal, 0);
+      Atomics.wait(workerData.signal, 0, 1, workerData.holdMs);
+      db.exec('COMMIT');
+      db.close();
+    `,
+    { eval: true, workerData: { file: path.join(dataDir, 'state.sqlite'), signal, holdMs } },
+  );
+  const released = new Promise<void>((resolve, reject) => {
+    worker.once('exit', () => resolve());
+    worker.once('error', reject);
+  });
+  // Blocks until the worker holds the lock (or has failed and exited, leaving 0: then `released` rejects).
+  Atomics.wait(signal, 0, 0, 10_000);
+  expect(Atomics.load(signal, 0)).toBe(1);
+  return { released };
+}
+
+describe('contention with other processes', () => {
+  /** Four times the request timeout: a lock held this long makes a request's write fail, but not a start-up step. */
+  const HOLD_MS = 4 * BUSY_TIMEOUT_MS;
+
+  it('opening and migrating wait for a write lock held longer than the request timeout', async () => {
+    writeFirstReleaseDirectory();
+    const { released } = holdWriteLock(HOLD_MS);
+    const state = SandboxState.open(dataDir);
+    try {
+      expect(state.authenticate(OLD_KEY).ok).toBe(true);
+    } finally {
+      state.close();
+      await released;
+    }
+    const db = new DatabaseSync(path.join(dataDir, 'state.sqlite'), { readOnly: true });
+    expect(schemaVersion(db)).toBe(LATEST_STATE_VERSION);
+    db.close();
+  });
+
+  it('issuing and deleting keys wait for it too; a request-time write still gives up after BUSY_TIMEOUT_MS', async () => {
+    const state = SandboxState.open(dataDir);
+    try {
+      const lock = holdWriteLock(HOLD_MS);
+      const issued = state.issueKey('one command', { ephemeral: true });
+      await lock.released;
+
+      const again = holdWriteLock(HOLD_MS);
+      expect(() => state.consume('search')).toThrow(/locked|busy/i);
+      expect(state.deleteEphemeralKey(issued.key_id)).toBe(true);
+      expect(state.deleteStaleEphemeralKeys()).toBe(0);
+      await again.released;
+
+      expect(state.authenticate(issued.api_key)).toEqual({ ok: false, code: 'invalid_api_key' });
+      expect(state.consume('search').allowed).toBe(true);
+    } finally {
+      state.close();
+    }
+  });
+});
+
+describe('patiently', () => {
+  const busy = () => Object.assign(new Error('database is locked'), { code: 'ERR_SQLITE_ERROR', errcode: 5 });
+
+  it('runs the work again after a busy failure, with the long busy timeout, then restores the request timeout', () => {
+    const db = openStateDatabase(dataDir);
+    try {
+      const timeouts: unknown[] = [];
+      let attempts = 0;
+      const result = patiently(db, () => {
+        timeouts.push((db.prepare('PRAGMA busy_timeout').get() as { timeout: number }).timeout);
+        if (++attempts < 3) throw busy();
+        return 'done';
+      });
+      expect(result).toBe('done');
+      expect(attempts).toBe(3);
+      for (const timeout of timeouts) {
+        expect(timeout).toBeGreaterThan(BUSY_TIMEOUT_MS);
+        expect(timeout).toBeLessThanOrEqual(STARTUP_BUSY_TIMEOUT_MS);
+      }
+      expect(db.prepare('PRAGMA busy_timeout').get()).toEqual({ timeout: BUSY_TIMEOUT_MS });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('does not retry other errors, rolls back an open transaction, and gives up once its time is spent', () => {
+    const db = openStateDatabase(dataDir);
+    try {
+      let attempts = 0;
+      expect(() =>
+        patiently(db, () => {
+          attempts++;
+          db.exec('BEGIN IMMEDIATE');
+          db.exec('SELECT * FROM no_such_table');
+        }),
+      ).toThrow(/no_such_table/);
+      expect(attempts).toBe(1);
+      expect(db.isTransaction).toBe(false);
+
+      attempts = 0;
+      expect(() =>
+        patiently(
+          db,
+          () => {
+            attempts++;
+            throw busy();
+          },
+          0,
+        ),
+      ).toThrow(/locked/);
+      expect(attempts).toBe(1);
+      expect(db.prepare('PRAGMA busy_timeout').get()).toEqual({ timeout: BUSY_TIMEOUT_MS });
     } finally {
       db.close();
     }

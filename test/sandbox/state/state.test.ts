@@ -153,12 +153,14 @@ describe('SandboxState keys', () => {
     expect(second.authenticate(revoked.api_key)).toEqual({ ok: false, code: 'revoked_api_key' });
   });
 
-  it('deleteEphemeralKeys removes only the ephemeral keys', () => {
+  it('deleteEphemeralKey removes that ephemeral key only', () => {
     const state = open();
     const ephemeral = state.issueKey('one command', { ephemeral: true });
+    const other = state.issueKey('another command', { ephemeral: true });
     const lasting = state.issueKey('serve');
-    state.deleteEphemeralKeys();
+    expect(state.deleteEphemeralKey(ephemeral.key_id)).toBe(true);
     expect(state.authenticate(ephemeral.api_key)).toEqual({ ok: false, code: 'invalid_api_key' });
+    expect(state.authenticate(other.api_key)).toEqual({ ok: true, key_id: other.key_id });
     expect(state.authenticate(lasting.api_key)).toEqual({ ok: true, key_id: lasting.key_id });
   });
 });
