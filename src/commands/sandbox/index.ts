@@ -8,7 +8,9 @@ Examples:
   $ pravo sandbox serve --corpus ../shared/corpus/bg-statutes.jsonl.gz
   $ pravo sandbox serve --port 8787 --search-quota 100
   $ pravo sandbox serve --json 2> sandbox.log.jsonl                # logs as JSON lines
-  $ pravo sandbox serve --save-to-profile local &                   # then, after every restart:
+
+A profile that follows the sandbox across restarts (the two commands in two terminals):
+  $ pravo sandbox serve --save-to-profile local
   $ pravo --profile local search "обществени поръчки обжалване"
 
 In a script, with the server in the background:
