@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type Conf from 'conf';
 import type { AuthHeader } from '../api/client.js';
-import { ConfigError } from '../errors/cli.js';
-import { ensurePrivateDir, pravoPaths } from '../state/paths.js';
+import { ConfigError, EnvironmentError } from '../errors/cli.js';
+import { describeDirectoryProblem, ensurePrivateDir, pravoPaths } from '../state/paths.js';
 
 /** One profile: where the service is and how to authenticate. Every field is optional until set. */
 export interface Profile {
@@ -106,7 +106,7 @@ export class ConfigStore {
     if (value === undefined) delete profile[field];
     else profile[field] = value;
     profiles[name] = profile;
-    conf.set('profiles', profiles);
+    this.#write(() => conf.set('profiles', profiles));
   }
 
   /**
@@ -123,7 +123,7 @@ export class ConfigStore {
     const profile: Profile = { ...profiles[name], base_url: baseUrl, api_key: apiKey };
     profile.auth_header ??= 'x-api-key';
     profiles[name] = profile;
-    conf.set('profiles', profiles);
+    this.#write(() => conf.set('profiles', profiles));
   }
 
   /** The sandbox corpus setting, when set. @throws ConfigError when it is not a string. */
@@ -138,8 +138,26 @@ export class ConfigStore {
   /** Sets (or, with `undefined`, removes) the sandbox corpus setting; stores an absolute path. */
   setSandboxCorpus(file: string | undefined): void {
     if (file === undefined) {
-      if (this.#conf?.has('sandbox_corpus')) this.#conf.delete('sandbox_corpus');
-    } else this.#writable().set('sandbox_corpus', path.resolve(file));
+      const conf = this.#conf;
+      if (conf?.has('sandbox_corpus')) this.#write(() => conf.delete('sandbox_corpus'));
+    } else {
+      const conf = this.#writable();
+      this.#write(() => conf.set('sandbox_corpus', path.resolve(file)));
+    }
+  }
+
+  /**
+   * Runs one write of the file; a file-system failure (a full disk, a read-only file system) becomes an
+   * EnvironmentError naming the config file. The file is written atomically by conf, so it is never left half-written.
+   */
+  #write(change: () => void): void {
+    try {
+      change();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (typeof code !== 'string' || code.startsWith('ERR_')) throw error;
+      throw new EnvironmentError(`Cannot write the config file ${this.#path}: ${describeDirectoryProblem(code)}. Nothing was changed.`, { cause: error });
+    }
   }
 
   /** The open file, creating its directory (0700) and opening it first when it did not exist. */
