@@ -113,7 +113,9 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
     throw error;
   }
   const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  // A wildcard address listens everywhere but is no address to connect to (Windows refuses it): clients get loopback.
+  const reachable = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
+  const host = address.family === 'IPv6' ? `[${reachable}]` : reachable;
 
   let closed: Promise<void> | undefined;
   return {

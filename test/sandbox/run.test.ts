@@ -23,6 +23,18 @@ function dir(): string {
 }
 
 describe('startSandbox', () => {
+  it('listening on every interface (0.0.0.0), gives clients a base URL they can connect to: loopback', async () => {
+    const d = dir();
+    const sandbox = await startSandbox({ corpusPath: writeSyntheticCorpus(path.join(d, 'corpus')), dataDir: path.join(d, 'data'), host: '0.0.0.0', ephemeralKey: true });
+    try {
+      expect(sandbox.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const response = await fetch(`${sandbox.baseUrl}/v1/catalog/source-types`, { headers: { 'x-api-key': sandbox.apiKey } });
+      expect(response.status).toBe(200);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it('serves search with its issued key, closes idempotently and removes an ephemeral key', async () => {
     const d = dir();
     const dataDir = path.join(d, 'data');
