@@ -36,6 +36,17 @@ describe('a sandbox data directory that cannot be used', () => {
     }
   });
 
+  // Root may write anywhere, so a read-only directory can only be made for another user (CI runs as root: skipped there;
+  // a read-only file system is told the same way, by the same check).
+  it.skipIf(process.getuid?.() === 0)('read-only: exit 1 naming the directory and what to do, before any index is built', async () => {
+    const readOnly = path.join(tmp.dir, 'read-only');
+    fs.mkdirSync(readOnly, { mode: 0o500 });
+    const result = await pravo(['search', '--sandbox', '--corpus', corpus, '--data-dir', readOnly, 'трудов договор'], { env });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(/Cannot use .*read-only as the sandbox data directory \(from --data-dir\): permission denied/);
+    expect(result.stderr).not.toMatch(/Building/);
+  });
+
   it('from PRAVO_SANDBOX_DATA_DIR: a configuration error (exit 2) naming the variable', async () => {
     const result = await pravo(['search', '--sandbox', '--corpus', corpus, 'трудов договор'], {
       env: { ...env, PRAVO_SANDBOX_DATA_DIR: '/etc/passwd' },
