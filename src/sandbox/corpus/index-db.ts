@@ -30,6 +30,7 @@ import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { isCourtSourceType, KNOWN_SOURCE_TYPES, type SourceTypeEntry } from '../../api/types.js';
 import { ensurePrivateDir, makePrivate } from '../files.js';
+import { processIsRunning } from '../processes.js';
 import { analyze, ANALYZER_VERSION } from '../search/analysis.js';
 import {
   cancelledError,
@@ -221,17 +222,6 @@ export function excerptIds(documentId: string, elements: readonly CorpusElement[
   });
 }
 
-/** Whether a process with this id is running (a temp file of a running build must not be removed). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * The files of a build: the temporary index (`index-<key>.sqlite.tmp-<pid>-<random>`, `pid` = the builder's process
  * id) and the side files SQLite may create beside it (`-journal`, `-wal`, `-shm`; not with the in-memory journal the
@@ -272,7 +262,7 @@ function removeStaleTempFiles(dataDir: string): void {
     const m = TEMP_PATTERN.exec(name);
     if (!m) continue;
     const pid = Number(m[1]);
-    if (pid === process.pid || processAlive(pid)) continue;
+    if (pid === process.pid || processIsRunning(pid)) continue;
     try {
       rmSync(join(dataDir, name), { force: true });
     } catch {

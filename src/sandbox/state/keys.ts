@@ -12,6 +12,7 @@
 import crypto from 'node:crypto';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { LIVE_KEY_PATTERN } from '../../api/types.js';
+import { processIsRunning } from '../processes.js';
 import { sqliteTrouble } from './db.js';
 
 /** Prefix of every sandbox key; ends in `_live_` as the spec requires of live keys. */
@@ -175,20 +176,6 @@ export class KeyStore {
       if (ownerDead || row.created_at < cutoff) deleted += Number(remove.run(row.key_id).changes);
     }
     return deleted;
-  }
-}
-
-/**
- * Whether a process with this id runs on this host: signal 0 checks without sending anything. EPERM means it runs
- * under another user; ESRCH that there is none.
- */
-export function processIsRunning(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
