@@ -99,14 +99,10 @@ export class ConfigStore {
 
   /** Sets (or, with `undefined`, removes) one field of a profile, creating the profile when needed. */
   setProfileField<K extends keyof Profile>(name: string, field: K, value: Profile[K] | undefined): void {
-    checkProfileName(name);
-    const conf = this.#writable();
-    const profiles = { ...conf.get('profiles') };
-    const profile = { ...profiles[name] };
-    if (value === undefined) delete profile[field];
-    else profile[field] = value;
-    profiles[name] = profile;
-    this.#write(() => conf.set('profiles', profiles));
+    this.#updateProfile(name, (profile) => {
+      if (value === undefined) delete profile[field];
+      else profile[field] = value;
+    });
   }
 
   /**
@@ -117,11 +113,23 @@ export class ConfigStore {
    * @throws ConfigError for an invalid profile name (nothing is written); the file-system error of the write.
    */
   saveEndpoint(name: string, baseUrl: string, apiKey: string): void {
+    this.#updateProfile(name, (profile) => {
+      profile.base_url = baseUrl;
+      profile.api_key = apiKey;
+      profile.auth_header ??= 'x-api-key';
+    });
+  }
+
+  /**
+   * Changes one profile (created when missing) in one write of the file, keeping the other profiles.
+   * @throws ConfigError for an invalid profile name (nothing is written); EnvironmentError when the write fails.
+   */
+  #updateProfile(name: string, change: (profile: Profile) => void): void {
     checkProfileName(name);
     const conf = this.#writable();
     const profiles = { ...conf.get('profiles') };
-    const profile: Profile = { ...profiles[name], base_url: baseUrl, api_key: apiKey };
-    profile.auth_header ??= 'x-api-key';
+    const profile: Profile = { ...profiles[name] };
+    change(profile);
     profiles[name] = profile;
     this.#write(() => conf.set('profiles', profiles));
   }
