@@ -156,6 +156,15 @@ describe('pravo config', () => {
     expect((await runPravo(['config', 'show'], { env })).exitCode).toBe(0);
   });
 
+  it('unset removes a hand-edited field of the wrong type (a number), so the profile works again', async () => {
+    fs.mkdirSync(path.join(root, 'config'));
+    fs.writeFileSync(path.join(root, 'config', 'config.json'), JSON.stringify({ profiles: { default: { api_key: 123456789 } } }));
+    const unset = await runPravo(['config', 'unset', 'api-key', '--json'], { env });
+    expect(unset.exitCode).toBe(0);
+    expect(JSON.parse(unset.stdout)).toEqual({ profile: 'default', setting: 'api-key', removed: true });
+    expect((await runPravo(['config', 'show'], { env })).exitCode).toBe(0);
+  });
+
   it('an unknown command points at the help of its level, not at a look-alike command', async () => {
     const top = await runPravo(['batch'], { env });
     expect(top.exitCode).toBe(2);

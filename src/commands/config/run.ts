@@ -174,7 +174,8 @@ export async function runUnset(f: Factory, name: string, options: { json?: boole
     if (removed) store.setSandboxCorpus(undefined);
   } else {
     const field = ({ 'api-key': 'api_key', 'base-url': 'base_url', 'auth-header': 'auth_header' } as const)[setting];
-    removed = store.profile(profile.name)[field] !== undefined;
+    // Read raw, not through the checked `store.profile`: unsetting is how a mistyped field (a number) is removed.
+    removed = store.data().profiles?.[profile.name]?.[field] !== undefined;
     if (removed) store.setProfileField(profile.name, field, undefined);
   }
   const where = global ? '' : ` from profile "${profile.name}"`;
