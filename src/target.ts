@@ -10,6 +10,7 @@ import { ConfigError, EnvironmentError, UsageError, UserCancelledError } from '.
 import type { ResolvedProfile } from './config/profile.js';
 import type { Indicator, IOStreams } from './io/iostreams.js';
 import type { Clock } from './api/clock.js';
+import { describeFileSystemProblem } from './state/paths.js';
 import type { RunningSandbox, StartSandboxOptions } from './sandbox/run.js';
 
 /** A resolved target. */
@@ -175,19 +176,19 @@ const SQLITE_PROBLEMS: Record<number, string> = {
   26: 'its state database (state.sqlite) is not a database. Move that file away, or choose another --data-dir.',
 };
 
-/** File-system error codes that say the same. */
-const ERRNO_PROBLEMS: Record<string, string> = {
-  ENOSPC: 'the disk is full. Free some space, or choose another --data-dir.',
-  EDQUOT: 'the disk quota is exceeded. Free some space, or choose another --data-dir.',
-  EROFS: 'the file system is read-only. Choose another --data-dir.',
-  EACCES: 'permission denied. Make it writable by you, or choose another --data-dir.',
-  EPERM: 'permission denied. Make it writable by you, or choose another --data-dir.',
+/** File-system error codes that say the same (in the words of `describeFileSystemProblem`), and what to do. */
+const ERRNO_FIXES: Record<string, string> = {
+  ENOSPC: 'Free some space, or choose another --data-dir.',
+  EDQUOT: 'Free some space, or choose another --data-dir.',
+  EROFS: 'Choose another --data-dir.',
+  EACCES: 'Choose another --data-dir.',
+  EPERM: 'Choose another --data-dir.',
 };
 
 /** What is wrong with the data directory, by the error of node:sqlite or the file system; `undefined` otherwise. */
 function dataDirProblem(error: unknown): string | undefined {
   const { errcode, code } = (error ?? {}) as { errcode?: unknown; code?: unknown };
   if (typeof errcode === 'number') return SQLITE_PROBLEMS[errcode & 0xff];
-  if (typeof code === 'string') return ERRNO_PROBLEMS[code];
+  if (typeof code === 'string' && code in ERRNO_FIXES) return `${describeFileSystemProblem(code)}. ${ERRNO_FIXES[code]}`;
   return undefined;
 }

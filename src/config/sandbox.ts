@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, EnvironmentError, UsageError } from '../errors/cli.js';
 import { makePrivateDir } from '../private-files.js';
-import { describeDirectoryProblem, pravoPaths } from '../state/paths.js';
+import { describeFileSystemProblem, pravoPaths } from '../state/paths.js';
 
 /** The target options every API command accepts, as commander parses them. */
 export interface TargetOptions {
@@ -81,7 +81,7 @@ export function prepareDataDir(flag: string | undefined, env: NodeJS.ProcessEnv)
   const { dir, origin } = dataDirChoice(flag, env);
   const elsewhere = origin === undefined ? 'Choose another with --data-dir DIR or PRAVO_SANDBOX_DATA_DIR.' : `Choose another ${origin}.`;
   const fail = (reason: string, cause?: unknown): never => {
-    const message = `Cannot use ${dir} as the sandbox data directory${origin ? ` (from ${origin})` : ''}: ${describeDirectoryProblem(reason)}. ${elsewhere}`;
+    const message = `Cannot use ${dir} as the sandbox data directory${origin ? ` (from ${origin})` : ''}: ${describeFileSystemProblem(reason)}. ${elsewhere}`;
     if (reason === 'ENOTDIR' && origin === '--data-dir') throw new UsageError(message);
     if (reason === 'ENOTDIR' && origin !== undefined) throw new ConfigError(message, { cause });
     throw new EnvironmentError(message, { cause });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type Conf from 'conf';
 import type { AuthHeader } from '../api/client.js';
 import { ConfigError, EnvironmentError } from '../errors/cli.js';
-import { describeDirectoryProblem, ensurePrivateDir, pravoPaths } from '../state/paths.js';
+import { describeFileSystemProblem, ensurePrivateDir, pravoPaths } from '../state/paths.js';
 
 /** One profile: where the service is and how to authenticate. Every field is optional until set. */
 export interface Profile {
@@ -164,7 +164,7 @@ export class ConfigStore {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (typeof code !== 'string' || code.startsWith('ERR_')) throw error;
-      throw new EnvironmentError(`Cannot write the config file ${this.#path}: ${describeDirectoryProblem(code)}. Nothing was changed.`, { cause: error });
+      throw new EnvironmentError(`Cannot write the config file ${this.#path}: ${describeFileSystemProblem(code)}. Nothing was changed.`, { cause: error });
     }
   }
 

@@ -27,6 +27,7 @@ import {
 } from '../api/errors.js';
 import { ERROR_CODES } from '../api/types.js';
 import { sanitizeLine } from '../io/sanitize.js';
+import { describeFileSystemProblem } from '../state/paths.js';
 import { CliError, UserCancelledError } from './cli.js';
 import { exitCodeOf } from './exit.js';
 
@@ -221,16 +222,11 @@ function authHint(error: ApiError, context: ErrorContext, profileFlag: string): 
   }
 }
 
-/** Errno codes that are the user's environment, not a bug: a full disk, a read-only file system, permissions. */
-const FILE_SYSTEM_PROBLEMS: Record<string, string> = {
-  ENOSPC: 'no space left on the device',
-  EDQUOT: 'disk quota exceeded',
-  EROFS: 'the file system is read-only',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EISDIR: 'it is a directory',
-  ENOTDIR: 'a part of its path is a file, not a directory',
-};
+/**
+ * Errno codes that are the user's environment, not a bug: a full disk, a read-only file system, permissions, a path
+ * that is not what it should be. (ENOENT is not among them: a file pravo expects and does not find may be its bug.)
+ */
+const FILE_SYSTEM_CODES = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'EISDIR', 'ENOTDIR']);
 
 /**
  * A file-system error that reached the runner without a more specific explanation (writing the config, the stored
@@ -238,10 +234,10 @@ const FILE_SYSTEM_PROBLEMS: Record<string, string> = {
  */
 function describeFileSystemError(error: unknown): { message: string; hint: string } | undefined {
   const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
-  if (typeof code !== 'string' || !(code in FILE_SYSTEM_PROBLEMS)) return undefined;
+  if (typeof code !== 'string' || !FILE_SYSTEM_CODES.has(code)) return undefined;
   const where = typeof path === 'string' ? ` ${sanitizeLine(path)}` : '';
   return {
-    message: `Cannot write${where}: ${FILE_SYSTEM_PROBLEMS[code]} (${code}).`,
+    message: `Cannot write${where}: ${describeFileSystemProblem(code)} (${code}).`,
     hint: 'Free some space or fix the permissions; PRAVO_CONFIG_DIR, PRAVO_STATE_DIR and PRAVO_CACHE_DIR move pravo\'s files elsewhere.',
   };
 }

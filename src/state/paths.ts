@@ -86,7 +86,7 @@ export class StateDirectoryError extends EnvironmentError {
   readonly reason: string;
   /** @param options.fix what to do, when the caller knows better than the generic advice (which variable to set). */
   constructor(dir: string, reason: string, options?: ErrorOptions & { fix?: string }) {
-    super(`Cannot use the directory ${dir}: ${describeDirectoryProblem(reason)}. ${options?.fix ?? WHAT_TO_DO}`, options);
+    super(`Cannot use the directory ${dir}: ${describeFileSystemProblem(reason)}. ${options?.fix ?? WHAT_TO_DO}`, options);
     this.path = dir;
     this.reason = reason;
   }
@@ -97,28 +97,25 @@ const WHAT_TO_DO =
   '(whichever holds this directory).';
 
 /**
- * What an errno code means for a directory pravo needs, in words (`EACCES` → "permission denied (…)"), for messages
- * of the form "Cannot use the directory DIR: <this>."
+ * What an errno code means for a path pravo needs (a directory it creates, a file it writes), in words (`EACCES` →
+ * "permission denied (…)"), for messages of the form "Cannot use DIR: <this>." or "Cannot write FILE: <this>.".
+ * The one wording of these codes for every such message.
  */
-export function describeDirectoryProblem(reason: string): string {
-  switch (reason) {
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied (make it or its parent writable by you)';
-    case 'EROFS':
-      return 'the file system is read-only';
-    case 'ENOTDIR':
-      return 'it, or a part of its path, is a file, not a directory';
-    case 'ENOSPC':
-      return 'no space left on the device';
-    case 'EDQUOT':
-      return 'disk quota exceeded';
-    case 'ENOENT':
-      return 'the file system there does not allow creating it';
-    default:
-      return `it cannot be created (${reason})`;
-  }
+export function describeFileSystemProblem(code: string): string {
+  return FILE_SYSTEM_PROBLEMS[code] ?? `it cannot be created (${code})`;
 }
+
+/** Errno codes that say the user's environment is at fault (not pravo), with their words. */
+const FILE_SYSTEM_PROBLEMS: Readonly<Record<string, string>> = {
+  EACCES: 'permission denied (make it or its parent writable by you)',
+  EPERM: 'permission denied (make it or its parent writable by you)',
+  EROFS: 'the file system is read-only',
+  ENOTDIR: 'it, or a part of its path, is a file, not a directory',
+  EISDIR: 'it is a directory',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  ENOENT: 'the file system there does not allow creating it',
+};
 
 /**
  * Creates `dir` and any missing parents with mode 0700 (private to the user), for pravo's own directories, in a
