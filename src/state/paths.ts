@@ -84,9 +84,8 @@ export function pravoPaths(env: NodeJS.ProcessEnv): PravoPaths {
 export class StateDirectoryError extends EnvironmentError {
   readonly path: string;
   readonly reason: string;
-  /** @param options.fix what to do, when the caller knows better than the generic advice (which variable to set). */
-  constructor(dir: string, reason: string, options?: ErrorOptions & { fix?: string }) {
-    super(`Cannot use the directory ${dir}: ${describeFileSystemProblem(reason)}. ${options?.fix ?? WHAT_TO_DO}`, options);
+  constructor(dir: string, reason: string, options?: ErrorOptions) {
+    super(`Cannot use the directory ${dir}: ${describeFileSystemProblem(reason)}. ${WHAT_TO_DO}`, options);
     this.path = dir;
     this.reason = reason;
   }
