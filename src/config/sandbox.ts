@@ -53,14 +53,9 @@ export function resolveCorpus(flag: string | undefined, env: NodeJS.ProcessEnv, 
 }
 
 /**
- * The sandbox data directory: `--data-dir`, else `PRAVO_SANDBOX_DATA_DIR`, else `<user data dir>/sandbox`
- * (`pravoPaths(env).data`). Returns an absolute path; does not create it.
+ * The sandbox data directory and what chose it (for messages): `--data-dir`, else `PRAVO_SANDBOX_DATA_DIR`, else
+ * `<user data dir>/sandbox` (`pravoPaths(env).data`). An absolute path; creates nothing.
  */
-export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv): string {
-  return dataDirChoice(flag, env).dir;
-}
-
-/** The data directory and what chose it, for messages. */
 function dataDirChoice(flag: string | undefined, env: NodeJS.ProcessEnv): { dir: string; origin: '--data-dir' | 'PRAVO_SANDBOX_DATA_DIR' | undefined } {
   if (flag !== undefined) return { dir: path.resolve(flag), origin: '--data-dir' };
   if (env.PRAVO_SANDBOX_DATA_DIR) return { dir: path.resolve(env.PRAVO_SANDBOX_DATA_DIR), origin: 'PRAVO_SANDBOX_DATA_DIR' };
@@ -68,7 +63,7 @@ function dataDirChoice(flag: string | undefined, env: NodeJS.ProcessEnv): { dir:
 }
 
 /**
- * Resolves the sandbox data directory (see {@link resolveDataDir}), creates it (0700, bounded: see `makePrivateDir`)
+ * Resolves the sandbox data directory (see {@link dataDirChoice}), creates it (0700, bounded: see `makePrivateDir`)
  * and checks that it can be written, before any index is built or request served, so that a wrong path is reported
  * at once and by name. An empty `--data-dir` is refused.
  * @returns the absolute path.
