@@ -9,7 +9,9 @@ import {
   type AnswerJob,
   type AnswerJobCreated,
   type AnswerJobStatus,
+  type CourtsResponse,
   type DocumentResponse,
+  type JudgesResponse,
   type SearchResponse,
   type SourceTypesResponse,
 } from './types.js';
@@ -127,6 +129,35 @@ export function parseSourceTypes(data: unknown): SourceTypesResponse {
     string(object(e, `source_types[${i}]`).id, `source_types[${i}].id`, { nonEmpty: true });
   });
   return body as unknown as SourceTypesResponse;
+}
+
+/**
+ * Court catalog (spec: GET /v1/catalog/courts, "court identifiers (integers, usable in `court_ids`)"; other fields not
+ * shown, the sandbox's shape): an object with a `courts` array of objects, each with an integer `court_id` and a string
+ * `name`. Other fields are not checked.
+ * @throws ShapeError naming the path.
+ */
+export function parseCourts(data: unknown): CourtsResponse {
+  const body = object(data, 'the body');
+  array(body.courts, 'courts').forEach((e, i) => {
+    const court = object(e, `courts[${i}]`);
+    if (!Number.isSafeInteger(court.court_id)) throw wrong(`courts[${i}].court_id`, court.court_id, 'an integer');
+    string(court.name, `courts[${i}].name`);
+  });
+  return body as unknown as CourtsResponse;
+}
+
+/**
+ * Judge catalog (spec: GET /v1/catalog/judges; fields not shown, the sandbox's shape): an object with a `judges` array
+ * of objects, each with a non-empty string `name`. Other fields are not checked.
+ * @throws ShapeError naming the path.
+ */
+export function parseJudges(data: unknown): JudgesResponse {
+  const body = object(data, 'the body');
+  array(body.judges, 'judges').forEach((e, i) => {
+    string(object(e, `judges[${i}]`).name, `judges[${i}].name`, { nonEmpty: true });
+  });
+  return body as unknown as JudgesResponse;
 }
 
 /**

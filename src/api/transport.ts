@@ -11,7 +11,8 @@
  * - Errors: typed (`errors.ts`), with whether the request may have been counted; never exit codes, never printing.
  *
  * Retries: only a GET is retried, and only when nothing can have been counted or changed: on connection failures
- * (nothing sent) and on HTTP 429 (not `monthly_quota_exceeded`), 502, 503 and 504; at most `maxTries` tries, with
+ * (nothing sent) and on HTTP 429 (not `monthly_quota_exceeded`), 502, 503 and 504 (not 502 and 504 for a GET that
+ * consumes quota, such as `GET /v1/documents`: the service may have handled it behind the gateway); at most `maxTries` tries, with
  * exponential backoff and equal jitter, honouring `Retry-After` up to 60 s (longer: no retry, the error is given).
  * POST and PATCH are never retried (spec: POST /v1/search, rule 4: the server may already have run and counted the
  * request), and never replayed by undici either (`idempotent: false`, no retry interceptor). We write our own retry
@@ -216,7 +217,7 @@ export class Transport {
         return await this.#send(spec, path, headers, body, counted);
       } catch (error) {
         if (hasMayHaveBeenCounted(error) && error.mayHaveBeenCounted) countedSoFar = true;
-        const delayMs = attempt < maxTries ? this.#retryDelayMs(error, attempt) : undefined;
+        const delayMs = attempt < maxTries ? this.#retryDelayMs(error, attempt, counted) : undefined;
         if (delayMs === undefined) throw error;
         try {
           await this.clock.sleep(delayMs, spec.signal);
@@ -261,11 +262,18 @@ export class Transport {
     return new Agent({ connect });
   }
 
-  /** Milliseconds to wait before retrying after `error` on try `attempt`, or undefined when it is not retried. */
-  #retryDelayMs(error: unknown, attempt: number): number | undefined {
+  /**
+   * Milliseconds to wait before retrying after `error` on try `attempt`, or undefined when it is not retried. A GET that
+   * consumes quota (`counted`, e.g. `GET /v1/documents`) is not retried after 502 or 504: a gateway answers those when
+   * the service may already have handled the request, and a retry could spend a second unit. 429 and 503 say the
+   * service turned the request away, so they are retried like any GET.
+   */
+  #retryDelayMs(error: unknown, attempt: number, counted: boolean): number | undefined {
     const retryable =
       (error instanceof ConnectionError && !(error instanceof TlsError)) ||
-      ((error instanceof RateLimitError || error instanceof ServerError) && RETRY_STATUSES.has(error.status));
+      ((error instanceof RateLimitError || error instanceof ServerError) &&
+        RETRY_STATUSES.has(error.status) &&
+        !(counted && (error.status === 502 || error.status === 504)));
     if (!retryable) return undefined;
     if (error instanceof ApiError && error.retryAfterMs !== undefined) {
       return error.retryAfterMs > RETRY_AFTER_MAX_MS ? undefined : error.retryAfterMs;

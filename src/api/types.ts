@@ -182,15 +182,106 @@ export interface AnswerJob {
   [key: string]: unknown;
 }
 
-/** One element of a document's structured content (fields not shown in the spec). */
-export type DocumentElement = Record<string, unknown>;
+/**
+ * One element of a document's structured content (spec: Document response, `elements`; fields not shown there, these
+ * are the sandbox's names). An excerpt of a search result or an answer source points at the element with the same
+ * `excerpt_id`. Renderers read the fields tolerantly (`elementLabelOf`, `elementTextOf`): a live service may differ.
+ */
+export interface DocumentElement {
+  /** `<document_id>:<ref>`, unique within the document (a repeated ref gets `~2`, `~3`… in document order). */
+  excerpt_id?: string;
+  /** Reference within the document: an article number such as `45а` (statutes), a paragraph number (decisions). */
+  ref?: string;
+  /** Label as in the source: `Чл. 45а.` (statutes), `¶ 3` (decisions). */
+  label?: string;
+  /** The element's full text. */
+  text?: string;
+  [key: string]: unknown;
+}
 
-/** Response of `GET /v1/documents` (spec: Document response); fields other than `elements` are not shown. */
+/**
+ * Response of `GET /v1/documents` (spec: Document response; fields other than `elements` are not shown there). The
+ * sandbox sends every field of the corpus document: the search-result fields (`document_id`, `collection`,
+ * `source_type`, `type`, `title`, `date`, `author`, `url`), `in_force_date` and `signature` (string or null), for court
+ * decisions the court fields (`court_id`, `court`, `decision_number`, `case_number`, `case_kind`, `department`,
+ * `reporting_judge`, `judges`), and the ordered `elements`.
+ */
 export interface DocumentResponse {
+  document_id?: string;
+  collection?: string;
+  source_type?: string;
+  type?: string;
+  title?: string;
+  date?: string;
+  author?: string;
+  url?: string;
+  in_force_date?: string | null;
+  signature?: string | null;
+  court_id?: number;
+  court?: string;
+  decision_number?: string | null;
+  case_number?: string | null;
+  /** E.g. `наказателно дело`, `касационно административно дело`. */
+  case_kind?: string | null;
+  /** E.g. `Първо наказателно отделение`. */
+  department?: string | null;
+  reporting_judge?: string | null;
+  /** Every member of the panel, the chair first. */
+  judges?: string[];
   /** Ordered, present when the document has structured content; for display by article or paragraph. */
   elements?: DocumentElement[];
   [key: string]: unknown;
 }
+
+/**
+ * One court of `GET /v1/catalog/courts` (spec: "court identifiers (integers, usable in `court_ids`)"; the other field
+ * names are the sandbox's, after `shared/corpus/README.md`, `bg-courts.json`).
+ */
+export interface CourtEntry {
+  /** The court's numeric code (the 3-digit number of its ECLI code; 0 is the Конституционен съд: mind that 0 is falsy). */
+  court_id: number;
+  /** Official name, e.g. `Окръжен съд – Благоевград`. */
+  name: string;
+  /** E.g. `Районен съд`, `Административен съд`; null when unknown. */
+  court_type?: string | null;
+  /** ECLI court code, e.g. `SC001`; null when unknown. */
+  ecli_code?: string | null;
+  /** The court an appeal goes to (ordinary instance chain); null for the supreme courts or when unknown. */
+  parent_court_id?: number | null;
+  /** Decisions of this court in the collection. */
+  decision_count?: number;
+  [key: string]: unknown;
+}
+
+/** Response of `GET /v1/catalog/courts` in the sandbox. */
+export interface CourtsResponse {
+  courts: CourtEntry[];
+}
+
+/** One judge of `GET /v1/catalog/judges` (sandbox's names; the spec does not show the fields). */
+export interface JudgeEntry {
+  /** The judge's name as printed in the decisions (title case). */
+  name: string;
+  /** Decisions of the court(s) asked about whose panel includes the judge. */
+  decision_count: number;
+  /** Date (`YYYY-MM-DD`) of the latest of those decisions. */
+  latest_date: string;
+  /** The courts of those decisions. */
+  court_ids: number[];
+  [key: string]: unknown;
+}
+
+/** Response of `GET /v1/catalog/judges` in the sandbox: the court asked about (null when none was) and its judges. */
+export interface JudgesResponse {
+  court: { court_id: number; name: string } | null;
+  judges: JudgeEntry[];
+}
+
+/**
+ * `limit` of `GET /v1/catalog/judges` (spec: "Bounds and default: not shown"; the sandbox's): an integer 1 to 100,
+ * default 20.
+ */
+export const JUDGES_LIMIT = { min: 1, max: 100, default: 20 } as const;
 
 /** Error codes of the contract (spec: Errors, Authentication). The complete list is not shown; others may arrive. */
 export const ERROR_CODES = {
@@ -334,4 +425,18 @@ export function excerptTextOf(excerpt: object): string {
     if (typeof r[key] === 'string') return r[key];
   }
   return '';
+}
+
+/** Label of a document element: `label`, else a common alternate, else `ref`; empty when none. */
+export function elementLabelOf(element: object): string {
+  const r = element as Record<string, unknown>;
+  for (const key of ['label', 'title', 'heading', 'ref']) {
+    if (typeof r[key] === 'string' && r[key] !== '') return r[key];
+  }
+  return '';
+}
+
+/** Text of a document element: `text`, else a common alternate; empty when absent. */
+export function elementTextOf(element: object): string {
+  return excerptTextOf(element);
 }

@@ -62,6 +62,8 @@ const contractReply: Reply = (r, _req, res) => {
   };
   if (path === PATHS.search) return json(200, JSON.parse(EMPTY_RESULTS));
   if (path === PATHS.sourceTypes) return json(200, JSON.parse(SOURCE_TYPES));
+  if (path === PATHS.courts) return json(200, { courts: [{ court_id: 1, name: 'Върховен касационен съд' }] });
+  if (path === PATHS.judges) return json(200, { court: null, judges: [] });
   if (path === PATHS.answers) return json(202, { job_id: 'job_1', status: 'queued', poll_url: '/v1/answers/job_1' });
   if (path.startsWith(`${PATHS.answers}/`)) return json(200, { job_id: 'job_1', status: 'running' });
   if (path === PATHS.keys && r.method === 'POST') return json(201, { key_id: 'k1', key: 'sbx_live_TESTnotreal000000000' });
@@ -267,6 +269,27 @@ describe('Retries: a GET, on connection failures and 429/502/503/504, on the inj
     expect((error as RateLimitError).retryAfterMs).toBe(120_000);
     expect(clock.sleeps).toEqual([]);
     expect(server.seen).toHaveLength(1);
+  });
+
+  it.each([502, 504])('a document retrieval (it spends quota) is not retried after HTTP %i: the service may have handled it', async (status) => {
+    const server = await startServer([answer(status, 'gateway'), answer(200, '{"elements":[]}')]);
+    const clock = new FakeClock();
+    const error = await rejection(
+      client({ baseUrl: server.baseUrl, clock }).documents.retrieve({ document_id: 'd', collection: 'c' }),
+    );
+    expect(error).toBeInstanceOf(ServerError);
+    expect(clock.sleeps).toEqual([]);
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('a document retrieval turned away with 503 is retried (nothing was spent)', async () => {
+    const server = await startServer([answer(503, '', { 'retry-after': '1' }), answer(200, '{"elements":[]}')]);
+    const clock = new FakeClock();
+    const pending = client({ baseUrl: server.baseUrl, clock }).documents.retrieve({ document_id: 'd', collection: 'c' });
+    await sleepsStarted(clock, 1);
+    await clock.advance(1_000);
+    expect((await pending).data).toEqual({ elements: [] });
+    expect(server.seen).toHaveLength(2);
   });
 
   it('monthly_quota_exceeded on 429 is not retried', async () => {

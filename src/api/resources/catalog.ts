@@ -1,7 +1,7 @@
 /** Catalogs of filter values (spec: GET /v1/catalog/source-types, /courts, /judges). API key; GETs, retried when safe. */
-import { parseObject, parseSourceTypes } from '../shapes.js';
+import { parseCourts, parseJudges, parseSourceTypes } from '../shapes.js';
 import type { ApiResponse } from '../transport.js';
-import { PATHS, type SourceTypesResponse } from '../types.js';
+import { PATHS, type CourtsResponse, type JudgesResponse, type SourceTypesResponse } from '../types.js';
 import { Resource, type CallOptions } from './resource.js';
 
 /** Query of `GET /v1/catalog/judges`. */
@@ -27,20 +27,20 @@ export class Catalog extends Resource {
     });
   }
 
-  /** `GET /v1/catalog/courts`: court identifiers for `court_ids` (fields not shown: any JSON object). */
-  courts(options: CallOptions = {}): Promise<ApiResponse<Record<string, unknown>>> {
+  /** `GET /v1/catalog/courts`: court identifiers for `court_ids` (see `parseCourts`). */
+  courts(options: CallOptions = {}): Promise<ApiResponse<CourtsResponse>> {
     return this.transport.request({
       method: 'GET',
       path: PATHS.courts,
       auth: 'api_key',
       signal: options.signal,
       timeoutMs: options.timeoutMs,
-      parse: parseObject,
+      parse: parseCourts,
     });
   }
 
-  /** `GET /v1/catalog/judges?court=&search=&limit=`: judges seen in a court's decisions (any JSON object). */
-  judges(query: JudgesQuery = {}, options: CallOptions = {}): Promise<ApiResponse<Record<string, unknown>>> {
+  /** `GET /v1/catalog/judges?court=&search=&limit=`: judges seen in a court's decisions (see `parseJudges`). */
+  judges(query: JudgesQuery = {}, options: CallOptions = {}): Promise<ApiResponse<JudgesResponse>> {
     return this.transport.request({
       method: 'GET',
       path: PATHS.judges,
@@ -48,7 +48,7 @@ export class Catalog extends Resource {
       auth: 'api_key',
       signal: options.signal,
       timeoutMs: options.timeoutMs,
-      parse: parseObject,
+      parse: parseJudges,
     });
   }
 }

@@ -15,7 +15,8 @@ export class Documents extends Resource {
   /**
    * The full document (`elements` an array of objects when present). Both values are URL-encoded. API key. Each
    * retrieval consumes a unit of the retrieval quota, so interruptions after sending report `mayHaveBeenCounted`;
-   * retried (as a GET) only on connection failures and 429/502/503/504.
+   * retried (as a GET) only on connection failures, 429 and 503, never after 502 or 504 (the service may have
+   * handled it behind the gateway, and a retry could spend a second unit).
    */
   retrieve(query: DocumentQuery, options: CallOptions = {}): Promise<ApiResponse<DocumentResponse>> {
     return this.transport.request({
