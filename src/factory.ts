@@ -104,6 +104,20 @@ export class Factory {
     return target;
   }
 
+  /**
+   * Identity of the target's data for the response cache (`commands/cached-get.ts`), known without starting anything:
+   * the profile's normalized base URL for the service; for `--sandbox`, `sandbox:` and the key of its corpus inputs
+   * (stable across runs, unlike an in-process sandbox's port). Never a credential.
+   * @throws as {@link target} for bad target options or a missing base URL or corpus.
+   */
+  async cacheScope(): Promise<string> {
+    const [{ checkTargetOptions, resolveCorpus }, targets] = await Promise.all([import('./config/sandbox.js'), import('./target.js')]);
+    checkTargetOptions(this.globals);
+    if (!this.globals.sandbox) return targets.serviceTarget(await this.profile()).baseUrl;
+    const store = await this.config();
+    return `sandbox:${resolveCorpus(this.globals.corpus, this.env, store.sandboxCorpus())}`;
+  }
+
   /** The API client of the target (built once, closed by {@link close}). @throws as {@link target}, and InvalidBaseUrlError. */
   client(): Promise<LegalResearchClient> {
     this.#client ??= Promise.all([this.target(), import('./api/client.js')]).then(([target, { LegalResearchClient }]) => {
