@@ -162,6 +162,7 @@ ${EXIT_CODES_HELP}`,
   registerSearch(program, run);
   registerConfig(program, run);
   registerSandbox(program, run);
+  (await import('./commands/catalog/index.js')).registerCatalog(program, run);
   // Subcommands inherited the suggestions above (`--jsno` → `--json`); at the top level, commands are few and differ
   // (a suggestion of "search" for "batch" misleads), so an unknown command points at the list instead.
   program.showSuggestionAfterError(false);

@@ -14,6 +14,7 @@ import {
 } from '../api/types.js';
 import { sanitizeLine, sanitizeTsvField } from '../io/sanitize.js';
 import type { View } from '../io/printer.js';
+import { decisionFieldsOf } from './fields.js';
 import { trimToWidth, wrapText } from './text.js';
 
 /** Options of {@link renderSearchTable}. */
@@ -29,8 +30,9 @@ const MAX_EXCERPTS_SHOWN = 3;
 
 /**
  * A ranked table: columns `#`, `Title`, `Type`, `Date`, `Score`, and under each result a row with its excerpts (label,
- * score, text trimmed to the width) and, when present, the explanation of relevance in Bulgarian and the court
- * decision's data. Starts with a one-line summary; with no results, says so in one line.
+ * score, text trimmed to the width) and, when present, the explanation of relevance in Bulgarian; a court decision
+ * has first a line with its court, act number, case number and reporting judge ({@link decisionLine}). Starts with a
+ * one-line summary; with no results, says so in one line.
  */
 export function renderSearchTable(response: SearchResponse, options: TableOptions): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
@@ -79,14 +81,8 @@ export function renderSearchTable(response: SearchResponse, options: TableOption
 
 function detailLines(result: SearchResult, width: number, c: InstanceType<typeof Chalk>): string[] {
   const lines: string[] = [];
-  const court = [
-    result.court,
-    result.decision_number && `решение № ${result.decision_number}`,
-    result.case_number && `дело ${result.case_number}`,
-    result.reporting_judge && `докладчик ${result.reporting_judge}`,
-  ].filter(Boolean);
-  // Wrapped, not trimmed: every part identifies the decision.
-  if (court.length > 0) lines.push(...wrapText(court.join(', '), width).map((line) => c.cyan(line)));
+  // Wrapped, not trimmed: every part identifies the decision. Lines break between parts where they can.
+  lines.push(...wrapParts(decisionParts(result), width).map((line) => c.cyan(line)));
 
   const excerpts = Array.isArray(result.excerpts) ? result.excerpts : [];
   for (const excerpt of excerpts.slice(0, MAX_EXCERPTS_SHOWN)) {
@@ -104,6 +100,55 @@ function detailLines(result: SearchResult, width: number, c: InstanceType<typeof
   return lines;
 }
 
+/**
+ * The line that identifies a court decision as a lawyer cites it, parts joined by ` · `: the court (its code when the
+ * name is missing), the act and its number (`Решение № 145`, from the result's `type`), the case
+ * (`дело № 210/2015`) and the reporting judge (`докладчик Бисер Троянов`). `undefined` for a result without court
+ * data (a statute). Read tolerantly (`decisionFieldsOf`); wrapped and sanitized by the caller (`wrapText`).
+ */
+export function decisionLine(result: SearchResult): string | undefined {
+  const parts = decisionParts(result);
+  return parts.length > 0 ? parts.join(PART_SEPARATOR) : undefined;
+}
+
+const PART_SEPARATOR = ' · ';
+
+/** The parts of {@link decisionLine}, each sanitized to one line; empty for a result without court data. */
+function decisionParts(result: SearchResult): string[] {
+  const d = decisionFieldsOf(result);
+  return [
+    d.court ?? (d.courtId !== undefined ? `съд с код ${d.courtId}` : undefined),
+    d.decisionNumber && `${result.type?.trim() || 'Акт'} № ${d.decisionNumber}`,
+    d.caseNumber && `дело № ${d.caseNumber}`,
+    d.reportingJudge && `докладчик ${d.reportingJudge}`,
+  ]
+    .map((part) => (part === undefined ? '' : sanitizeLine(part)))
+    .filter((part) => part !== '');
+}
+
+/**
+ * Parts joined by ` · ` into lines of at most `width` characters, breaking between parts where a part fits on a line
+ * of its own, else within it (`wrapText`).
+ */
+function wrapParts(parts: readonly string[], width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const part of parts) {
+    const joined = line === '' ? part : `${line}${PART_SEPARATOR}${part}`;
+    if ([...joined].length <= width) line = joined;
+    else if ([...part].length <= width) {
+      if (line !== '') lines.push(line);
+      line = part;
+    } else {
+      const wrapped = wrapText(joined, width);
+      lines.push(...wrapped.slice(0, -1));
+      line = wrapped.at(-1) ?? '';
+    }
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
 /** The excerpt text without the label it repeats at its start (`Чл. 108. (1) …` under the label `Чл. 108.`). */
 function withoutLeadingLabel(text: string, label: string): string {
   return label !== '' && text.startsWith(label) ? text.slice(label.length).trimStart() : text;
@@ -112,7 +157,9 @@ function withoutLeadingLabel(text: string, label: string): string {
 /**
  * One line per result, tab-separated, no colour, no header, in this column order:
  * `rank`, `document_id`, `collection`, `score`, `date`, `type`, `title`, `excerpts` (the excerpt labels, joined by
- * `; `). Tabs and newlines inside values become spaces. No results: empty output.
+ * `; `), `court`, `case_number` (the last two empty for a result that is not a court decision; added after the
+ * others so that scripts cutting fields 1 to 8 are unaffected). Tabs and newlines inside values become spaces. No
+ * results: empty output.
  */
 export function renderSearchTsv(response: SearchResponse): string {
   return response.results
@@ -121,6 +168,7 @@ export function renderSearchTsv(response: SearchResponse): string {
         .map((e) => sanitizeLine(e.label ?? e.excerpt_id ?? ''))
         .join('; ');
       const score = scoreOf(result);
+      const decision = decisionFieldsOf(result);
       return [
         index + 1,
         result.document_id,
@@ -130,6 +178,8 @@ export function renderSearchTsv(response: SearchResponse): string {
         result.type,
         sanitizeLine(result.title ?? ''),
         labels,
+        decision.court === undefined ? '' : sanitizeLine(decision.court),
+        decision.caseNumber === undefined ? '' : sanitizeLine(decision.caseNumber),
       ]
         .map(sanitizeTsvField)
         .join('\t');

@@ -18,6 +18,14 @@ import { main } from '../../src/cli.js';
 const KEY = 'sbx_live_TESTKEYabcdefghijklmnopqrstuvwx';
 const QUERY = 'застрахователят отказва да изплати обезщетение';
 
+/** A source-types catalog as the sandbox reports it (counts made up). */
+const SOURCE_TYPES = JSON.stringify({
+  source_types: [
+    { id: 'bulgarian_laws_regulations', name: 'Закони и подзаконови нормативни актове', case_law: false, document_count: 1997 },
+    { id: 'high_courts_cases', name: 'Съдебна практика на върховните съдилища', case_law: true, document_count: 35 },
+  ],
+});
+
 /** A search response of two synthetic results (test data, not legal content). */
 function response(overrides: Record<string, unknown> = {}): string {
   return JSON.stringify({
@@ -74,19 +82,20 @@ async function serve(respond: (r: Recorded) => { status: number; body: string; h
 }
 
 describe('pravo search: output forms', () => {
-  it('piped: one tab-separated line of 8 fields per result, no colour, no spinner, the request as the contract says', async () => {
-    const server = await serve(() => ({ status: 200, body: response() }));
+  it('piped: one tab-separated line of 10 fields per result, no colour, no spinner, the request as the contract says', async () => {
+    const server = await serve((r) => (r.url === '/v1/catalog/source-types' ? { status: 200, body: SOURCE_TYPES } : { status: 200, body: response() }));
     const result = await runPravo(['search', '-n', '5', '--type', 'bulgarian_laws_regulations', QUERY], { env });
     expect(result.exitCode).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[0]!.split('\t')).toEqual([
-      '1', 'doc-1', 'c_test', '1.0000', '2020-01-01', 'Закон', 'Тестов закон за застраховането (синтетичен тестов документ)', 'Чл. 1.',
+      '1', 'doc-1', 'c_test', '1.0000', '2020-01-01', 'Закон', 'Тестов закон за застраховането (синтетичен тестов документ)', 'Чл. 1.', '', '',
     ]);
     expect(result.stdout).not.toMatch(/\u001b/);
     expect(result.stderr).toBe('');
-    expect(server.requests).toHaveLength(1);
-    const sent = server.requests[0]!;
+    // --type is checked against the source-types catalog first (then cached), then the search is sent.
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /v1/catalog/source-types', 'POST /v1/search']);
+    const sent = server.requests[1]!;
     expect(sent.method).toBe('POST');
     expect(sent.url).toBe('/v1/search');
     expect(sent.headers['x-api-key']).toBe(KEY);
@@ -110,7 +119,7 @@ describe('pravo search: output forms', () => {
     const piped = await runPravo(['search', QUERY], { env, stdoutTTY: false, stderrTTY: true });
     expect(piped.exitCode).toBe(0);
     expect(piped.stderr).toContain('Searching…');
-    expect(piped.stdout.split('\n')[0]!.split('\t')).toHaveLength(8);
+    expect(piped.stdout.split('\n')[0]!.split('\t')).toHaveLength(10);
     const json = await runPravo(['search', '--json', QUERY], { env, stdoutTTY: false, stderrTTY: true });
     expect(json.stderr).toContain('Searching…');
     expect(JSON.parse(json.stdout).result_count).toBe(2);
@@ -164,14 +173,15 @@ describe('pravo search: a search that cannot match', () => {
   const answer = (search: string, catalog: { status: number; body: string }) => (r: Recorded) =>
     r.url === '/v1/catalog/source-types' ? catalog : { status: 200, body: search };
 
-  it('--type of a type without documents: says so on stderr, exit 0, after one catalog request', async () => {
+  it('--type of a type without documents: says so on stderr, exit 0, from the one catalog request (cached)', async () => {
     const server = await serve(answer(EMPTY, { status: 200, body: LAWS_ONLY }));
     const result = await runPravo(['search', '--type', 'high_courts_cases', QUERY], { env });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(`${NOTE}\n`);
-    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /v1/search', 'GET /v1/catalog/source-types']);
-    expect(server.requests[1]!.headers['x-api-key']).toBe(KEY);
+    // The catalog checked --type before the search; the note reads the same copy from the cache.
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /v1/catalog/source-types', 'POST /v1/search']);
+    expect(server.requests[0]!.headers['x-api-key']).toBe(KEY);
 
     // On a terminal: the note, then the one-line "no results".
     const terminal = await runPravo(['search', '--type', 'high_courts_cases', QUERY], { env, stdoutTTY: true, stderrTTY: true });
@@ -208,9 +218,9 @@ describe('pravo search: a search that cannot match', () => {
     expect(result.stderr).toBe('The corpus has no documents of type high_courts_cases (Съдебна практика на върховните съдилища).\n');
   });
 
-  it('makes no catalog request when there are results, or when nothing limited the search', async () => {
+  it('makes no catalog request for the note when there are results, or when nothing limited the search', async () => {
     const withResults = await serve(answer(response(), { status: 200, body: LAWS_ONLY }));
-    const found = await runPravo(['search', '--type', 'high_courts_cases', '--judge', 'Иванова', QUERY], { env });
+    const found = await runPravo(['search', '--judge', 'Иванова', QUERY], { env });
     expect(found.exitCode).toBe(0);
     expect(found.stderr).toBe('');
     expect(withResults.requests.map((r) => r.url)).toEqual(['/v1/search']);
@@ -231,18 +241,23 @@ describe('pravo search: a search that cannot match', () => {
       // The spec does not show document_count: without it, the catalog cannot tell.
       { status: 200, body: JSON.stringify({ source_types: [{ id: 'high_courts_cases', name: 'Практика' }] }) },
       { status: 200, body: JSON.stringify({ source_types: [{ id: 'high_courts_cases', document_count: 3 }] }) },
-      // A type the catalog does not list is not called empty.
-      { status: 200, body: JSON.stringify({ source_types: [{ id: 'bulgarian_laws_regulations', document_count: 0 }] }) },
+      // A catalog that lists no types cannot tell anything.
+      { status: 200, body: JSON.stringify({ source_types: [] }) },
     ];
     for (const catalog of catalogs) {
+      fs.rmSync(path.join(root, 'cache'), { recursive: true, force: true });
       const server = await serve(answer(EMPTY, catalog));
       for (const json of [false, true]) {
-        const result = await runPravo(['search', ...(json ? ['--json'] : []), '--type', 'high_courts_cases', QUERY], { env });
+        const result = await runPravo(['search', ...(json ? ['--json'] : []), '--judge', 'Иванова', '--type', 'high_courts_cases', QUERY], { env });
         expect(result.exitCode, catalog.body).toBe(0);
         expect(result.stderr, catalog.body).toBe('');
         expect(result.stdout).toBe(json ? `${EMPTY}\n` : '');
       }
-      expect(server.requests.filter((r) => r.url === '/v1/catalog/source-types')).toHaveLength(2);
+      // A catalog that failed is asked again (nothing was cached); one that answered is read from the cache.
+      const asked = server.requests.filter((r) => r.url === '/v1/catalog/source-types').length;
+      const parses = catalog.status === 200 && catalog.body.startsWith('{"source_types":[');
+      expect(asked, catalog.body).toBe(parses ? 1 : 4);
+      expect(server.requests.filter((r) => r.url === '/v1/search'), catalog.body).toHaveLength(2);
     }
   });
 
@@ -273,7 +288,8 @@ describe('pravo search: errors and exit codes', () => {
     const cases: Array<[string[], RegExp]> = [
       [['--from', '2024-06-01', '--to', '2024-01-01'], /--from 2024-06-01 is after --to 2024-01-01/],
       [['--type', ''], /--type needs a source type/],
-      [['--court', '12345678901234567890'], /--court takes a court's number from the catalog \(a whole number\), not "12345678901234567890"/],
+      [['--court', '12345678901234567890'], /--court takes a court's code from the catalog \(a whole number\), a name or an abbreviation; "12345678901234567890" is too large for a code/],
+      [['--court', ' '], /--court needs a court: its code from the catalog, a name or an abbreviation such as ВКС; it was given an empty value/],
       [['--court', '12', '--type', 'bulgarian_laws_regulations'], /--court applies to court decisions only, but --type selects only bulgarian_laws_regulations/],
       [['--judge', ' '], /--judge needs a name/],
       [['-n', '0'], /--max-results takes a whole number from 1 to 50, not "0"/],

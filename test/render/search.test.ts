@@ -190,6 +190,66 @@ describe('renderSearchTable: content', () => {
   });
 });
 
+describe('renderSearchTable: court decisions beside statutes', () => {
+  /** A decision as the sandbox returns it (synthetic: the names say they are test data). */
+  const decision = result({
+    document_id: 'test-case-1',
+    type: 'Решение',
+    title: 'ТЕСТОВИ ДАННИ: Решение № 116 по н. д. № 1164/2023 г.',
+    date: '2024-03-01',
+    court_id: 1,
+    court: 'Върховен касационен съд',
+    decision_number: '116',
+    case_number: '1164/2023',
+    reporting_judge: 'ТЕСТОВИ ДАННИ: Христина Примерова',
+    excerpts: [excerpt({ excerpt_id: 'test-case-1:3', label: '¶ 3', text: 'ТЕСТОВИ ДАННИ: параграф от мотивите.' })],
+  });
+  const data = response([result(), decision]);
+
+  it.each([80, 120])('at %i columns the line under the decision title names court, act, case and rapporteur, within the width', (width) => {
+    const out = strip(renderSearchTable(data, { width, color: false }));
+    expect(widest(out)).toBeLessThanOrEqual(width);
+    const body = lines(out);
+    const title = body.findIndex((l) => l.includes('ТЕСТОВИ ДАННИ: Решение № 116'));
+    const court = body.findIndex((l) => l.includes('Върховен касационен съд'));
+    expect(court).toBeGreaterThan(title);
+    // The court line comes before the excerpts, and reads as one citation (wrapped at 80 columns, never cut).
+    expect(court).toBeLessThan(body.findIndex((l) => l.includes('¶ 3')));
+    const text = body.slice(court, court + 3).map((l) => l.replace(/[│]/g, ' ').trim());
+    if (width >= 120) {
+      expect(text[0]).toBe('Върховен касационен съд · Решение № 116 · дело № 1164/2023 · докладчик ТЕСТОВИ ДАННИ: Христина Примерова');
+    } else {
+      // Narrower: broken between the parts, each part whole.
+      expect(text[0]).toBe('Върховен касационен съд · Решение № 116 · дело № 1164/2023');
+      expect(text[1]).toBe('докладчик ТЕСТОВИ ДАННИ: Христина Примерова');
+    }
+  });
+
+  it('a statute in the same table has no court line', () => {
+    const out = strip(renderSearchTable(data, { width: 120, color: false }));
+    const statute = lines(out).findIndex((l) => l.includes('ТЕСТОВИ ДАННИ: Закон за примера'));
+    expect(lines(out)[statute + 1]).toContain('Чл. 5.');
+    expect(out.match(/дело №/g)).toHaveLength(1);
+  });
+
+  it('reads the court data under other names a live service may use, and the code when the name is missing', () => {
+    const other = { ...result({ type: 'Определение' }), court: { court_id: 2, name: 'Върховен административен съд' }, decision_no: 5, case: '10/2024' };
+    const text = strip(renderSearchTable(response([other as unknown as SearchResult]), { width: 120, color: false }));
+    expect(text).toContain('Върховен административен съд · Определение № 5 · дело № 10/2024');
+    const codeOnly = strip(renderSearchTable(response([result({ court_id: 0, case_number: '3/2020' })]), { width: 120, color: false }));
+    expect(codeOnly).toContain('съд с код 0 · дело № 3/2020');
+  });
+
+  it('TSV: court and case_number appended as fields 9 and 10, empty for the statute; fields 1 to 8 as before', () => {
+    const rows = renderSearchTsv(data).trimEnd().split('\n').map((r) => r.split('\t'));
+    expect(rows[0]!.slice(8)).toEqual(['', '']);
+    expect(rows[1]).toEqual([
+      '2', 'test-case-1', 'c_test0001', '0.9123', '2024-03-01', 'Решение', 'ТЕСТОВИ ДАННИ: Решение № 116 по н. д. № 1164/2023 г.', '¶ 3',
+      'Върховен касационен съд', '1164/2023',
+    ]);
+  });
+});
+
 describe('renderSearchTable: width and colour', () => {
   it.each([60, 80, 120])('no line is wider than %i columns, even with very long content', (width) => {
     for (const color of [false, true]) {
@@ -235,7 +295,7 @@ describe('renderSearchTable: width and colour', () => {
 });
 
 describe('renderSearchTsv', () => {
-  it('prints one line per result with exactly 8 tab-separated fields in the documented order', () => {
+  it('prints one line per result with exactly 10 tab-separated fields in the documented order', () => {
     const data = response([
       result(),
       result({
@@ -252,7 +312,7 @@ describe('renderSearchTsv', () => {
     const rows = out.split('\n');
     expect(rows.pop()).toBe('');
     expect(rows).toHaveLength(2);
-    for (const row of rows) expect(row.split('\t')).toHaveLength(8);
+    for (const row of rows) expect(row.split('\t')).toHaveLength(10);
     expect(rows[0]!.split('\t')).toEqual([
       '1',
       'test-law-1',
@@ -262,6 +322,8 @@ describe('renderSearchTsv', () => {
       'Закон',
       'ТЕСТОВИ ДАННИ: Закон за примера',
       'Чл. 5.',
+      '',
+      '',
     ]);
     expect(rows[1]!.split('\t')).toEqual([
       '2',
@@ -272,10 +334,12 @@ describe('renderSearchTsv', () => {
       'Наредба',
       'ТЕСТОВИ ДАННИ: Наредба',
       'Чл. 1.; § 2.',
+      '',
+      '',
     ]);
   });
 
-  it('replaces tabs and newlines inside values so each result stays on one line with 8 fields', () => {
+  it('replaces tabs and newlines inside values so each result stays on one line with 10 fields', () => {
     const data = response([
       result({
         document_id: 'id\twith\ttabs',
@@ -283,20 +347,23 @@ describe('renderSearchTsv', () => {
         type: 'Закон\n',
         title: 'ТЕСТОВИ ДАННИ:\tЗакон\nна два реда',
         excerpts: [excerpt({ label: 'Чл.\t5.\n' })],
+        court: 'ТЕСТОВИ ДАННИ:\tсъд\nна два реда',
+        case_number: '12/\t2024',
       }),
     ]);
     const out = renderSearchTsv(data);
     expect(out.split('\n')).toHaveLength(2);
     const fieldsOut = out.replace(/\n$/, '').split('\t');
-    expect(fieldsOut).toHaveLength(8);
+    expect(fieldsOut).toHaveLength(10);
     for (const field of fieldsOut) expect(field).not.toMatch(/[\t\r\n]/);
     expect(fieldsOut[6]).toBe('ТЕСТОВИ ДАННИ: Закон на два реда');
+    expect(fieldsOut.slice(8)).toEqual(['ТЕСТОВИ ДАННИ: съд на два реда', '12/ 2024']);
   });
 
   it('leaves empty fields for a missing score and no excerpts', () => {
     const out = renderSearchTsv(response([result({ score: undefined, excerpts: [] })]));
     const fieldsOut = out.replace(/\n$/, '').split('\t');
-    expect(fieldsOut).toHaveLength(8);
+    expect(fieldsOut).toHaveLength(10);
     expect(fieldsOut[3]).toBe('');
     expect(fieldsOut[7]).toBe('');
   });

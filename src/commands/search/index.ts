@@ -11,11 +11,16 @@ Examples:
   $ pravo search --json "трудов договор прекратяване" | jq '.results[0].excerpts'
   $ pravo search "изборен кодекс гласуване" | cut -f1,2,7      # piped: rank, document_id, ..., title
   $ pravo search --sandbox "застрахователят отказва да изплати обезщетение"   # offline, no quota
+  $ pravo search --type high_courts_cases --court ВКС "отмяна на присъдата"
 
 Output: a ranked table on a terminal (long output goes through the pager; --no-pager prints it directly); when
 piped, one result per line with tab-separated fields rank, document_id, collection, score, date, type, title,
-excerpt labels; --json prints the server's response exactly. The last results are kept, so \`pravo doc 3\` can
-open result 3.
+excerpt labels, court, case_number (the last two empty for statutes); --json prints the server's response exactly.
+The last results are kept, so \`pravo doc 3\` can open result 3.
+
+--court takes a court's code or its name: ВКС, ВАС, КС, СГС, "РС Пловдив", "Окръжен съд – Варна", or an
+approximate name; a name that fits several courts is refused with their codes. Names and --type values are
+looked up in the catalogs (\`pravo catalog courts\`, \`pravo catalog source-types\`), cached for 24 hours.
 
 Searches on the live service take 10 to 40 s. A search is never retried automatically: after a timeout or a
 dropped connection the server may already have run and counted it.`;
@@ -27,7 +32,7 @@ export function registerSearch(program: Command, run: RunAction): void {
     .description('Search Bulgarian legal sources: ranked documents with their most relevant articles')
     .argument('<query...>', `what to look for, in Bulgarian for best results (${LIMITS.queryMinLength} to ${LIMITS.queryMaxLength} characters)`)
     .option('-t, --type <source_type>', 'source type from the catalog, e.g. bulgarian_laws_regulations (repeatable)', collect)
-    .option('-c, --court <id>', 'court identifier from the catalog; case law only (repeatable)', collect)
+    .option('-c, --court <court>', 'court: its code from the catalog, a name or an abbreviation such as ВКС; case law only (repeatable)', collect)
     .option('-j, --judge <name>', 'reporting judge, approximate and case-insensitive')
     .option('--from <YYYY-MM-DD>', 'published on or after this date')
     .option('--to <YYYY-MM-DD>', 'published on or before this date')

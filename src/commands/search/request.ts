@@ -15,14 +15,37 @@ export interface SearchFieldOptions {
   maxResults?: string;
 }
 
+/** How `--court` values that name a court (not digits) are turned into codes; see {@link buildSearchRequest}. */
+export interface CourtNameIds {
+  /** The code of each name of {@link courtNamesOf}, as the caller resolved it from the courts catalog. */
+  ids?: ReadonlyMap<string, number>;
+  /**
+   * Check everything else and accept names without a code (they are left out of `court_ids`): the local check made
+   * before the catalog is asked. The request returned is then not one to send.
+   */
+  pending?: boolean;
+}
+
+/**
+ * The `--court` values that name a court rather than give its code: trimmed, non-empty, not all digits, without
+ * repeats, in the order given (`ВКС`, `РС Пловдив`, `Върховен административен съд`). Pure.
+ */
+export function courtNamesOf(options: SearchFieldOptions): string[] {
+  return [...new Set((options.court ?? []).map((c) => c.trim()).filter((c) => c !== '' && !/^\d+$/.test(c)))];
+}
+
 /**
  * Builds the `POST /v1/search` body from the command line and checks it against the contract, in the words of the
  * options the user typed (`--from 2024-06-01 is after --to 2024-01-01`), each bad value repeated as given.
  * `include_content` is deprecated and never sent. The contract's own check (`searchRequestProblems`) runs last, as
  * a backstop: a body that passes the option checks passes it too.
+ *
+ * `--court` takes codes (digits, sent as they are) and names: a name becomes the code `courts.ids` gives it (the
+ * caller resolves names against the courts catalog, `lookups.ts`); a name without one is a problem, unless
+ * `courts.pending`. Rule 1 (a court filter with only non-court source types) is checked whatever the courts are.
  * @throws UsageError listing every problem, one per line; nothing has been sent.
  */
-export function buildSearchRequest(query: string, options: SearchFieldOptions): SearchRequest {
+export function buildSearchRequest(query: string, options: SearchFieldOptions, courts: CourtNameIds = {}): SearchRequest {
   const problems: string[] = [];
   const request: SearchRequest = { query: query.trim() };
   const length = characterLength(request.query);
@@ -35,12 +58,18 @@ export function buildSearchRequest(query: string, options: SearchFieldOptions): 
     else request.source_types = [...new Set(types)];
   }
   if (options.court?.length) {
-    const ids = options.court.map((c) => c.trim());
-    const bad = ids.filter((c) => !/^\d+$/.test(c) || !Number.isSafeInteger(Number(c)));
-    if (bad.length > 0) {
-      problems.push(`--court takes a court's number from the catalog (a whole number), not ${bad.map((b) => `"${b}"`).join(', ')}.`);
+    const values = options.court.map((c) => c.trim());
+    const tooLarge = values.filter((c) => /^\d+$/.test(c) && !Number.isSafeInteger(Number(c)));
+    const unresolved = values.filter((c) => c !== '' && !/^\d+$/.test(c) && courts.ids?.get(c) === undefined);
+    if (values.some((c) => c === '')) {
+      problems.push('--court needs a court: its code from the catalog, a name or an abbreviation such as ВКС; it was given an empty value.');
+    } else if (tooLarge.length > 0) {
+      problems.push(`--court takes a court's code from the catalog (a whole number), a name or an abbreviation; ${tooLarge.map((b) => `"${b}"`).join(', ')} is too large for a code.`);
+    } else if (unresolved.length > 0 && !courts.pending) {
+      problems.push(`--court ${unresolved.map((b) => `"${b}"`).join(', ')} could not be looked up in the courts catalog here; give the court's code (see \`pravo catalog courts\`).`);
     } else {
-      request.court_ids = [...new Set(ids.map(Number))];
+      const ids = values.map((c) => (/^\d+$/.test(c) ? Number(c) : courts.ids?.get(c))).filter((id): id is number => id !== undefined);
+      if (ids.length > 0) request.court_ids = [...new Set(ids)];
       if (request.source_types?.every((t) => isCourtSourceType(t) === false)) {
         problems.push(`--court applies to court decisions only, but --type selects only ${request.source_types.join(', ')}; add --type ${KNOWN_SOURCE_TYPES.highCourts} or drop --court.`);
       }

@@ -1,18 +1,17 @@
 /**
  * `pravo search` (spec: POST /v1/search): the request checked before anything is sent, a spinner while waiting, the
- * results in the run's output form, and the last results stored for `pravo doc N`. When a search limited by source
- * type, court or judge finds nothing, one `GET /v1/catalog/source-types` tells whether the collection has any such
- * documents at all (see `no-match.ts`).
+ * results in the run's output form, and the last results stored for `pravo doc N`. Before sending, `--court` names
+ * are resolved to codes and `--type` values checked, against the cached catalogs (`lookups.ts`). When a search
+ * limited by source type, court or judge finds nothing, the (cached) source-types catalog tells whether the
+ * collection has any such documents at all (see `no-match.ts`).
  */
 import type { Factory } from '../../factory.js';
+import { UsageError } from '../../errors/cli.js';
 import { Printer } from '../../io/printer.js';
 import { waitWithSpinner } from '../shared.js';
-import type { LegalResearchClient } from '../../api/client.js';
 import type { SearchRequest } from '../../api/types.js';
-import { buildSearchRequest, parseTimeout, type SearchFieldOptions } from './request.js';
-
-/** Timeout of the catalog request that may explain an empty result, in milliseconds (a small, fast GET). */
-const CATALOG_TIMEOUT_MS = 10_000;
+import { CATALOG_LOOKUP_TIMEOUT_MS, cachedSourceTypes } from '../catalog/cached.js';
+import { buildSearchRequest, courtNamesOf, parseTimeout, type SearchFieldOptions } from './request.js';
 
 /** Options of `pravo search` as commander parses them. */
 export interface SearchOptions extends SearchFieldOptions {
@@ -22,7 +21,7 @@ export interface SearchOptions extends SearchFieldOptions {
 
 /** Runs the search; returns the exit code. @throws UsageError before sending; API errors from the client. */
 export async function runSearch(factory: Factory, query: string, options: SearchOptions): Promise<number> {
-  const request = buildSearchRequest(query, options);
+  const request = await checkedRequest(factory, query, options);
   const timeoutMs = parseTimeout(options.timeout);
   const printer = new Printer(factory.io, options.json === true);
   const client = await factory.client();
@@ -49,7 +48,7 @@ export async function runSearch(factory: Factory, query: string, options: Search
   // Written before the results: on a terminal these may go through the pager, and a note on stderr while it runs
   // would land anywhere on the screen.
   if (response.data.results.length === 0) {
-    const note = await explainNoMatch(factory, client, request);
+    const note = await explainNoMatch(factory, request);
     if (note !== undefined) printer.note(note);
   }
   await printer.response(response, async () => (await import('../../render/search.js')).searchView);
@@ -57,18 +56,42 @@ export async function runSearch(factory: Factory, query: string, options: Search
 }
 
 /**
+ * The request to send: the options checked locally first (nothing is asked of any server for a request that is wrong
+ * anyway), then `--court` names resolved and `--type` values checked against the cached catalogs, every problem
+ * found reported at once.
+ * @throws UsageError listing the problems (the search is not sent); as `resolveCourtNames` when the courts catalog
+ *   cannot be fetched for a name.
+ */
+async function checkedRequest(factory: Factory, query: string, options: SearchOptions): Promise<SearchRequest> {
+  const names = courtNamesOf(options);
+  const local = buildSearchRequest(query, options, { pending: names.length > 0 });
+  parseTimeout(options.timeout);
+  if (names.length === 0 && (local.source_types?.length ?? 0) === 0) return local;
+  const { resolveCourtNames, sourceTypeLookupProblems } = await import('./lookups.js');
+  const courts = names.length > 0 ? await resolveCourtNames(factory, names) : { ids: new Map<string, number>(), problems: [] };
+  if (courts.problems.length > 0) {
+    throw new UsageError([...courts.problems, ...(await sourceTypeLookupProblems(factory, local))].join('\n'));
+  }
+  const request = names.length > 0 ? buildSearchRequest(query, options, { ids: courts.ids }) : local;
+  const problems = await sourceTypeLookupProblems(factory, request);
+  if (problems.length > 0) throw new UsageError(problems.join('\n'));
+  return request;
+}
+
+/**
  * For a search that found nothing: whether the catalog shows that the source types it asked for (or the court
- * decisions its court or judge filter selects) hold no documents; the note to print, or `undefined`. Makes one
- * `GET /v1/catalog/source-types`, and only when the request names source types, courts or a judge. The search has
- * succeeded: a catalog that fails or answers in another shape adds nothing (no note, no error).
+ * decisions its court or judge filter selects) hold no documents; the note to print, or `undefined`. Reads the
+ * source-types catalog through the response cache (so usually sends nothing: `--type` was checked against it), and
+ * only when the request names source types, courts or a judge. The search has succeeded: a catalog that fails or
+ * answers in another shape adds nothing (no note, no error).
  * @throws only when the run is cancelled (Ctrl-C) meanwhile.
  */
-async function explainNoMatch(factory: Factory, client: LegalResearchClient, request: SearchRequest): Promise<string | undefined> {
+async function explainNoMatch(factory: Factory, request: SearchRequest): Promise<string | undefined> {
   const { mayExplainNoMatch, noMatchNote } = await import('./no-match.js');
   if (!mayExplainNoMatch(request)) return undefined;
   try {
-    const catalog = await client.catalog.sourceTypes({ signal: factory.signal, timeoutMs: CATALOG_TIMEOUT_MS });
-    return noMatchNote(request, catalog.data);
+    const catalog = await cachedSourceTypes(factory, { timeoutMs: CATALOG_LOOKUP_TIMEOUT_MS });
+    return noMatchNote(request, catalog.response.data);
   } catch (error) {
     if (factory.signal.aborted) throw error;
     return undefined;

@@ -1,0 +1,293 @@
+/**
+ * Renderers of the three catalogs (spec: GET /v1/catalog/source-types, /courts, /judges): tables for terminals
+ * (cli-table3, in the style of the search table) and tab-separated lines for pipes. Pure functions of the data.
+ * Entries are read tolerantly (`fields.ts`: the sandbox's names first, then common alternates), and every string from
+ * the server passes through the sanitizer (`sanitizeLine` in cells, `sanitizeTsvField` in TSV).
+ *
+ * TSV column orders (no header; a missing value is an empty field):
+ * - source types: `id`, `name`, `case_law` (`true`/`false`), `document_count`;
+ * - courts: `court_id`, `name`, `court_type`, `ecli_code`, `parent_court_id`, `decision_count`;
+ * - judges: `name`, `decision_count`, `latest_date`, `court_ids` (codes joined by `,`).
+ */
+import Table from 'cli-table3';
+import { Chalk } from 'chalk';
+import { isCourtSourceType, type CourtEntry, type CourtsResponse, type JudgeEntry, type JudgesResponse, type SourceTypeEntry, type SourceTypesResponse } from '../api/types.js';
+import { sanitizeLine, sanitizeTsvField } from '../io/sanitize.js';
+import type { View } from '../io/printer.js';
+import { booleanField, courtIdOf, numberField, stringField } from './fields.js';
+import { trimToWidth } from './text.js';
+
+/** Options of the table renderers. */
+export interface CatalogTableOptions {
+  /** Terminal width in columns; the table never exceeds it (minimum 60). */
+  width: number;
+  /** Whether to use ANSI colours. */
+  color: boolean;
+}
+
+const MIN_WIDTH = 60;
+/** Below this width the courts table names a parent court by its code only. */
+const PARENT_NAME_MIN_WIDTH = 120;
+
+/** One source type as rendered. */
+export interface SourceTypeRow {
+  id: string;
+  name: string | undefined;
+  /** `case_law`, else known by the type's name (`isCourtSourceType`); `undefined` when unknown. */
+  caseLaw: boolean | undefined;
+  /** `document_count`, else `count`, `documents`. */
+  documentCount: number | undefined;
+}
+
+/** Reads a source-type entry tolerantly. */
+export function sourceTypeRow(entry: SourceTypeEntry): SourceTypeRow {
+  return {
+    id: entry.id,
+    name: stringField(entry, ['name', 'label', 'title', 'description']),
+    caseLaw: booleanField(entry, ['case_law', 'is_case_law']) ?? isCourtSourceType(entry.id),
+    documentCount: numberField(entry, ['document_count', 'count', 'documents']),
+  };
+}
+
+/** One court as rendered. */
+export interface CourtRow {
+  courtId: number;
+  name: string;
+  /** `court_type`, else `type`. */
+  courtType: string | undefined;
+  /** `ecli_code`, else `ecli`. */
+  ecliCode: string | undefined;
+  /** `parent_court_id`, else `parent_id`, `parent` (a code or an object with one). */
+  parentCourtId: number | undefined;
+  /** `decision_count`, else `document_count`, `count`, `decisions`. */
+  decisionCount: number | undefined;
+}
+
+/** Reads a court entry tolerantly. */
+export function courtRow(entry: CourtEntry): CourtRow {
+  const r = entry as Record<string, unknown>;
+  return {
+    courtId: entry.court_id,
+    name: entry.name,
+    courtType: stringField(entry, ['court_type', 'type']),
+    ecliCode: stringField(entry, ['ecli_code', 'ecli']),
+    parentCourtId: courtIdOf(r.parent_court_id) ?? courtIdOf(r.parent_id) ?? courtIdOf(r.parent),
+    decisionCount: numberField(entry, ['decision_count', 'document_count', 'count', 'decisions']),
+  };
+}
+
+/** One judge as rendered. */
+export interface JudgeRow {
+  name: string;
+  /** `decision_count`, else `count`, `decisions`. */
+  decisionCount: number | undefined;
+  /** `latest_date`, else `last_date`, `latest_decision_date`. */
+  latestDate: string | undefined;
+  /** `court_ids`, else `courts` (codes or objects with one). */
+  courtIds: number[];
+}
+
+/** Reads a judge entry tolerantly. */
+export function judgeRow(entry: JudgeEntry): JudgeRow {
+  const r = entry as Record<string, unknown>;
+  const courts = Array.isArray(r.court_ids) ? r.court_ids : Array.isArray(r.courts) ? r.courts : [];
+  return {
+    name: entry.name,
+    decisionCount: numberField(entry, ['decision_count', 'count', 'decisions']),
+    latestDate: stringField(entry, ['latest_date', 'last_date', 'latest_decision_date']),
+    courtIds: courts.map(courtIdOf).filter((id): id is number => id !== undefined),
+  };
+}
+
+/**
+ * Widths for columns within `room` characters. Each column wants `widest` (its longest value) and settles for
+ * `typical` (most of its values): all widest when they fit; otherwise the typical widths (the largest cut down to one
+ * common cap, never below `min`, when even those do not fit), and the room left over handed out in column order, up
+ * to each column's widest.
+ */
+export function fitColumns(widest: readonly number[], typical: readonly number[], room: number, min = 8): number[] {
+  if (widest.reduce((sum, w) => sum + w, 0) <= room) return [...widest];
+  const base = typical.map((t, i) => Math.min(t, widest[i]!));
+  const total = (cap: number): number => base.reduce((sum, d) => sum + Math.min(d, cap), 0);
+  let cap = Math.max(...base);
+  while (cap > min && total(cap) > room) cap--;
+  const widths = base.map((d) => Math.max(Math.min(d, cap), Math.min(d, min)));
+  let left = room - widths.reduce((sum, w) => sum + w, 0);
+  for (let i = 0; i < widths.length && left > 0; i++) {
+    const add = Math.min(left, widest[i]! - widths[i]!);
+    widths[i]! += add;
+    left -= add;
+  }
+  return widths;
+}
+
+const chars = (text: string): number => [...text].length;
+
+/**
+ * What a column of `values` under `header` wants, with padding (2): `widest`, the longest value's width, and
+ * `typical`, the 90th-percentile value's, so that a few long values may wrap instead of widening every row.
+ */
+function wanted(header: string, values: readonly string[]): { widest: number; typical: number } {
+  const lengths = values.map(chars).sort((a, b) => a - b);
+  const at = (q: number): number => (lengths.length === 0 ? 0 : lengths[Math.min(lengths.length - 1, Math.floor(lengths.length * q))]!);
+  return { widest: Math.max(chars(header), at(1)) + 2, typical: Math.max(chars(header), at(0.9)) + 2 };
+}
+
+/** {@link fitColumns} of {@link wanted} columns. */
+function fit(columns: ReadonlyArray<{ widest: number; typical: number }>, room: number): number[] {
+  return fitColumns(columns.map((c) => c.widest), columns.map((c) => c.typical), room);
+}
+
+/** `full` when it fits `width`, else `short` (trimmed to the width). */
+function summaryLine(full: string, short: string, width: number): string {
+  return chars(full) <= width ? full : trimToWidth(short, width);
+}
+
+/** A compact cli-table3 table (no rules between rows), bold headers, grey borders when coloured. */
+function table(c: InstanceType<typeof Chalk>, head: string[], colWidths: number[], colAligns: Array<'left' | 'right'>, color: boolean): Table.Table {
+  return new Table({
+    head: head.map((h) => c.bold(h)),
+    colWidths,
+    colAligns,
+    wordWrap: true,
+    style: { head: [], border: color ? ['grey'] : [], compact: true },
+  });
+}
+
+const count = (n: number | undefined): string => (n === undefined ? '' : String(n));
+
+/**
+ * The source types: columns `Source type` (the value for `--type`), `Name`, `Case law` (`yes`/`no`, whether
+ * `--court` and `--judge` apply), `Documents`; a one-line summary above.
+ */
+export function renderSourceTypesTable(catalog: SourceTypesResponse, options: CatalogTableOptions): string {
+  const c = new Chalk({ level: options.color ? 1 : 0 });
+  const width = Math.max(MIN_WIDTH, options.width);
+  const rows = catalog.source_types.map(sourceTypeRow);
+  if (rows.length === 0) return 'The catalog lists no source types.\n';
+  const caseLaw = 10;
+  const documents = 11;
+  // The id is what `--type` takes: never cut. Its column is as wide as the longest id when the name keeps 12
+  // characters beside it; an id wider than that (none of the contract's) is broken across lines, not trimmed.
+  const room = width - 5 - caseLaw - documents;
+  const idWidth = Math.min(Math.max(13, ...rows.map((r) => chars(sanitizeLine(r.id)))) + 2, room - 12);
+  const nameWidth = Math.min(wanted('Name', rows.map((r) => sanitizeLine(r.name ?? ''))).widest, room - idWidth);
+  const t = table(c, ['Source type', 'Name', 'Case law', 'Documents'], [idWidth, nameWidth, caseLaw, documents], ['left', 'left', 'left', 'right'], options.color);
+  for (const r of rows) {
+    t.push([
+      { content: sanitizeLine(r.id), wrapOnWordBoundary: false },
+      sanitizeLine(r.name ?? ''),
+      r.caseLaw === undefined ? '' : r.caseLaw ? 'yes' : 'no',
+      count(r.documentCount),
+    ]);
+  }
+  const summary = c.dim(`${rows.length} source type${rows.length === 1 ? '' : 's'}; give one to \`pravo search --type\``);
+  return `${summary}\n${t.toString()}\n`;
+}
+
+/** Source types as TSV: `id`, `name`, `case_law` (`true`/`false`/empty), `document_count`. */
+export function renderSourceTypesTsv(catalog: SourceTypesResponse): string {
+  return lines(catalog.source_types.map(sourceTypeRow).map((r) => [r.id, r.name, r.caseLaw, r.documentCount]));
+}
+
+/**
+ * The courts: columns `Code` (the value for `--court`), `Name`, `Type`, `Parent` (the court an appeal goes to: its
+ * code, and its name from 120 columns on), `Decisions` (in the collection); a one-line summary above.
+ */
+export function renderCourtsTable(catalog: CourtsResponse, options: CatalogTableOptions): string {
+  const c = new Chalk({ level: options.color ? 1 : 0 });
+  const width = Math.max(MIN_WIDTH, options.width);
+  const rows = catalog.courts.map(courtRow);
+  if (rows.length === 0) return 'The catalog lists no courts.\n';
+  const names = new Map(rows.map((r) => [r.courtId, sanitizeLine(r.name)]));
+  const parentNames = width >= PARENT_NAME_MIN_WIDTH;
+  const parentOf = (r: CourtRow): string => {
+    if (r.parentCourtId === undefined) return '';
+    const name = names.get(r.parentCourtId);
+    return parentNames && name !== undefined ? `${r.parentCourtId} ${name}` : String(r.parentCourtId);
+  };
+  const code = Math.max(4, ...rows.map((r) => chars(String(r.courtId)))) + 2;
+  const decisions = 11;
+  const [nameWidth, typeWidth, parentWidth] = fit(
+    [
+      wanted('Name', rows.map((r) => names.get(r.courtId) ?? '')),
+      wanted('Type', rows.map((r) => sanitizeLine(r.courtType ?? ''))),
+      wanted('Parent', rows.map(parentOf)),
+    ],
+    width - 6 - code - decisions,
+  );
+  const t = table(c, ['Code', 'Name', 'Type', 'Parent', 'Decisions'], [code, nameWidth!, typeWidth!, parentWidth!, decisions], ['right', 'left', 'left', 'left', 'right'], options.color);
+  for (const r of rows) t.push([String(r.courtId), names.get(r.courtId) ?? '', sanitizeLine(r.courtType ?? ''), parentOf(r), count(r.decisionCount)]);
+  const counted = rows.filter((r) => r.decisionCount !== undefined);
+  const total = counted.reduce((sum, r) => sum + (r.decisionCount ?? 0), 0);
+  const withDecisions = counted.filter((r) => (r.decisionCount ?? 0) > 0).length;
+  const short = `${rows.length} court${rows.length === 1 ? '' : 's'}${
+    counted.length > 0 ? `; ${total} decision${total === 1 ? '' : 's'} in the collection, from ${withDecisions} of them` : ''
+  }`;
+  const summary = summaryLine(`${short}; give a code or a name to \`pravo search --court\``, short, width);
+  return `${c.dim(summary)}\n${t.toString()}\n`;
+}
+
+/** Courts as TSV: `court_id`, `name`, `court_type`, `ecli_code`, `parent_court_id`, `decision_count`. */
+export function renderCourtsTsv(catalog: CourtsResponse): string {
+  return lines(catalog.courts.map(courtRow).map((r) => [r.courtId, r.name, r.courtType, r.ecliCode, r.parentCourtId, r.decisionCount]));
+}
+
+/** A judges response with what was asked (the response does not repeat `search`). */
+export interface JudgesView {
+  body: JudgesResponse;
+  /** `--search` as given, for the summary line. */
+  search?: string;
+}
+
+/** `Върховен касационен съд (1)`, or undefined when the response names no court. */
+function courtOfJudges(body: JudgesResponse): string | undefined {
+  const court = (body as { court?: unknown }).court;
+  if (typeof court !== 'object' || court === null) return undefined;
+  const name = stringField(court, ['name']);
+  const id = courtIdOf(court);
+  if (name === undefined) return id === undefined ? undefined : `court ${id}`;
+  return `${sanitizeLine(name)}${id === undefined ? '' : ` (${id})`}`;
+}
+
+/**
+ * The judges: columns `Judge`, `Decisions`, `Latest` (date of the latest decision), `Courts` (codes, as in
+ * `pravo catalog courts`); above them one line naming the court and the search text; with no judges, that line alone.
+ */
+export function renderJudgesTable(view: JudgesView, options: CatalogTableOptions): string {
+  const c = new Chalk({ level: options.color ? 1 : 0 });
+  const width = Math.max(MIN_WIDTH, options.width);
+  const rows = view.body.judges.map(judgeRow);
+  const court = courtOfJudges(view.body);
+  const where = `${court === undefined ? ' in the decisions of the collection' : ` in the decisions of ${court}`}${
+    view.search === undefined ? '' : ` matching „${sanitizeLine(view.search)}“`
+  }`;
+  if (rows.length === 0) return `${trimToWidth(`No judges${where}.`, width)}\n`;
+  const decisions = 11;
+  const latest = 12;
+  const courts = rows.map((r) => r.courtIds.join(', '));
+  const [nameWidth, courtsWidth] = fit([wanted('Judge', rows.map((r) => sanitizeLine(r.name))), wanted('Courts', courts)], width - 5 - decisions - latest);
+  const t = table(c, ['Judge', 'Decisions', 'Latest', 'Courts'], [nameWidth!, decisions, latest, courtsWidth!], ['left', 'right', 'left', 'left'], options.color);
+  rows.forEach((r, i) => t.push([sanitizeLine(r.name), count(r.decisionCount), sanitizeLine(r.latestDate ?? ''), courts[i]!]));
+  const summary = c.dim(trimToWidth(`${rows.length} judge${rows.length === 1 ? '' : 's'}${where}`, width));
+  return `${summary}\n${t.toString()}\n`;
+}
+
+/** Judges as TSV: `name`, `decision_count`, `latest_date`, `court_ids` (joined by `,`). */
+export function renderJudgesTsv(view: JudgesView): string {
+  return lines(view.body.judges.map(judgeRow).map((r) => [r.name, r.decisionCount, r.latestDate, r.courtIds.join(',')]));
+}
+
+/** TSV lines of fields, each field through `sanitizeTsvField`. */
+function lines(rows: Array<Array<string | number | boolean | undefined>>): string {
+  return rows.map((fields) => `${fields.map(sanitizeTsvField).join('\t')}\n`).join('');
+}
+
+/** `pravo catalog source-types`: the table (paged) on a terminal, TSV when piped. */
+export const sourceTypesView: View<SourceTypesResponse> = { table: renderSourceTypesTable, tsv: renderSourceTypesTsv, page: true };
+
+/** `pravo catalog courts`: the table (paged; 185 courts) on a terminal, TSV when piped. */
+export const courtsView: View<CourtsResponse> = { table: renderCourtsTable, tsv: renderCourtsTsv, page: true };
+
+/** `pravo catalog judges`: the table (paged) on a terminal, TSV when piped. */
+export const judgesView: View<JudgesView> = { table: renderJudgesTable, tsv: renderJudgesTsv, page: true };

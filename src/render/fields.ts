@@ -1,0 +1,76 @@
+/**
+ * Tolerant reading of fields the spec does not name (spec: "Exact field names of ... the court-decision data: not
+ * shown"; "Catalog entries (source types, courts, judges): fields: not shown"): each accessor takes the sandbox's
+ * name first (`src/api/types.ts`), then common alternates, so that a live service using other names still renders.
+ * Values come back raw (unsanitized): renderers sanitize them. Pure functions.
+ */
+
+/** The first of `keys` whose value in `item` is a non-empty string (after trimming); `undefined` when none. */
+export function stringField(item: object, keys: readonly string[]): string | undefined {
+  const r = item as Record<string, unknown>;
+  for (const key of keys) {
+    const value = r[key];
+    if (typeof value === 'string' && value.trim() !== '') return value;
+  }
+  return undefined;
+}
+
+/** The first of `keys` whose value in `item` is a finite number; `undefined` when none. */
+export function numberField(item: object, keys: readonly string[]): number | undefined {
+  const r = item as Record<string, unknown>;
+  for (const key of keys) {
+    const value = r[key];
+    if (typeof value === 'number' && Number.isFinite(value)) return value;
+  }
+  return undefined;
+}
+
+/** The first of `keys` whose value in `item` is a boolean; `undefined` when none. */
+export function booleanField(item: object, keys: readonly string[]): boolean | undefined {
+  const r = item as Record<string, unknown>;
+  for (const key of keys) {
+    const value = r[key];
+    if (typeof value === 'boolean') return value;
+  }
+  return undefined;
+}
+
+/**
+ * A court reference as a service may give it: a number (`1`), a numeric string, or an object with `court_id` or `id`
+ * (and maybe `name`). Returns its code, `undefined` when none can be read.
+ */
+export function courtIdOf(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+  if (typeof value === 'string' && /^\d+$/.test(value.trim())) return Number(value.trim());
+  if (typeof value === 'object' && value !== null) return numberField(value, ['court_id', 'id', 'code']);
+  return undefined;
+}
+
+/** The court-decision data of a search result (sandbox: `court`, `court_id`, `decision_number`, `case_number`, `reporting_judge`). */
+export interface DecisionFields {
+  /** Court name: `court` (a string, or an object with `name`), else `court_name`. */
+  court: string | undefined;
+  /** Court code: `court_id`, else the `court` object's `court_id`/`id`. */
+  courtId: number | undefined;
+  /** `decision_number`, else `decision_no`, `act_number`. */
+  decisionNumber: string | undefined;
+  /** `case_number`, else `case_no`, `case`. */
+  caseNumber: string | undefined;
+  /** `reporting_judge`, else `judge_rapporteur`, `rapporteur`. */
+  reportingJudge: string | undefined;
+}
+
+/** Reads the court-decision data of a search result (or a document), tolerantly; every field may be missing. */
+export function decisionFieldsOf(result: object): DecisionFields {
+  const r = result as Record<string, unknown>;
+  const courtObject = typeof r.court === 'object' && r.court !== null ? r.court : undefined;
+  const asText = (value: unknown): string | undefined =>
+    typeof value === 'string' && value.trim() !== '' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
+  return {
+    court: (courtObject ? stringField(courtObject, ['name']) : undefined) ?? stringField(result, ['court', 'court_name']),
+    courtId: courtIdOf(r.court_id) ?? (courtObject ? courtIdOf(courtObject) : undefined),
+    decisionNumber: asText(r.decision_number) ?? asText(r.decision_no) ?? asText(r.act_number),
+    caseNumber: asText(r.case_number) ?? asText(r.case_no) ?? asText(r.case),
+    reportingJudge: stringField(result, ['reporting_judge', 'judge_rapporteur', 'rapporteur']),
+  };
+}
