@@ -6,7 +6,7 @@ import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CorpusError } from '../../../src/sandbox/corpus/reader.js';
+import { CorpusError, type CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
 import { analyze } from '../../../src/sandbox/search/analysis.js';
 import { collectionOf, openIndex, type IndexProgress, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import { generatedLaws } from '../../helpers/synthetic-corpus.js';
@@ -76,7 +76,7 @@ describe('openIndex', () => {
     expect(b.built).toBe(true);
     expect(b.path).not.toBe(a.path);
     expect(b.documentCount).toBe(3);
-    expect(b.corpusSha256).not.toBe(a.corpusSha256);
+    expect(b.inputsKey).not.toBe(a.inputsKey);
   });
 
   it('fails with the corrupt line number and leaves no index or temporary file', async () => {
@@ -144,19 +144,31 @@ describe('openIndex', () => {
     ]);
   });
 
-  it('stores every document in full, with its ordered elements, for document retrieval', async () => {
+  it('stores every document in full, with its ordered elements and their excerpt ids, for document retrieval', async () => {
     const d = dir();
     const index = await open(writeCorpus(join(d, 'c.jsonl'), [...LAWS, ...CASES]), join(d, 'data'));
+    const withIds = (doc: CorpusDocument) => doc.elements.map((e) => ({ excerpt_id: `${doc.document_id}:${e.ref}`, ...e }));
     const law = LAWS[0]!;
-    expect(index.readDocument(law.document_id, collectionOf(law.source_type))).toEqual({
-      ...law,
-      collection: collectionOf(law.source_type),
-    });
+    const storedLaw = index.readDocument(law.document_id, collectionOf(law.source_type));
+    expect(storedLaw).toEqual({ ...law, collection: collectionOf(law.source_type), elements: withIds(law) });
+    // A statute carries no court fields at all.
+    expect(Object.keys(storedLaw!)).toEqual([
+      'document_id', 'collection', 'source_type', 'type', 'title', 'date', 'in_force_date', 'author', 'url', 'signature', 'elements',
+    ]);
     const decision = CASES[0]!;
-    expect(index.readDocument(decision.document_id, collectionOf(decision.source_type))).toEqual({
+    const storedDecision = index.readDocument(decision.document_id, collectionOf(decision.source_type));
+    // A decision has every court field, null (or [] for the panel) where the corpus gives none.
+    expect(storedDecision).toEqual({
       ...decision,
+      case_kind: null,
+      department: null,
+      judges: [],
       collection: collectionOf(decision.source_type),
+      elements: withIds(decision),
     });
+    expect(Object.keys(storedDecision!).slice(10)).toEqual([
+      'court_id', 'court', 'decision_number', 'case_number', 'case_kind', 'department', 'reporting_judge', 'judges', 'elements',
+    ]);
     expect(index.readDocument(law.document_id, collectionOf('high_courts_cases'))).toBeUndefined();
   });
 
