@@ -16,7 +16,8 @@
  *   sorted, joined by `,`), `courts_sha256` (empty without a courts file), `analyzer_version`, `schema_version`,
  *   `document_count`, `article_count`, `court_count`, `built_at`.
  * - `documents`: every corpus field, the full ordered `elements` as JSON (for `GET /v1/documents`), the court fields
- *   when present (`judges` as `judges_json`, a JSON array, null when absent), the opaque `collection`, and
+ *   when present (`judges` as `judges_json`, a JSON array, null when absent), the opaque `collection` (the corpus's
+ *   own when a document sets one, else `collectionOf(source_type)`), and
  *   `title_stems` (the analyzed title, stems joined by spaces). Rows in build order: corpus files sorted by content
  *   hash, each in file order.
  * - `courts`: every court of the courts file, plus each court a decision names (`court_id`) that the file lacks, with
@@ -430,7 +431,7 @@ async function buildIndex(
         }
         fileOf.set(d.document_id, file.path);
         documents++;
-        let collection = collections.get(d.source_type);
+        let collection = d.collection ?? collections.get(d.source_type);
         if (collection === undefined) {
           collection = collectionOf(d.source_type);
           collections.set(d.source_type, collection);

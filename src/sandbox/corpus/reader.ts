@@ -42,6 +42,11 @@ export interface CorpusDocument {
   signature?: string | null;
   /** Ordered articles. */
   elements: CorpusElement[];
+  /**
+   * The opaque `collection` value the sandbox gives the document, when the corpus sets one (for testing clients with
+   * unusual values: `/`, `&`, `?`, `#`, spaces, Cyrillic); absent: derived from `source_type` (`collectionOf`).
+   */
+  collection?: string;
   /** Court decisions only: the court's identifier (the value of `court_ids` filters). */
   court_id?: number;
   /** Court decisions only: the court's name. */
@@ -182,6 +187,9 @@ function validateDocument(value: unknown): CorpusDocument | string {
     if (typeof value[field] !== 'string' || value[field] === '') {
       return `missing or invalid required field "${field}" (a non-empty string)`;
     }
+  }
+  if (value.collection !== undefined && (typeof value.collection !== 'string' || value.collection.trim() === '')) {
+    return 'field "collection" must be a non-empty string when present';
   }
   for (const field of OPTIONAL_STRING_FIELDS) {
     if (value[field] !== undefined && value[field] !== null && typeof value[field] !== 'string') {
