@@ -149,7 +149,7 @@ Examples:
   $ pravo search --sandbox "застрахователят отказва да изплати обезщетение"
   $ pravo config set-key && pravo config set base-url https://api.example.bg
   $ pravo search -n 5 "обществени поръчки обжалване"
-  $ pravo sandbox serve --corpus ../shared/corpus/bg-statutes.jsonl.gz
+  $ pravo sandbox serve --corpus ../shared/corpus
 ${EXIT_CODES_HELP}`,
     );
 

@@ -97,25 +97,37 @@ export class Factory {
     checkTargetOptions(this.globals);
     if (!this.globals.sandbox) return targets.serviceTarget(await this.profile());
     const store = await this.config();
-    const corpusPath = resolveCorpus(this.globals.corpus, this.env, store.sandboxCorpus());
+    const inputs = resolveCorpus(this.globals.corpus, this.env, store.sandboxCorpus());
     const dataDir = prepareDataDir(this.globals.dataDir, this.env);
-    const target = await targets.sandboxTarget(this.io, this.clock, { corpusPath, dataDir, signal: this.signal });
+    const target = await targets.sandboxTarget(this.io, this.clock, { inputs, dataDir, signal: this.signal });
     this.defer(() => target.close());
     return target;
   }
 
   /**
    * Identity of the target's data for the response cache (`commands/cached-get.ts`), known without starting anything:
-   * the profile's normalized base URL for the service; for `--sandbox`, `sandbox:` and the key of its corpus inputs
-   * (stable across runs, unlike an in-process sandbox's port). Never a credential.
-   * @throws as {@link target} for bad target options or a missing base URL or corpus.
+   * the profile's normalized base URL for the service; for `--sandbox`, `sandbox:<inputs key>`, the key of its corpus
+   * inputs by content (`corpusInputsKey`: the files' hashes only, about 30 ms for the real corpus; stable across runs
+   * and data directories, unlike an in-process sandbox's port; the same key names its index). Never a credential.
+   * @throws as {@link target} for bad target options or a missing base URL or corpus; EnvironmentError when an input
+   *   file cannot be read.
    */
   async cacheScope(): Promise<string> {
-    const [{ checkTargetOptions, resolveCorpus }, targets] = await Promise.all([import('./config/sandbox.js'), import('./target.js')]);
+    const [{ checkTargetOptions, resolveCorpus }, targets, { corpusInputsKey }] = await Promise.all([
+      import('./config/sandbox.js'),
+      import('./target.js'),
+      import('./sandbox/corpus/inputs.js'),
+    ]);
     checkTargetOptions(this.globals);
     if (!this.globals.sandbox) return targets.serviceTarget(await this.profile()).baseUrl;
     const store = await this.config();
-    return `sandbox:${resolveCorpus(this.globals.corpus, this.env, store.sandboxCorpus())}`;
+    const inputs = resolveCorpus(this.globals.corpus, this.env, store.sandboxCorpus());
+    try {
+      return `sandbox:${await corpusInputsKey(inputs)}`;
+    } catch (error) {
+      // A corpus file that vanished or cannot be read: said as a start of the sandbox would say it.
+      throw error instanceof Error && error.name === 'CorpusError' ? targets.explainStartFailure(error, { dataDir: '' }) : error;
+    }
   }
 
   /** The API client of the target (built once, closed by {@link close}). @throws as {@link target}, and InvalidBaseUrlError. */

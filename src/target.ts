@@ -11,6 +11,7 @@ import type { ResolvedProfile } from './config/profile.js';
 import type { Indicator, IOStreams } from './io/iostreams.js';
 import type { Clock } from './api/clock.js';
 import { describeFileSystemProblem } from './state/paths.js';
+import type { CorpusInputs } from './sandbox/corpus/inputs.js';
 import type { RunningSandbox, StartSandboxOptions } from './sandbox/run.js';
 
 /** A resolved target. */
@@ -58,10 +59,10 @@ export function serviceTarget(profile: ResolvedProfile): Target {
 export async function sandboxTarget(
   io: IOStreams,
   clock: Clock,
-  options: { corpusPath: string; dataDir: string; signal?: AbortSignal },
+  options: { inputs: CorpusInputs; dataDir: string; signal?: AbortSignal },
 ): Promise<Target> {
   const sandbox = await startSandboxWithProgress(io, clock, {
-    corpusPath: options.corpusPath,
+    inputs: options.inputs,
     dataDir: options.dataDir,
     ...(options.signal ? { signal: options.signal } : {}),
     ephemeralKey: true,
@@ -94,7 +95,12 @@ export async function startSandboxWithProgress(
   options: Omit<StartSandboxOptions, 'onProgress'>,
   display: { bar?: boolean; say?: SayLine } = {},
 ): Promise<RunningSandbox> {
-  const [{ startSandbox }, { progressBar }] = await Promise.all([import('./sandbox/run.js'), import('./render/progress.js')]);
+  const [{ startSandbox }, { progressBar }, { describeInputs }] = await Promise.all([
+    import('./sandbox/run.js'),
+    import('./render/progress.js'),
+    import('./sandbox/corpus/inputs.js'),
+  ]);
+  const inputs: CorpusInputs = options.inputs ?? { corpusFiles: options.corpusPath === undefined ? [] : [options.corpusPath] };
   const say = display.say ?? ((line: string) => io.stderr.write(`${line}\n`));
   const useBar = display.bar !== false && io.showsProgress;
   const started = clock.now();
@@ -111,7 +117,7 @@ export async function startSandboxWithProgress(
         if (!announced) {
           announced = true;
           if (useBar) pending = io.startSpinner(text).then((indicator) => (bar = indicator));
-          else say(`Building the search index of ${options.corpusPath} (once per corpus)…`);
+          else say(`Building the search index of ${describeInputs(inputs)} (once per set of inputs)…`);
         }
         bar?.update(text);
       },
@@ -130,8 +136,8 @@ export async function startSandboxWithProgress(
   }
   if (sandbox.documentCount === 0) {
     say(
-      `Warning: the sandbox corpus ${options.corpusPath} has no documents, so every search will find nothing. ` +
-        'Point --corpus at a corpus file: JSON Lines, one document per line, gzipped or not (README, "Sandbox corpus format").',
+      `Warning: the sandbox corpus ${inputs.corpusFiles.join(', ')} has no documents, so every search will find nothing. ` +
+        'Point --corpus at a corpus file or a directory of them: JSON Lines, one document per line, gzipped or not (README, "Sandbox corpus format").',
     );
   }
   return sandbox;
@@ -143,9 +149,9 @@ export async function startSandboxWithProgress(
  * read-only, permission denied, a damaged or locked state database) names the directory. Anything else is returned
  * unchanged.
  */
-export function explainStartFailure(error: unknown, options: { corpusPath: string; dataDir: string; port?: number; host?: string }): unknown {
+export function explainStartFailure(error: unknown, options: { dataDir: string; port?: number; host?: string }): unknown {
   if (error instanceof Error && error.name === 'CorpusError') {
-    return new EnvironmentError(`${error.message}\nFix the corpus file, or point --corpus at another one (format: README, "Sandbox corpus format").`, { cause: error });
+    return new EnvironmentError(`${error.message}\nFix that file, or point --corpus at other files (format: README, "Sandbox corpus format").`, { cause: error });
   }
   const { code, syscall } = (error ?? {}) as { code?: unknown; syscall?: unknown };
   if (syscall === 'listen' && (code === 'EADDRINUSE' || code === 'EACCES')) {

@@ -13,13 +13,18 @@ import type { Factory } from '../factory.js';
 export type RunAction = (command: Command, spec: Omit<RunSpec, 'globals'>, body: CommandBody) => Promise<void>;
 
 /**
- * Adds the options every API command accepts, declared once: `--sandbox`, `--corpus FILE`, `--data-dir DIR`. They
- * reach the factory through the command's options, and are resolved in the config layer (`src/config/sandbox.ts`).
+ * Adds the options every API command accepts, declared once: `--sandbox`, `--corpus PATH` (repeatable), `--data-dir
+ * DIR`. They reach the factory through the command's options, and are resolved in the config layer
+ * (`src/config/sandbox.ts`).
  */
 export function addTargetOptions(command: Command): Command {
   return command
     .option('--sandbox', 'run against an in-process sandbox over the local corpus instead of the service (offline, no quota)')
-    .option('--corpus <file>', 'with --sandbox: the corpus file (default: PRAVO_SANDBOX_CORPUS, then `pravo config set sandbox-corpus`)')
+    .option(
+      '--corpus <path>',
+      'with --sandbox: a corpus file, a courts file, or a directory of them; repeatable (default: PRAVO_SANDBOX_CORPUS, then `pravo config set sandbox-corpus`)',
+      collect,
+    )
     .option('--data-dir <dir>', 'with --sandbox: where the sandbox keeps its index and state (default: PRAVO_SANDBOX_DATA_DIR, then the user data directory)');
 }
 

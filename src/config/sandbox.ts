@@ -9,14 +9,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, EnvironmentError, UsageError } from '../errors/cli.js';
 import { makePrivateDir } from '../private-files.js';
+import { resolveCorpusInputs, type CorpusInputs } from '../sandbox/corpus/inputs.js';
 import { describeFileSystemProblem, pravoPaths } from '../state/paths.js';
 
 /** The target options every API command accepts, as commander parses them. */
 export interface TargetOptions {
   /** `--sandbox`: run against an in-process sandbox instead of the service. */
   sandbox?: boolean;
-  /** `--corpus FILE`. */
-  corpus?: string;
+  /** `--corpus PATH`, repeatable: corpus files, a courts file, directories of them. */
+  corpus?: string[];
   /** `--data-dir DIR`. */
   dataDir?: string;
 }
@@ -31,25 +32,54 @@ export function checkTargetOptions(options: TargetOptions): void {
   }
 }
 
+/** Where the sandbox corpus was given, for messages. */
+type CorpusSource = '--corpus' | 'PRAVO_SANDBOX_CORPUS' | 'the sandbox-corpus setting';
+
 /**
- * The corpus file: `--corpus`, else `PRAVO_SANDBOX_CORPUS`, else the `sandbox-corpus` setting. Returns an absolute
- * path.
- * @throws ConfigError when none is given (saying how to give one) or the file does not exist.
+ * The paths of `PRAVO_SANDBOX_CORPUS`: a list separated by the platform's path delimiter (`:` on Linux and macOS, `;`
+ * on Windows), like PATH; empty entries are ignored.
  */
-export function resolveCorpus(flag: string | undefined, env: NodeJS.ProcessEnv, setting: string | undefined): string {
-  const given = flag ?? (env.PRAVO_SANDBOX_CORPUS || undefined) ?? setting;
-  if (!given) {
+export function corpusPathsFromEnv(value: string | undefined): string[] {
+  return (value ?? '').split(path.delimiter).filter((entry) => entry.trim() !== '');
+}
+
+/**
+ * The sandbox's inputs (corpus files and courts file; naming rule in `src/sandbox/corpus/inputs.ts`, README "Sandbox
+ * corpus"), from the first source that gives any: `--corpus` (repeatable; each a file or a directory), else
+ * `PRAVO_SANDBOX_CORPUS` (a list, see {@link corpusPathsFromEnv}), else the `sandbox-corpus` setting (a file or a
+ * directory). Returns absolute paths; reads directories, not file contents.
+ * @throws UsageError when `--corpus` is given an empty value; ConfigError when no source gives a path (saying how to
+ *   give one), or when a path does not exist, a directory holds no corpus file, two courts files are given, or only a
+ *   courts file is given: naming the path and its source.
+ */
+export function resolveCorpus(flag: readonly string[] | undefined, env: NodeJS.ProcessEnv, setting: string | undefined): CorpusInputs {
+  let source: CorpusSource;
+  let given: string[];
+  if (flag !== undefined && flag.length > 0) {
+    if (flag.some((p) => p.trim() === '')) throw new UsageError('--corpus needs a file or directory; it was given an empty value.');
+    source = '--corpus';
+    given = [...flag];
+  } else if (corpusPathsFromEnv(env.PRAVO_SANDBOX_CORPUS).length > 0) {
+    source = 'PRAVO_SANDBOX_CORPUS';
+    given = corpusPathsFromEnv(env.PRAVO_SANDBOX_CORPUS);
+  } else if (setting) {
+    source = 'the sandbox-corpus setting';
+    given = [setting];
+  } else {
     throw new ConfigError(
-      'No sandbox corpus given. Pass --corpus FILE, set PRAVO_SANDBOX_CORPUS=FILE, or store one with `pravo config set sandbox-corpus FILE`. ' +
-        'The corpus is JSON Lines (gzipped or not), one act per line; beside a pravo checkout it is ../shared/corpus/bg-statutes.jsonl.gz.',
+      `No sandbox corpus given. Pass --corpus PATH (a corpus file or a directory of them; repeatable), set PRAVO_SANDBOX_CORPUS=PATH${path.delimiter}PATH..., ` +
+        'or store one with `pravo config set sandbox-corpus PATH`. ' +
+        'A corpus file is JSON Lines (gzipped or not), one document per line; beside a pravo checkout, ../shared/corpus holds the statutes, the court decisions and the courts.',
     );
   }
-  const file = path.resolve(given);
-  if (!fs.existsSync(file) || !fs.statSync(file).isFile()) {
-    const source = flag ? '--corpus' : env.PRAVO_SANDBOX_CORPUS ? 'PRAVO_SANDBOX_CORPUS' : 'the sandbox-corpus setting';
-    throw new ConfigError(`The sandbox corpus ${file} (from ${source}) does not exist or is not a file.`);
+  try {
+    return resolveCorpusInputs(given);
+  } catch (error) {
+    if (error instanceof Error && error.name === 'CorpusError') {
+      throw new ConfigError(`Cannot use the sandbox corpus from ${source}: ${error.message}.`, { cause: error });
+    }
+    throw error;
   }
-  return file;
 }
 
 /**

@@ -23,7 +23,10 @@ export interface Profile {
 /** Shape of the config file. */
 export interface ConfigData extends Record<string, unknown> {
   profiles?: Record<string, Profile>;
-  /** Absolute path of the sandbox corpus used when neither `--corpus` nor `PRAVO_SANDBOX_CORPUS` is given. */
+  /**
+   * Absolute path of the sandbox corpus used when neither `--corpus` nor `PRAVO_SANDBOX_CORPUS` is given: a corpus file
+   * or a directory (naming rule: `src/sandbox/corpus/inputs.ts`).
+   */
   sandbox_corpus?: string;
 }
 
@@ -134,16 +137,16 @@ export class ConfigStore {
     this.#write(() => conf.set('profiles', profiles));
   }
 
-  /** The sandbox corpus setting, when set. @throws ConfigError when it is not a string. */
+  /** The sandbox corpus setting (a file or a directory), when set. @throws ConfigError when it is not a string. */
   sandboxCorpus(): string | undefined {
     const value = this.#conf?.get('sandbox_corpus');
     if (value !== undefined && typeof value !== 'string') {
-      throw new ConfigError(`In ${this.#path}, sandbox_corpus is a ${jsonType(value)}, not a path. Set it again with \`pravo config set sandbox-corpus FILE\`, or fix the file.`);
+      throw new ConfigError(`In ${this.#path}, sandbox_corpus is a ${jsonType(value)}, not a path. Set it again with \`pravo config set sandbox-corpus PATH\`, or fix the file.`);
     }
     return value;
   }
 
-  /** Sets (or, with `undefined`, removes) the sandbox corpus setting; stores an absolute path. */
+  /** Sets (or, with `undefined`, removes) the sandbox corpus setting (a file or a directory); stores an absolute path. */
   setSandboxCorpus(file: string | undefined): void {
     if (file === undefined) {
       const conf = this.#conf;

@@ -4,6 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { openIndex, type IndexProgress } from './corpus/index-db.js';
+import type { CorpusInputs } from './corpus/inputs.js';
 import { createSandboxServer } from './http/server.js';
 import { ROUTES } from './routes/index.js';
 import { prepareSearch } from './search/index.js';
@@ -11,8 +12,13 @@ import { SandboxState, type IssuedKey, type Quotas } from './state/index.js';
 
 /** Options of {@link startSandbox}. */
 export interface StartSandboxOptions {
-  /** Corpus file: JSON Lines, gzipped or not (README: "Sandbox corpus format"). */
-  corpusPath: string;
+  /**
+   * The corpus files (JSON Lines, gzipped or not; README: "Sandbox corpus format") and the courts file, resolved (see
+   * `resolveCorpusInputs`). Give this or `corpusPath`.
+   */
+  inputs?: CorpusInputs;
+  /** Shorthand for `inputs: {corpusFiles: [corpusPath]}`: one corpus file, no courts file. */
+  corpusPath?: string;
   /** Directory of the state database and the corpus indexes; created (0700) when missing. */
   dataDir: string;
   /** Interface to listen on; default `127.0.0.1` (loopback only). */
@@ -49,6 +55,8 @@ export interface RunningSandbox {
   /** A key issued for this run, active until revoked (or, if ephemeral, until {@link close} or this process ends). */
   apiKey: string;
   keyId: string;
+  /** The key of the inputs (see `inputsKeyOf`), 16 hex digits. */
+  inputsKey: string;
   /** Documents and articles in the index. */
   documentCount: number;
   articleCount: number;
@@ -59,7 +67,7 @@ export interface RunningSandbox {
 /**
  * Starts a sandbox. Builds the corpus index on first use of a corpus (reporting progress), then reuses it. Removes
  * the ephemeral keys of ended runs before issuing this run's key.
- * @throws CorpusError when the corpus is missing or malformed; AbortError (a `DOMException`) when `signal` aborts
+ * @throws CorpusError when an input file is missing or malformed, or a `document_id` is in two corpus files; AbortError (a `DOMException`) when `signal` aborts
  *   during the index build (nothing is left behind in `dataDir`); Error with `code` `EADDRINUSE` / `EACCES` when the
  *   port cannot be taken; the file-system or SQLite error when `state.sqlite` cannot be opened or migrated or the key
  *   cannot be issued (e.g. it was written by a newer pravo, or other processes keep it locked for 10 s). Nothing stays
@@ -68,7 +76,8 @@ export interface RunningSandbox {
 export async function startSandbox(options: StartSandboxOptions): Promise<RunningSandbox> {
   const log = options.log ?? (() => {});
   const index = await openIndex({
-    corpusPath: options.corpusPath,
+    ...(options.inputs ? { inputs: options.inputs } : {}),
+    ...(options.corpusPath !== undefined ? { corpusPath: options.corpusPath } : {}),
     dataDir: options.dataDir,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
@@ -122,6 +131,7 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
     baseUrl: `http://${host}:${address.port}`,
     apiKey: issued.api_key,
     keyId: issued.key_id,
+    inputsKey: index.inputsKey,
     documentCount: index.documentCount,
     articleCount: index.articleCount,
     close() {

@@ -130,6 +130,23 @@ describe('pravo config', () => {
     expect(JSON.parse(removed.stdout).removed).toBe(true);
   });
 
+  it('set sandbox-corpus takes a file or a directory and stores its absolute path; refuses a directory without a corpus file', async () => {
+    const corpusDir = path.join(root, 'corpus');
+    fs.mkdirSync(corpusDir);
+    fs.writeFileSync(path.join(corpusDir, 'README.md'), 'test data\n');
+    const refused = await runPravo(['config', 'set', 'sandbox-corpus', corpusDir], { env });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain(`directory ${corpusDir}: holds no corpus file`);
+    expect(fs.existsSync(path.join(root, 'config'))).toBe(false);
+
+    fs.writeFileSync(path.join(corpusDir, 'test.jsonl'), '');
+    const set = await runPravo(['config', 'set', 'sandbox-corpus', path.relative(process.cwd(), corpusDir), '--json'], { env });
+    expect(set.exitCode, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({ profile: null, setting: 'sandbox-corpus', value: corpusDir });
+    const shown = await runPravo(['config', 'show', '--json'], { env });
+    expect(JSON.parse(shown.stdout).sandbox_corpus).toBe(corpusDir);
+  });
+
   it('show, path and a failed search leave no config directory behind', async () => {
     expect((await runPravo(['config', 'show'], { env })).exitCode).toBe(0);
     expect((await runPravo(['config', 'show', '--json'], { env })).exitCode).toBe(0);

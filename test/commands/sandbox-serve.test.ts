@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { runPravo, testHost } from '../helpers/host.js';
-import { writeSyntheticCorpus } from '../helpers/synthetic-corpus.js';
+import { SYNTHETIC_DOCUMENTS, writeSyntheticCorpus } from '../helpers/synthetic-corpus.js';
 
 let root: string;
 let corpus: string;
@@ -87,6 +87,41 @@ describe('pravo sandbox serve (in process)', () => {
     expect(result.stderr).toMatch(/not a valid profile name/);
     expect(fs.existsSync(dataDir)).toBe(false);
     expect(fs.existsSync(path.join(root, 'config-bad-name', 'config.json'))).toBe(false);
+  });
+
+  it('serves several --corpus inputs and counts document retrievals against --retrieval-quota', async () => {
+    const env = { PRAVO_CONFIG_DIR: path.join(root, 'config-retrieval'), PRAVO_STATE_DIR: path.join(root, 'state-retrieval') };
+    const courts = path.join(root, 'test-courts.json');
+    fs.writeFileSync(courts, JSON.stringify([{ court_id: 7, name: 'ТЕСТОВИ ДАННИ: Върховен съд (по файла)' }]));
+    const extra = path.join(root, 'extra.jsonl');
+    fs.writeFileSync(extra, `${JSON.stringify({ ...SYNTHETIC_DOCUMENTS[0], document_id: 'test-law-extra' })}\n`);
+    const t = testHost({ env });
+    const args = ['sandbox', 'serve', '--corpus', corpus, '--corpus', extra, '--corpus', courts, '--data-dir', path.join(root, 'data-retrieval')];
+    const run = main([...args, '--retrieval-quota', '1'], t.host);
+    const ready = JSON.parse(await firstLine(t.stdout, t.host.stdout)) as { base_url: string; api_key: string };
+    const get = (url: string) => fetch(`${ready.base_url}${url}`, { headers: { 'x-api-key': ready.api_key } });
+
+    const courtsReply = (await (await get('/v1/catalog/courts')).json()) as { courts: { court_id: number; name: string; decision_count: number }[] };
+    expect(courtsReply.courts.map((c) => [c.court_id, c.name, c.decision_count])).toEqual([
+      [7, 'ТЕСТОВИ ДАННИ: Върховен съд (по файла)', 1],
+      [8, 'ТЕСТОВИ ДАННИ: Друг съд', 1],
+    ]);
+    const search = (await (await fetch(`${ready.base_url}/v1/search`, {
+      method: 'POST',
+      headers: { 'x-api-key': ready.api_key, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'примерните договори неустойка', source_types: ['bulgarian_laws_regulations'] }),
+    })).json()) as { results: { document_id: string; collection: string }[] };
+    const found = search.results.find((r) => r.document_id === 'test-law-extra')!;
+    const query = `/v1/documents?${new URLSearchParams({ document_id: found.document_id, collection: found.collection })}`;
+    expect((await get(query)).status).toBe(200);
+    expect((await get(query)).status).toBe(429);
+
+    t.signal('SIGTERM');
+    expect(await run).toBe(0);
+    expect(t.stderr()).toMatch(/GET \/v1\/documents 429/);
+    const bad = await runPravo(['sandbox', 'serve', '--corpus', corpus, '--retrieval-quota', 'many'], { env });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/--retrieval-quota takes a whole number, not "many"/);
   });
 
   it('bad options and a missing corpus are exit 2; a malformed corpus is exit 1 naming its line', async () => {

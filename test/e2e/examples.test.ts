@@ -31,7 +31,7 @@ const work = path.join(scratch.dir, 'checkout');
 const bin = path.join(scratch.dir, 'bin');
 fs.mkdirSync(work);
 fs.mkdirSync(bin);
-fs.symlinkSync(path.dirname(path.dirname(CORPUS)), path.join(scratch.dir, 'shared'));
+fs.symlinkSync(path.dirname(CORPUS), path.join(scratch.dir, 'shared'));
 fs.writeFileSync(path.join(bin, 'pravo'), `#!/bin/sh\nexec node '${CLI}' "$@"\n`, { mode: 0o755 });
 fs.writeFileSync(path.join(bin, 'pass'), `#!/bin/sh\necho '${TYPED_KEY}'\n`, { mode: 0o755 });
 fs.writeFileSync(path.join(work, 'key.txt'), `${TYPED_KEY}\n`);

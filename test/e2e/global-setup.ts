@@ -1,6 +1,6 @@
 /**
  * Global setup of the test run: starts one `pravo sandbox serve` (the built CLI, as a user runs it) over the shared
- * corpus on an ephemeral loopback port, with its own data directory, and provides its base URL, key and data
+ * corpus directory (statutes, court decisions and courts) on an ephemeral loopback port, with its own data directory, and provides its base URL, key and data
  * directory to the end-to-end tests. The index is built once here and reused by every test that starts another
  * sandbox on the same data directory.
  */

@@ -156,7 +156,7 @@ describe('pravo sandbox serve', () => {
     const result = await pravo(['sandbox', 'serve'], { env: { PRAVO_CONFIG_DIR: path.join(work.dir, 'none') } });
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/--corpus FILE/);
+    expect(result.stderr).toMatch(/--corpus PATH/);
   });
 
   it('names the line of a malformed corpus (exit 1)', async () => {

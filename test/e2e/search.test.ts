@@ -1,6 +1,6 @@
 /**
- * `pravo search` end to end: the built CLI against the sandbox over the real statutes (started by the global setup),
- * and against a recording server where the point is what is (not) sent.
+ * `pravo search` end to end: the built CLI against the sandbox over the real statutes, decisions and courts (started by
+ * the global setup), and against a recording server where the point is what is (not) sent.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -83,15 +83,40 @@ describe('pravo search against the sandbox', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ result_count: 0, results: [] });
   });
 
-  it('says on stderr why a search limited to court decisions finds nothing in the statutes (exit 0)', async () => {
-    const note = /^(The|--judge selects court decisions, and the) corpus has no documents of type high_courts_cases \(Съдебна практика на върховните съдилища\); nothing could match\.$/u;
+  it('finds real court decisions with --type high_courts_cases, each with its court and case number', async () => {
+    const result = await pravo(['search', '--json', '--type', 'high_courts_cases', 'касационна жалба срещу присъдата наказание'], { env: env() });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const response = JSON.parse(result.stdout) as { results: Record<string, unknown>[] };
+    expect(response.results.length).toBeGreaterThan(0);
+    expect(response.results.every((r) => r.source_type === 'high_courts_cases')).toBe(true);
+    const vks = response.results.filter((r) => r.court_id === 1);
+    expect(vks.length).toBeGreaterThan(0);
+    for (const r of vks) expect(r).toMatchObject({ court: 'Върховен касационен съд', case_number: expect.stringMatching(/^\d+\/\d{4}$/) });
+  });
+
+  it('says on stderr why a search limited to court decisions finds nothing in a corpus of statutes only (exit 0)', async () => {
+    // A corpus without decisions: made-up acts, each titled as test data.
+    const statutesOnly = tempDir('statutes-only');
+    const corpus = path.join(statutesOnly.dir, 'laws.jsonl');
+    const act = (n: number) => ({
+      document_id: `test-${n}`,
+      source_type: 'bulgarian_laws_regulations',
+      type: 'Закон',
+      title: `ТЕСТОВИ ДАННИ: Закон за застрахователите на облаци ${n}`,
+      date: '2020-01-01',
+      elements: [{ ref: '1', label: 'Чл. 1.', text: 'Застрахователят отказва да изплати обезщетение, когато облакът се разсее.' }],
+    });
+    fs.writeFileSync(corpus, `${JSON.stringify(act(1))}\n${JSON.stringify(act(2))}\n`);
+    const sandboxEnv = { PRAVO_CONFIG_DIR: config.dir, PRAVO_SANDBOX_CORPUS: corpus, PRAVO_SANDBOX_DATA_DIR: path.join(statutesOnly.dir, 'data') };
+    const note = /^(The|--judge selects court decisions, and the) corpus has no documents of type high_courts_cases \(Съдебна практика на върховните съдилища\); nothing could match\.$/mu;
     for (const args of [['--type', 'high_courts_cases'], ['--judge', 'Иванова']]) {
-      const result = await pravo(['search', ...args, INSURANCE_QUERY], { env: env() });
+      const result = await pravo(['search', '--sandbox', ...args, INSURANCE_QUERY], { env: sandboxEnv });
       expect(result.exitCode, args.join(' ')).toBe(0);
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(note);
     }
-    const json = await pravo(['search', '--json', '-t', 'high_courts_cases', INSURANCE_QUERY], { env: env() });
+    const json = await pravo(['search', '--sandbox', '--json', '-t', 'high_courts_cases', INSURANCE_QUERY], { env: sandboxEnv });
+    statutesOnly.cleanup();
     expect(json.exitCode).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual({ query: INSURANCE_QUERY, result_count: 0, results: [] });
     expect(json.stderr).toMatch(note);
@@ -212,7 +237,7 @@ describe('pravo search --sandbox', () => {
     const result = await pravo(['search', '--sandbox', INSURANCE_QUERY], { env: { PRAVO_CONFIG_DIR: empty.dir } });
     empty.cleanup();
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toMatch(/--corpus FILE/);
+    expect(result.stderr).toMatch(/--corpus PATH/);
     expect(result.stderr).toMatch(/PRAVO_SANDBOX_CORPUS/);
     expect(result.stderr).toMatch(/pravo config set sandbox-corpus/);
   });

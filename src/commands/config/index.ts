@@ -9,7 +9,7 @@ Examples:
   $ pass show legal-research/key | pravo config set-key --stdin --profile work
   $ pravo config set base-url https://api.example.bg
   $ pravo config set auth-header bearer --profile proxy
-  $ pravo config set sandbox-corpus ../shared/corpus/bg-statutes.jsonl.gz
+  $ pravo config set sandbox-corpus ../shared/corpus
   $ pravo config show --json
   $ pravo config path
 
@@ -51,7 +51,7 @@ export function registerConfig(program: Command, run: RunAction): void {
     .option('--json', JSON_HELP)
     .addHelpText(
       'after',
-      examples('config set', 'base-url https://api.example.bg', 'auth-header bearer --profile proxy', 'sandbox-corpus ../shared/corpus/bg-statutes.jsonl.gz'),
+      examples('config set', 'base-url https://api.example.bg', 'auth-header bearer --profile proxy', 'sandbox-corpus ../shared/corpus'),
     )
     .action(async (name: string, value: string, options: { json?: boolean }, cmd: Command) => {
       await run(cmd, { command: 'config set', json: options.json === true, local: true }, async (f) => (await load()).runSet(f, name, value, options));

@@ -2,7 +2,6 @@
  * `pravo config`: profiles and settings. Keys are read from a hidden prompt or from stdin, never from argv; shown
  * masked (prefix and last four characters); stored only in the 0600 config file.
  */
-import fs from 'node:fs';
 import { normalizeBaseUrl, isLoopbackUrl } from '../../api/base-url.js';
 import { activeProfileName } from '../../config/profile.js';
 import { ConfigError, UsageError } from '../../errors/cli.js';
@@ -85,7 +84,7 @@ function showLines(shown: ShownConfig): string {
     ['API key', shown.api_key ? `${shown.api_key}  (${shown.api_key_source})` : 'not set: `pravo config set-key`'],
     ['Auth header', shown.auth_header === 'bearer' ? 'Authorization: Bearer' : 'X-API-Key'],
     ['Config file', shown.config_path],
-    ['Sandbox corpus', shown.sandbox_corpus ?? 'not set: `pravo config set sandbox-corpus FILE`'],
+    ['Sandbox corpus', shown.sandbox_corpus ?? 'not set: `pravo config set sandbox-corpus PATH`'],
   ];
   return `${rows.map(([k, v]) => `${k.padEnd(15)}${v}`).join('\n')}\n`;
 }
@@ -153,8 +152,16 @@ export async function runSet(f: Factory, name: string, value: string, options: {
       return 0;
     }
     case 'sandbox-corpus': {
-      if (!fs.existsSync(value) || !fs.statSync(value).isFile()) {
-        throw new ConfigError(`${value} does not exist or is not a file; give the path of a corpus file (JSON Lines, gzipped or not).`);
+      // Checked now by the rule the sandbox applies (a file, or a directory holding a corpus file), not at first use.
+      const { resolveCorpusInputs } = await import('../../sandbox/corpus/inputs.js');
+      try {
+        resolveCorpusInputs([value]);
+      } catch (error) {
+        if (!(error instanceof Error && error.name === 'CorpusError')) throw error;
+        throw new ConfigError(
+          `${error.message}. Give a corpus file (JSON Lines, gzipped or not) or a directory holding one (such as ../shared/corpus).`,
+          { cause: error },
+        );
       }
       store.setSandboxCorpus(value);
       printer.report({ profile: null, setting, value: store.sandboxCorpus() }, `Sandbox corpus set to ${store.sandboxCorpus()}`);

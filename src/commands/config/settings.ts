@@ -2,7 +2,7 @@
 export const SETTINGS = {
   'base-url': 'base URL of the service, without /v1 (per profile)',
   'auth-header': 'x-api-key (default) or bearer, for proxies that drop custom headers (per profile)',
-  'sandbox-corpus': 'corpus file used by the sandbox when --corpus and PRAVO_SANDBOX_CORPUS are not given (global)',
+  'sandbox-corpus': 'corpus file or directory used by the sandbox when --corpus and PRAVO_SANDBOX_CORPUS are not given (global)',
 } as const;
 
 /** A setting name. */

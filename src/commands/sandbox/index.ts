@@ -1,12 +1,13 @@
 /** Registration of `pravo sandbox`: flags to options; the work is in `serve.ts`, loaded when the command runs. */
 import type { Command } from 'commander';
-import type { RunAction } from '../shared.js';
+import { collect, type RunAction } from '../shared.js';
 import type { ServeOptions } from './serve.js';
 
 const EXAMPLES = `
 Examples:
-  $ pravo sandbox serve --corpus ../shared/corpus/bg-statutes.jsonl.gz
-  $ pravo sandbox serve --port 8787 --search-quota 100
+  $ pravo sandbox serve --corpus ../shared/corpus
+  $ pravo sandbox serve --corpus ../shared/corpus/bg-statutes.jsonl.gz --corpus ../shared/corpus/bg-courts.json
+  $ pravo sandbox serve --port 8787 --search-quota 100 --retrieval-quota 20
   $ pravo sandbox serve --json 2> sandbox.log.jsonl                # logs as JSON lines
 
 A profile that follows the sandbox across restarts (the two commands in two terminals):
@@ -22,29 +23,33 @@ In a script, with the server in the background:
 
 When ready, prints exactly one line of JSON to stdout, {"base_url":"http://127.0.0.1:PORT","api_key":"sbx_live_..."},
 then logs to stderr only. The key is new for each start and stays valid afterwards. The corpus index is built
-on first use of a corpus (with a progress bar) and reused on later starts. Ctrl-C or SIGTERM stops it.
+on first use of a set of inputs (with a progress bar) and reused on later starts. Ctrl-C or SIGTERM stops it.
 
 --save-to-profile NAME writes this start's base URL and key into profile NAME of the config file (creating it;
 its other settings are kept) once the server listens, and the ready line becomes {"base_url":"...","profile":"NAME"}:
 the key is printed nowhere, it is only in the profile. PRAVO_BASE_URL and PRAVO_API_KEY, when set, still override
 the profile's values.
 
-Corpus: --corpus FILE, else PRAVO_SANDBOX_CORPUS, else \`pravo config set sandbox-corpus FILE\`.
+Corpus: --corpus PATH (repeatable), else PRAVO_SANDBOX_CORPUS (paths separated by ":", ";" on Windows), else
+\`pravo config set sandbox-corpus PATH\`. A PATH is a corpus file (JSON Lines, gzipped or not), the courts file (a name
+ending in courts.json), or a directory: its files ending in .jsonl or .jsonl.gz are corpus files, one ending in
+courts.json is the courts file, anything else (README.md, sub-directories) is ignored.
 Data (index, keys, usage): --data-dir DIR, else PRAVO_SANDBOX_DATA_DIR, else the user data directory.`;
 
 /** Registers the `sandbox` command group. */
 export function registerSandbox(program: Command, run: RunAction): void {
   const sandbox = program
     .command('sandbox')
-    .description('Run a local Legal Research API over the corpus of real statutes (offline, no quota)');
+    .description('Run a local Legal Research API over the local corpus: statutes, court decisions and courts (offline, no quota)');
   sandbox
     .command('serve')
     .description('Start the sandbox server and print its base URL and a new API key as one JSON line (or save them to a profile)')
     .option('--host <host>', 'interface to listen on (loopback by default)', '127.0.0.1')
     .option('--port <port>', 'TCP port; 0 picks a free one', '0')
-    .option('--corpus <file>', 'corpus file, JSON Lines, gzipped or not')
+    .option('--corpus <path>', 'corpus file (JSON Lines, gzipped or not), courts file, or a directory of them; repeatable', collect)
     .option('--data-dir <dir>', 'where to keep the index, keys and usage')
     .option('--search-quota <n>', 'monthly search quota; searches beyond it get monthly_quota_exceeded (default: unlimited)')
+    .option('--retrieval-quota <n>', 'monthly document retrieval quota (GET /v1/documents); beyond it monthly_quota_exceeded (default: unlimited)')
     .option('--save-to-profile <name>', "save this start's base URL and key into this profile (instead of printing the key)")
     .option('--json', 'log to stderr as JSON lines {"time","message"}, and report errors as JSON (the ready line is always JSON)')
     .addHelpText('after', EXAMPLES)

@@ -12,15 +12,18 @@ import { checkListenHost, prepareDataDir, resolveCorpus } from '../../config/san
 import { checkProfileName } from '../../config/store.js';
 import { ConfigError, UsageError } from '../../errors/cli.js';
 import type { Factory } from '../../factory.js';
+import type { Quotas } from '../../sandbox/state/index.js';
 import { startSandboxWithProgress } from '../../target.js';
 
 /** Options of `pravo sandbox serve` as commander parses them. */
 export interface ServeOptions {
   host: string;
   port: string;
-  corpus?: string;
+  /** `--corpus PATH`, repeatable. */
+  corpus?: string[];
   dataDir?: string;
   searchQuota?: string;
+  retrievalQuota?: string;
   /** `--save-to-profile NAME`: the profile that receives this start's base URL and key. */
   saveToProfile?: string;
   json?: boolean;
@@ -36,15 +39,15 @@ export async function runServe(f: Factory, options: ServeOptions): Promise<numbe
   const { io } = f;
   const port = Number(options.port);
   if (!/^\d+$/.test(options.port) || port > 65535) throw new UsageError(`--port takes a number from 0 to 65535, not "${options.port}"`);
-  let searchQuota: number | undefined;
-  if (options.searchQuota !== undefined) {
-    if (!/^\d+$/.test(options.searchQuota)) throw new UsageError(`--search-quota takes a whole number, not "${options.searchQuota}"`);
-    searchQuota = Number(options.searchQuota);
-  }
+  const quotas: Quotas = {};
+  const searchQuota = quotaOption('--search-quota', options.searchQuota);
+  if (searchQuota !== undefined) quotas.search = searchQuota;
+  const retrievalQuota = quotaOption('--retrieval-quota', options.retrievalQuota);
+  if (retrievalQuota !== undefined) quotas.documents = retrievalQuota;
   const profileName = options.saveToProfile === undefined ? undefined : checkSaveToProfile(options.saveToProfile);
   await checkListenHost(options.host);
   const store = await f.config();
-  const corpusPath = resolveCorpus(options.corpus, f.env, store.sandboxCorpus());
+  const inputs = resolveCorpus(options.corpus, f.env, store.sandboxCorpus());
   const dataDir = prepareDataDir(options.dataDir, f.env);
   const log = (line: string): void => {
     const time = new Date(f.clock.now()).toISOString();
@@ -55,11 +58,11 @@ export async function runServe(f: Factory, options: ServeOptions): Promise<numbe
     io,
     f.clock,
     {
-      corpusPath,
+      inputs,
       dataDir,
       host: options.host,
       port,
-      quotas: searchQuota === undefined ? {} : { search: searchQuota },
+      quotas,
       keyName: `sandbox serve ${new Date(f.clock.now()).toISOString()}`,
       signal: f.signal,
       log,
@@ -83,6 +86,13 @@ export async function runServe(f: Factory, options: ServeOptions): Promise<numbe
   await sandbox.close();
   log('stopped');
   return 0;
+}
+
+/** A quota option's value: a whole number of units per month, or undefined when not given. @throws UsageError */
+function quotaOption(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`${name} takes a whole number, not "${value}"`);
+  return Number(value);
 }
 
 /** Checks the `--save-to-profile` name with the rules of every profile name. @throws UsageError */

@@ -1,9 +1,10 @@
 /**
- * The sandbox's search index: one SQLite file (node:sqlite) per corpus content and analyzer version, built once from
- * the corpus and reused on later starts.
+ * The sandbox's search index: one SQLite file (node:sqlite) per set of inputs (corpus files and courts file, see
+ * `inputs.ts`) by content, analyzer version and layout version, built once from the inputs and reused on later starts.
  *
- * File: `<dataDir>/index-<key>.sqlite`, `key` = first 16 hex digits of
- * sha256(`<corpus sha256>:<ANALYZER_VERSION>.<INDEX_SCHEMA_VERSION>`). A build writes a uniquely named temporary file
+ * File: `<dataDir>/index-<key>.sqlite`, `key` = the inputs key (`inputsKeyOf` in `inputs.ts`: 16 hex digits of a
+ * SHA-256 over the sorted SHA-256s of the corpus files, the courts file's SHA-256, `ANALYZER_VERSION` and
+ * `INDEX_SCHEMA_VERSION`; the order in which the corpus files are given does not matter). A build writes a uniquely named temporary file
  * (`index-<key>.sqlite.tmp-<pid>-<random>`) in the same directory and renames it into place only when complete, so a
  * half-written index is never used; concurrent builders each write their own temporary file, and the atomic rename
  * makes the last one win with identical content. The build keeps SQLite's rollback journal in memory, so it writes
@@ -11,10 +12,16 @@
  * power cut) leaves it, and every later `openIndex` on the directory removes it (see {@link removeStaleTempFiles}).
  *
  * Tables:
- * - `meta(key, value)`: `complete` = `1` (written last), `corpus_sha256`, `analyzer_version`, `schema_version`,
- *   `document_count`, `article_count`, `built_at`.
+ * - `meta(key, value)`: `complete` = `1` (written last), `inputs_key`, `corpus_sha256` (the corpus files' SHA-256s,
+ *   sorted, joined by `,`), `courts_sha256` (empty without a courts file), `analyzer_version`, `schema_version`,
+ *   `document_count`, `article_count`, `court_count`, `built_at`.
  * - `documents`: every corpus field, the full ordered `elements` as JSON (for `GET /v1/documents`), the court fields
- *   when present, the opaque `collection`, and `title_stems` (the analyzed title, stems joined by spaces).
+ *   when present (`judges` as `judges_json`, a JSON array, null when absent), the opaque `collection` (the corpus's
+ *   own when a document sets one, else `collectionOf(source_type)`), and
+ *   `title_stems` (the analyzed title, stems joined by spaces). Rows in build order: corpus files sorted by content
+ *   hash, each in file order.
+ * - `courts`: every court of the courts file, plus each court a decision names (`court_id`) that the file lacks, with
+ *   the decision's `court` as its name (`Съд <court_id>` when it has none) and null type, ECLI code and parent.
  * - `articles`: `id` (= FTS rowid), `doc` (documents rowid), `ordinal` (0-based position in `elements`), `ref`,
  *   `label`, `text`, `excerpt_id` (stable, unique: `<document_id>:<ref>`, `~2`, `~3`… appended when a ref repeats
  *   within the document), `stem_count` (number of indexed stems).
@@ -32,19 +39,24 @@ import { isCourtSourceType, KNOWN_SOURCE_TYPES, type SourceTypeEntry } from '../
 import { ensurePrivateDir, makePrivate } from '../files.js';
 import { processIsRunning } from '../processes.js';
 import { analyze, ANALYZER_VERSION } from '../search/analysis.js';
+import { digestInputs, INDEX_SCHEMA_VERSION, type CorpusInputs, type InputsDigest } from './inputs.js';
 import {
   cancelledError,
+  CorpusError,
   countCorpusLines,
-  hashCorpusFile,
   readCorpus,
-  type CorpusDocument,
+  readCourtsFile,
   type CorpusElement,
+  type CourtRecord,
 } from './reader.js';
 
-/** Version of the table layout; part of the index key, so a layout change rebuilds indexes. */
-export const INDEX_SCHEMA_VERSION = 1;
+/** Version of the table layout (defined in `inputs.ts`, which computes the key without loading SQLite). */
+export { INDEX_SCHEMA_VERSION };
 
-/** Progress of `openIndex`. `done`/`total` are bytes for `hashing`, documents for `indexing`, steps for `finishing`. */
+/**
+ * Progress of `openIndex`. `done`/`total` are bytes for `hashing` (over all input files), documents for `indexing`
+ * (over all corpus files), steps for `finishing`.
+ */
 export interface IndexProgress {
   phase: 'hashing' | 'indexing' | 'finishing';
   done: number;
@@ -53,8 +65,10 @@ export interface IndexProgress {
 
 /** Options of `openIndex`. */
 export interface OpenIndexOptions {
-  /** The corpus file (JSON Lines, gzip or plain; see `readCorpus`). */
-  corpusPath: string;
+  /** The corpus files and courts file (see `inputs.ts`). Give this or `corpusPath`. */
+  inputs?: CorpusInputs;
+  /** Shorthand for `inputs: {corpusFiles: [corpusPath]}`: one corpus file (JSON Lines, gzip or plain), no courts file. */
+  corpusPath?: string;
   /** Directory holding index files; created when missing. */
   dataDir: string;
   /**
@@ -89,7 +103,11 @@ export interface DocumentRow {
   court: string | null;
   decision_number: string | null;
   case_number: string | null;
+  case_kind: string | null;
+  department: string | null;
   reporting_judge: string | null;
+  /** The panel as a JSON array of names (`judges` of the corpus), null when the document has none (statutes). */
+  judges_json: string | null;
   /** The analyzed title: stems joined by single spaces (`analyze(title).join(' ')`). */
   title_stems: string;
 }
@@ -108,12 +126,56 @@ export interface ArticleRow {
   excerpt_id: string;
 }
 
+/**
+ * One court of the index (`GET /v1/catalog/courts`): from the courts file, or named by a decision and missing from it
+ * (then `court_type`, `ecli_code` and `parent_court_id` are null).
+ */
+export type CourtRow = CourtRecord;
+
+/** One element of a stored document as `GET /v1/documents` sends it. */
+export interface StoredElement {
+  /** Same id as the search excerpts of this element (see {@link excerptIds}). */
+  excerpt_id: string;
+  ref: string;
+  label: string;
+  text: string;
+}
+
+/**
+ * A full stored document as `GET /v1/documents` sends it (field order as here). Statutes: the corpus fields, `author`
+ * and `url` omitted when the corpus lacks them, `in_force_date` and `signature` string or null. Court decisions (a
+ * document with a `court_id`): also `court_id`, `court` (omitted when the corpus lacks it), `decision_number`,
+ * `case_number`, `case_kind`, `department`, `reporting_judge` (each string or null) and `judges` (`[]` when the corpus
+ * gives none). Other documents carry those court fields the corpus gives them.
+ */
+export interface StoredDocument {
+  document_id: string;
+  collection: string;
+  source_type: string;
+  type: string;
+  title: string;
+  date: string;
+  in_force_date: string | null;
+  author?: string;
+  url?: string;
+  signature: string | null;
+  court_id?: number;
+  court?: string;
+  decision_number?: string | null;
+  case_number?: string | null;
+  case_kind?: string | null;
+  department?: string | null;
+  reporting_judge?: string | null;
+  judges?: string[];
+  elements: StoredElement[];
+}
+
 /** An open, complete index (read-only). */
 export interface SearchIndex {
   /** The index file. */
   readonly path: string;
-  /** SHA-256 (hex) of the corpus file the index was built from. */
-  readonly corpusSha256: string;
+  /** The key of the inputs the index was built from (16 hex digits; see `inputsKeyOf`). */
+  readonly inputsKey: string;
   readonly documentCount: number;
   readonly articleCount: number;
   /** Whether this `openIndex` call built the index (false when an existing complete index was reused). */
@@ -140,11 +202,14 @@ export interface SearchIndex {
   /** One article by id, or undefined when no article has it. */
   article(id: number): ArticleRow | undefined;
   /**
-   * The full stored document (every corpus field and the ordered `elements`) with its `collection`, or undefined when
-   * no document has this `document_id` in this `collection`. For `GET /v1/documents`. Optional court fields are
-   * omitted when absent; `in_force_date` and `signature` keep their null.
+   * The full stored document (see {@link StoredDocument}), or undefined when no document has this `document_id` in
+   * this `collection` (both compared exactly). For `GET /v1/documents`.
    */
-  readDocument(document_id: string, collection: string): (CorpusDocument & { collection: string }) | undefined;
+  readDocument(document_id: string, collection: string): StoredDocument | undefined;
+  /** Every court (see {@link CourtRow}), ordered by `court_id`. Fresh objects on each call. */
+  courts(): CourtRow[];
+  /** Number of documents per `court_id`, for the courts that have any (documents without a court are not counted). */
+  decisionCounts(): Map<number, number>;
   /** Closes the database. Safe to call twice. */
   close(): void;
 }
@@ -163,13 +228,9 @@ export function collectionOf(sourceType: string): string {
   return 'c_' + createHash('sha256').update(sourceType, 'utf8').digest('hex').slice(0, 10);
 }
 
-/** The index file name for a corpus hash: `index-<16 hex>.sqlite`. */
-export function indexFileName(corpusSha256: string): string {
-  const key = createHash('sha256')
-    .update(`${corpusSha256}:${ANALYZER_VERSION}.${INDEX_SCHEMA_VERSION}`, 'utf8')
-    .digest('hex')
-    .slice(0, 16);
-  return `index-${key}.sqlite`;
+/** The index file name for an inputs key (`inputsKeyOf`): `index-<16 hex>.sqlite`. */
+export function indexFileName(inputsKey: string): string {
+  return `index-${inputsKey}.sqlite`;
 }
 
 const SCHEMA = `
@@ -190,7 +251,10 @@ CREATE TABLE documents (
   court TEXT,
   decision_number TEXT,
   case_number TEXT,
+  case_kind TEXT,
+  department TEXT,
   reporting_judge TEXT,
+  judges_json TEXT,
   elements_json TEXT NOT NULL,
   title_stems TEXT NOT NULL,
   article_count INTEGER NOT NULL
@@ -208,6 +272,13 @@ CREATE TABLE articles (
 );
 CREATE INDEX articles_doc ON articles (doc, ordinal);
 CREATE VIRTUAL TABLE fts USING fts5 (stems, content = '');
+CREATE TABLE courts (
+  court_id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  court_type TEXT,
+  ecli_code TEXT,
+  parent_court_id INTEGER
+);
 `;
 
 /** The excerpt ids of a document's elements: `<document_id>:<ref>`, with `~2`, `~3`… for repeated refs. */
@@ -272,13 +343,13 @@ function removeStaleTempFiles(dataDir: string): void {
 }
 
 /** Reads `meta` of an index file; undefined when the file is not a complete index of the expected versions. */
-function readCompleteMeta(db: DatabaseSync, corpusSha256: string): Map<string, string> | undefined {
+function readCompleteMeta(db: DatabaseSync, inputsKey: string): Map<string, string> | undefined {
   try {
     const rows = db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
     const meta = new Map(rows.map((r) => [r.key, r.value]));
     const ok =
       meta.get('complete') === '1' &&
-      meta.get('corpus_sha256') === corpusSha256 &&
+      meta.get('inputs_key') === inputsKey &&
       meta.get('analyzer_version') === String(ANALYZER_VERSION) &&
       meta.get('schema_version') === String(INDEX_SCHEMA_VERSION);
     return ok ? meta : undefined;
@@ -288,12 +359,12 @@ function readCompleteMeta(db: DatabaseSync, corpusSha256: string): Map<string, s
 }
 
 /** Opens an existing complete index read-only; undefined when absent, incomplete or unreadable. */
-function tryOpenExisting(path: string, corpusSha256: string): { db: DatabaseSync; meta: Map<string, string> } | undefined {
+function tryOpenExisting(path: string, inputsKey: string): { db: DatabaseSync; meta: Map<string, string> } | undefined {
   if (!existsSync(path)) return undefined;
   let db: DatabaseSync | undefined;
   try {
     db = new DatabaseSync(path, { readOnly: true });
-    const meta = readCompleteMeta(db, corpusSha256);
+    const meta = readCompleteMeta(db, inputsKey);
     if (meta) return { db, meta };
   } catch {
     // Not a database, or unreadable: rebuilt below.
@@ -303,12 +374,13 @@ function tryOpenExisting(path: string, corpusSha256: string): { db: DatabaseSync
 }
 
 /**
- * Builds the index of `corpusPath` into `tempPath` (a new file), writing no other file.
- * @throws AbortError (see `cancelledError`) when `signal` aborts; the caller removes `tempPath`.
+ * Builds the index of the inputs `digest` describes into `tempPath` (a new file), writing no other file. Corpus files
+ * are read in the digest's order (by content hash), so any order of the same files builds the same index.
+ * @throws CorpusError for an invalid corpus or courts file, or a `document_id` found in two corpus files (naming both);
+ *   AbortError (see `cancelledError`) when `signal` aborts. The caller removes `tempPath`.
  */
 async function buildIndex(
-  corpusPath: string,
-  corpusSha256: string,
+  digest: InputsDigest,
   tempPath: string,
   onProgress: ((progress: IndexProgress) => void) | undefined,
   signal: AbortSignal | undefined,
@@ -316,7 +388,10 @@ async function buildIndex(
   const checkCancelled = (): void => {
     if (signal?.aborted) throw cancelledError('The index build', signal);
   };
-  const total = await countCorpusLines(corpusPath, signal);
+  // Read and check the courts file first: a mistake in it is reported before minutes of indexing.
+  const courtsFromFile = digest.courts === undefined ? [] : await readCourtsFile(digest.courts.path);
+  let total = 0;
+  for (const file of digest.corpus) total += await countCorpusLines(file.path, signal);
   checkCancelled();
   onProgress?.({ phase: 'indexing', done: 0, total });
   const db = new DatabaseSync(tempPath);
@@ -330,65 +405,93 @@ async function buildIndex(
     db.exec(SCHEMA);
     const insertDocument = db.prepare(
       `INSERT INTO documents (id, document_id, collection, source_type, type, title, date, in_force_date, author, url,
-         signature, court_id, court, decision_number, case_number, reporting_judge, elements_json, title_stems,
-         article_count)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         signature, court_id, court, decision_number, case_number, case_kind, department, reporting_judge, judges_json,
+         elements_json, title_stems, article_count)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertArticle = db.prepare(
       'INSERT INTO articles (id, doc, ordinal, ref, label, text, excerpt_id, stem_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const insertFts = db.prepare('INSERT INTO fts (rowid, stems) VALUES (?, ?)');
     const collections = new Map<string, string>();
+    /** The corpus file of each document_id seen, to name both files of a repeated one. */
+    const fileOf = new Map<string, string>();
+    /** Courts named by decisions: the first name a decision gives each (null while none has given one). */
+    const namedCourts = new Map<number, string | null>();
     const step = Math.max(1, Math.floor(total / 100));
     let documents = 0;
     let articles = 0;
     db.exec('BEGIN');
-    for await (const d of readCorpus(corpusPath)) {
-      checkCancelled();
-      documents++;
-      let collection = collections.get(d.source_type);
-      if (collection === undefined) {
-        collection = collectionOf(d.source_type);
-        collections.set(d.source_type, collection);
-      }
-      insertDocument.run(
-        documents,
-        d.document_id,
-        collection,
-        d.source_type,
-        d.type,
-        d.title,
-        d.date,
-        d.in_force_date ?? null,
-        d.author ?? null,
-        d.url ?? null,
-        d.signature ?? null,
-        d.court_id ?? null,
-        d.court ?? null,
-        d.decision_number ?? null,
-        d.case_number ?? null,
-        d.reporting_judge ?? null,
-        JSON.stringify(d.elements),
-        analyze(d.title).join(' '),
-        d.elements.length,
-      );
-      const ids = excerptIds(d.document_id, d.elements);
-      d.elements.forEach((element, ordinal) => {
-        articles++;
-        const stems = analyze(element.text);
-        insertArticle.run(
-          articles,
+    for (const file of digest.corpus) {
+      for await (const d of readCorpus(file.path)) {
+        checkCancelled();
+        const first = fileOf.get(d.document_id);
+        if (first !== undefined) {
+          throw new CorpusError(file.path, `document_id "${d.document_id}" is also in ${first}; a document_id must be unique across the corpus files`);
+        }
+        fileOf.set(d.document_id, file.path);
+        documents++;
+        let collection = d.collection ?? collections.get(d.source_type);
+        if (collection === undefined) {
+          collection = collectionOf(d.source_type);
+          collections.set(d.source_type, collection);
+        }
+        if (d.court_id !== undefined && d.court_id !== null && !namedCourts.get(d.court_id)) {
+          namedCourts.set(d.court_id, d.court ?? null);
+        }
+        insertDocument.run(
           documents,
-          ordinal,
-          element.ref,
-          element.label,
-          element.text,
-          ids[ordinal] ?? '',
-          stems.length,
+          d.document_id,
+          collection,
+          d.source_type,
+          d.type,
+          d.title,
+          d.date,
+          d.in_force_date ?? null,
+          d.author ?? null,
+          d.url ?? null,
+          d.signature ?? null,
+          d.court_id ?? null,
+          d.court ?? null,
+          d.decision_number ?? null,
+          d.case_number ?? null,
+          d.case_kind ?? null,
+          d.department ?? null,
+          d.reporting_judge ?? null,
+          d.judges === undefined || d.judges === null ? null : JSON.stringify(d.judges),
+          JSON.stringify(d.elements),
+          analyze(d.title).join(' '),
+          d.elements.length,
         );
-        insertFts.run(articles, stems.join(' '));
-      });
-      if (documents % step === 0) onProgress?.({ phase: 'indexing', done: documents, total: Math.max(total, documents) });
+        const ids = excerptIds(d.document_id, d.elements);
+        d.elements.forEach((element, ordinal) => {
+          articles++;
+          const stems = analyze(element.text);
+          insertArticle.run(
+            articles,
+            documents,
+            ordinal,
+            element.ref,
+            element.label,
+            element.text,
+            ids[ordinal] ?? '',
+            stems.length,
+          );
+          insertFts.run(articles, stems.join(' '));
+        });
+        if (documents % step === 0) onProgress?.({ phase: 'indexing', done: documents, total: Math.max(total, documents) });
+      }
+    }
+    const insertCourt = db.prepare(
+      'INSERT INTO courts (court_id, name, court_type, ecli_code, parent_court_id) VALUES (?, ?, ?, ?, ?)',
+    );
+    const listed = new Set<number>();
+    for (const c of courtsFromFile) {
+      insertCourt.run(c.court_id, c.name, c.court_type, c.ecli_code, c.parent_court_id);
+      listed.add(c.court_id);
+    }
+    for (const [courtId, name] of namedCourts) {
+      if (!listed.has(courtId)) insertCourt.run(courtId, name ?? `Съд ${courtId}`, null, null, null);
     }
     db.exec('COMMIT');
     onProgress?.({ phase: 'indexing', done: documents, total: documents });
@@ -400,11 +503,14 @@ async function buildIndex(
     checkCancelled();
     const setMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
     db.exec('BEGIN');
-    setMeta.run('corpus_sha256', corpusSha256);
+    setMeta.run('inputs_key', digest.key);
+    setMeta.run('corpus_sha256', digest.corpus.map((f) => f.sha256).join(','));
+    setMeta.run('courts_sha256', digest.courts?.sha256 ?? '');
     setMeta.run('analyzer_version', String(ANALYZER_VERSION));
     setMeta.run('schema_version', String(INDEX_SCHEMA_VERSION));
     setMeta.run('document_count', String(documents));
     setMeta.run('article_count', String(articles));
+    setMeta.run('court_count', String(listed.size + [...namedCourts.keys()].filter((id) => !listed.has(id)).length));
     setMeta.run('built_at', new Date().toISOString());
     setMeta.run('complete', '1');
     db.exec('COMMIT');
@@ -414,32 +520,31 @@ async function buildIndex(
 }
 
 /**
- * Opens the index of a corpus, building it first when no complete index of this corpus content (and analyzer/schema
- * version) exists in `dataDir`.
+ * Opens the index of a set of inputs, building it first when no complete index of these inputs' content (and
+ * analyzer/schema version) exists in `dataDir`.
  *
  * Every call first removes the temporary files of builds that no longer run (see {@link removeStaleTempFiles}).
- * Warm start (index present): hashes the corpus file and opens the index read-only; the corpus is not parsed.
+ * Warm start (index present): hashes the input files and opens the index read-only; nothing is parsed.
  * Cold start: builds into a temporary file (unique name, same directory) and renames it into place when complete.
  *
- * @throws CorpusError when the corpus file is missing or invalid; AbortError (a `DOMException`, see `cancelledError`)
- *   when `signal` aborts before the index is complete. No index or temporary file is left behind then.
+ * @throws CorpusError when an input file is missing or invalid, or a `document_id` is in two corpus files; AbortError
+ *   (a `DOMException`, see `cancelledError`) when `signal` aborts before the index is complete. No index or temporary
+ *   file is left behind then. TypeError when neither `inputs` nor `corpusPath` names a corpus file.
  */
 export async function openIndex(options: OpenIndexOptions): Promise<SearchIndex> {
-  const { corpusPath, dataDir, onProgress, signal } = options;
-  const corpusSha256 = await hashCorpusFile(
-    corpusPath,
-    (done, total) => onProgress?.({ phase: 'hashing', done, total }),
-    signal,
-  );
+  const { dataDir, onProgress, signal } = options;
+  const inputs = options.inputs ?? (options.corpusPath === undefined ? undefined : { corpusFiles: [options.corpusPath] });
+  if (inputs === undefined || inputs.corpusFiles.length === 0) throw new TypeError('openIndex needs a corpus file (inputs or corpusPath)');
+  const digest = await digestInputs(inputs, (done, total) => onProgress?.({ phase: 'hashing', done, total }), signal);
   ensurePrivateDir(dataDir);
   removeStaleTempFiles(dataDir);
-  const path = join(dataDir, indexFileName(corpusSha256));
-  let opened = tryOpenExisting(path, corpusSha256);
+  const path = join(dataDir, indexFileName(digest.key));
+  let opened = tryOpenExisting(path, digest.key);
   let built = false;
   if (!opened) {
     const tempPath = `${path}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
     try {
-      await buildIndex(corpusPath, corpusSha256, tempPath, onProgress, signal);
+      await buildIndex(digest, tempPath, onProgress, signal);
       makePrivate(tempPath);
       renameSync(tempPath, path);
     } catch (error) {
@@ -447,16 +552,40 @@ export async function openIndex(options: OpenIndexOptions): Promise<SearchIndex>
       throw error;
     }
     built = true;
-    opened = tryOpenExisting(path, corpusSha256);
+    opened = tryOpenExisting(path, digest.key);
     if (!opened) throw new Error(`index ${path} was built but cannot be opened`);
     onProgress?.({ phase: 'finishing', done: 1, total: 1 });
   }
-  return createSearchIndex(path, corpusSha256, opened.db, opened.meta, built);
+  return createSearchIndex(path, digest.key, opened.db, opened.meta, built);
+}
+
+/** The court fields a decision's response keeps when null (see {@link StoredDocument}). */
+const NULLABLE_COURT_FIELDS: readonly string[] = ['decision_number', 'case_number', 'case_kind', 'department', 'reporting_judge'];
+
+/** A `documents` row as read by `readDocument`. */
+type DocumentRecord = Record<string, string | number | null>;
+
+/** The response form of a stored document row (see {@link StoredDocument}). */
+function storedDocument(row: DocumentRecord): StoredDocument {
+  const { elements_json, judges_json, ...fields } = row;
+  const decision = fields.court_id !== null;
+  const document: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    // The nullable corpus fields keep their null; so do a decision's court fields. Other absent fields are omitted.
+    const keep = value !== null || key === 'in_force_date' || key === 'signature' || (decision && NULLABLE_COURT_FIELDS.includes(key));
+    if (keep) document[key] = value;
+  }
+  if (judges_json !== null) document.judges = JSON.parse(String(judges_json)) as string[];
+  else if (decision) document.judges = [];
+  const elements = JSON.parse(String(elements_json)) as CorpusElement[];
+  const ids = excerptIds(String(fields.document_id), elements);
+  document.elements = elements.map((e, i): StoredElement => ({ excerpt_id: ids[i] ?? '', ref: e.ref, label: e.label, text: e.text }));
+  return document as unknown as StoredDocument;
 }
 
 function createSearchIndex(
   path: string,
-  corpusSha256: string,
+  inputsKey: string,
   db: DatabaseSync,
   meta: Map<string, string>,
   built: boolean,
@@ -467,7 +596,7 @@ function createSearchIndex(
   let documentStatement: StatementSync | undefined;
   return {
     path,
-    corpusSha256,
+    inputsKey,
     documentCount: Number(meta.get('document_count')),
     articleCount: Number(meta.get('article_count')),
     built,
@@ -479,7 +608,8 @@ function createSearchIndex(
       return db
         .prepare(
           `SELECT id, document_id, collection, source_type, type, title, date, author, url, court_id, court,
-             decision_number, case_number, reporting_judge, title_stems FROM documents`,
+             decision_number, case_number, case_kind, department, reporting_judge, judges_json, title_stems
+           FROM documents`,
         )
         .all() as unknown as DocumentRow[];
     },
@@ -502,22 +632,27 @@ function createSearchIndex(
       articleStatement ??= db.prepare('SELECT id, ordinal, label, text, excerpt_id FROM articles WHERE id = ?');
       return articleStatement.get(id) as ArticleRow | undefined;
     },
-    readDocument(documentId: string, collection: string): (CorpusDocument & { collection: string }) | undefined {
+    readDocument(documentId: string, collection: string): StoredDocument | undefined {
       documentStatement ??= db.prepare(
         `SELECT document_id, collection, source_type, type, title, date, in_force_date, author, url, signature, court_id,
-           court, decision_number, case_number, reporting_judge, elements_json
+           court, decision_number, case_number, case_kind, department, reporting_judge, judges_json, elements_json
          FROM documents WHERE document_id = ? AND collection = ?`,
       );
-      const row = documentStatement.get(documentId, collection) as Record<string, string | number | null> | undefined;
-      if (!row) return undefined;
-      const { elements_json, ...fields } = row;
-      const document: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(fields)) {
-        // Optional court fields are omitted when absent; the nullable corpus fields keep their null.
-        if (value !== null || key === 'in_force_date' || key === 'signature') document[key] = value;
-      }
-      document.elements = JSON.parse(String(elements_json)) as CorpusElement[];
-      return document as unknown as CorpusDocument & { collection: string };
+      const row = documentStatement.get(documentId, collection) as DocumentRecord | undefined;
+      return row === undefined ? undefined : storedDocument(row);
+    },
+    courts(): CourtRow[] {
+      return db
+        .prepare('SELECT court_id, name, court_type, ecli_code, parent_court_id FROM courts ORDER BY court_id')
+        .all()
+        .map((row) => ({ ...(row as unknown as CourtRow) }));
+    },
+    decisionCounts(): Map<number, number> {
+      const statement = db.prepare(
+        'SELECT court_id, COUNT(*) FROM documents WHERE court_id IS NOT NULL GROUP BY court_id ORDER BY court_id',
+      );
+      statement.setReturnArrays(true);
+      return new Map(statement.all() as unknown as [number, number][]);
     },
     close(): void {
       if (db.isOpen) db.close();

@@ -1,10 +1,11 @@
 /**
  * Reading the sandbox corpus: JSON Lines (optionally gzip-compressed), one document per line, in the format of
- * `shared/corpus/README.md` (`bg-statutes.jsonl.gz`), plus optional court-decision fields for case-law corpora.
+ * `shared/corpus/README.md` (`bg-statutes.jsonl.gz`, and `bg-decisions.jsonl.gz` with its court-decision fields), and
+ * the courts file (`bg-courts.json`).
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
@@ -41,27 +42,71 @@ export interface CorpusDocument {
   signature?: string | null;
   /** Ordered articles. */
   elements: CorpusElement[];
+  /**
+   * The opaque `collection` value the sandbox gives the document, when the corpus sets one (for testing clients with
+   * unusual values: `/`, `&`, `?`, `#`, spaces, Cyrillic); absent: derived from `source_type` (`collectionOf`).
+   */
+  collection?: string;
   /** Court decisions only: the court's identifier (the value of `court_ids` filters). */
   court_id?: number;
   /** Court decisions only: the court's name. */
   court?: string;
-  decision_number?: string;
-  case_number?: string;
-  reporting_judge?: string;
+  /** Court decisions only: number of the act; null when the act has none. */
+  decision_number?: string | null;
+  /** Court decisions only: `<number>/<year>` of the case; null when there is none. */
+  case_number?: string | null;
+  /** Court decisions only: kind of case, e.g. `наказателно дело`, `касационно административно дело`; null when unknown. */
+  case_kind?: string | null;
+  /** Court decisions only: the court's department, e.g. `Първо наказателно отделение`; null when none. */
+  department?: string | null;
+  /** Court decisions only: the judge-rapporteur; null where the text names none. */
+  reporting_judge?: string | null;
+  /** Court decisions only: every member of the panel, the chair first (non-empty strings); null or absent: unknown. */
+  judges?: string[] | null;
 }
 
-/** A problem with the corpus file: missing, unreadable, or a line that is not a valid document. */
-export class CorpusError extends Error {
-  /** The corpus file. */
-  readonly file: string;
-  /** 1-based line number of the offending line, when the problem is one line. */
-  readonly line: number | undefined;
+/**
+ * One court of the courts file (`bg-courts.json`, see `shared/corpus/README.md`): a JSON array of these objects.
+ * `court_type`, `ecli_code` and `parent_court_id` may be absent (read as null).
+ */
+export interface CourtRecord {
+  /** The court's numeric code (0 is the Конституционен съд: mind that 0 is falsy); unique in the file. */
+  court_id: number;
+  /** Official name, e.g. `Окръжен съд – Благоевград`. */
+  name: string;
+  /** Type, e.g. `Районен съд`; null when unknown. */
+  court_type: string | null;
+  /** ECLI court code, e.g. `SC001`; null when unknown. */
+  ecli_code: string | null;
+  /** The court an appeal goes to; null for the supreme courts or when unknown. */
+  parent_court_id: number | null;
+}
 
-  constructor(file: string, message: string, line?: number, options?: { cause?: unknown }) {
-    super(line === undefined ? `corpus ${file}: ${message}` : `corpus ${file}, line ${line}: ${message}`, options);
+/**
+ * A problem with the sandbox's inputs: a corpus file missing, unreadable, or with a line that is not a valid document;
+ * a courts file that is not a valid list of courts; a set of inputs that does not fit together (see `inputs.ts`).
+ * The message starts with what and where: `corpus FILE, line N: …`, `courts file FILE, entry N: …`, `corpus FILE: …`.
+ */
+export class CorpusError extends Error {
+  /** The file (or directory) at fault. */
+  readonly file: string;
+  /** 1-based line number of the offending line, when the problem is one line of a corpus file. */
+  readonly line: number | undefined;
+  /** 1-based position of the offending entry, when the problem is one court of a courts file. */
+  readonly entry: number | undefined;
+
+  /**
+   * @param options.what what `file` is, first word(s) of the message: `corpus` (default), `courts file`, `directory`.
+   * @param options.entry 1-based entry of a courts file (instead of `line`).
+   */
+  constructor(file: string, message: string, line?: number, options?: { cause?: unknown; what?: string; entry?: number }) {
+    const what = options?.what ?? 'corpus';
+    const where = line !== undefined ? `, line ${line}` : options?.entry !== undefined ? `, entry ${options.entry}` : '';
+    super(`${what} ${file}${where}: ${message}`, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'CorpusError';
     this.file = file;
     this.line = line;
+    this.entry = options?.entry;
   }
 }
 
@@ -78,14 +123,18 @@ export function isCancellation(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
 }
 
-/** Wraps a file-system error of `path` as a `CorpusError` with a clear message (missing file, directory, …). */
-function fileError(path: string, error: unknown): CorpusError {
+/**
+ * Wraps a file-system error of `path` as a `CorpusError` with a clear message (missing file, directory, …); `what` is
+ * what the file is (`corpus`, `courts file`).
+ */
+function fileError(path: string, error: unknown, what = 'corpus'): CorpusError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOENT') return new CorpusError(path, 'file not found', undefined, { cause: error });
-  if (code === 'EISDIR') return new CorpusError(path, 'is a directory, not a corpus file', undefined, { cause: error });
-  if (code === 'EACCES') return new CorpusError(path, 'permission denied', undefined, { cause: error });
+  const options = { cause: error, what };
+  if (code === 'ENOENT') return new CorpusError(path, 'file not found', undefined, options);
+  if (code === 'EISDIR') return new CorpusError(path, `is a directory, not a ${what === 'corpus' ? 'corpus file' : what}`, undefined, options);
+  if (code === 'EACCES') return new CorpusError(path, 'permission denied', undefined, options);
   const detail = error instanceof Error ? error.message : String(error);
-  return new CorpusError(path, `cannot be read: ${detail}`, undefined, { cause: error });
+  return new CorpusError(path, `cannot be read: ${detail}`, undefined, options);
 }
 
 /** Whether the file starts with the gzip magic bytes `1f 8b` (the file name is not consulted). */
@@ -119,7 +168,16 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const OPTIONAL_STRING_FIELDS = ['author', 'url', 'court', 'decision_number', 'case_number', 'reporting_judge'] as const;
+const OPTIONAL_STRING_FIELDS = [
+  'author',
+  'url',
+  'court',
+  'decision_number',
+  'case_number',
+  'case_kind',
+  'department',
+  'reporting_judge',
+] as const;
 const NULLABLE_STRING_FIELDS = ['in_force_date', 'signature'] as const;
 
 /** Checks one parsed line; returns the document, or a message saying what is wrong. */
@@ -129,6 +187,9 @@ function validateDocument(value: unknown): CorpusDocument | string {
     if (typeof value[field] !== 'string' || value[field] === '') {
       return `missing or invalid required field "${field}" (a non-empty string)`;
     }
+  }
+  if (value.collection !== undefined && (typeof value.collection !== 'string' || value.collection.trim() === '')) {
+    return 'field "collection" must be a non-empty string when present';
   }
   for (const field of OPTIONAL_STRING_FIELDS) {
     if (value[field] !== undefined && value[field] !== null && typeof value[field] !== 'string') {
@@ -142,6 +203,12 @@ function validateDocument(value: unknown): CorpusDocument | string {
   }
   if (value.court_id !== undefined && value.court_id !== null && !Number.isSafeInteger(value.court_id)) {
     return 'field "court_id" must be an integer when present';
+  }
+  const judges = value.judges;
+  if (judges !== undefined && judges !== null) {
+    if (!Array.isArray(judges)) return 'field "judges" must be an array of names when present';
+    const bad = judges.findIndex((j) => typeof j !== 'string' || j.trim() === '');
+    if (bad !== -1) return `judges[${bad}] must be a non-empty string`;
   }
   const elements = value.elements;
   if (!Array.isArray(elements)) return 'missing or invalid required field "elements" (an array)';
@@ -248,6 +315,7 @@ export async function countCorpusLines(path: string, signal?: AbortSignal): Prom
  * @param onBytes optional progress callback: bytes hashed so far and the file size, in bytes.
  * @param signal optional: checked before the first read and between chunks (1 MiB); when it aborts, rejects with
  *   {@link cancelledError}.
+ * @param what what the file is, for messages: `corpus` (default) or `courts file`.
  * @returns lowercase hex digest (64 characters).
  * @throws CorpusError when the file is missing or unreadable.
  */
@@ -255,6 +323,7 @@ export async function hashCorpusFile(
   path: string,
   onBytes?: (done: number, total: number) => void,
   signal?: AbortSignal,
+  what = 'corpus',
 ): Promise<string> {
   if (signal?.aborted) throw cancelledError('Hashing the corpus', signal);
   let size: number;
@@ -263,7 +332,7 @@ export async function hashCorpusFile(
     if (info.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
     size = info.size;
   } catch (error) {
-    throw fileError(path, error);
+    throw fileError(path, error, what);
   }
   const hash = createHash('sha256');
   let done = 0;
@@ -275,7 +344,79 @@ export async function hashCorpusFile(
       if (signal?.aborted) throw cancelledError('Hashing the corpus', signal);
     }
   } catch (error) {
-    throw isCancellation(error) ? error : fileError(path, error);
+    throw isCancellation(error) ? error : fileError(path, error, what);
   }
   return hash.digest('hex');
+}
+
+/** Largest courts file read (bytes): the real one is 30 KB; anything far larger is not a courts file. */
+const COURTS_FILE_MAX_BYTES = 16 << 20;
+
+/** Checks one entry of a courts file; returns the court, or a message naming the field that is wrong. */
+function validateCourt(value: unknown): CourtRecord | string {
+  if (!isObject(value)) return 'a court must be a JSON object';
+  if (!Number.isSafeInteger(value.court_id) || (value.court_id as number) < 0) {
+    return 'missing or invalid required field "court_id" (a non-negative integer)';
+  }
+  if (typeof value.name !== 'string' || value.name.trim() === '') {
+    return 'missing or invalid required field "name" (a non-empty string)';
+  }
+  for (const field of ['court_type', 'ecli_code'] as const) {
+    if (value[field] !== undefined && value[field] !== null && typeof value[field] !== 'string') {
+      return `field "${field}" must be a string or null`;
+    }
+  }
+  const parent = value.parent_court_id;
+  if (parent !== undefined && parent !== null && (!Number.isSafeInteger(parent) || (parent as number) < 0)) {
+    return 'field "parent_court_id" must be a non-negative integer or null';
+  }
+  return {
+    court_id: value.court_id as number,
+    name: value.name,
+    court_type: (value.court_type as string | null | undefined) ?? null,
+    ecli_code: (value.ecli_code as string | null | undefined) ?? null,
+    parent_court_id: (parent as number | null | undefined) ?? null,
+  };
+}
+
+/**
+ * Reads and checks a courts file in the format of `bg-courts.json` (`shared/corpus/README.md`): UTF-8 JSON, an array
+ * of `{court_id, name, court_type, ecli_code, parent_court_id}` (see {@link CourtRecord}). Entries are returned in
+ * file order. A `parent_court_id` need not name a court of the file (an appeal chain may lead out of it).
+ *
+ * @param path the courts file (at most 16 MiB).
+ * @throws CorpusError (`courts file FILE…`) when the file is missing, unreadable or too large, is not JSON or not an
+ *   array, or an entry is not a court: the message and `entry` name the 1-based entry and the field; a repeated
+ *   `court_id` names both entries.
+ */
+export async function readCourtsFile(path: string): Promise<CourtRecord[]> {
+  const fail = (message: string, entry?: number, cause?: unknown): CorpusError =>
+    new CorpusError(path, message, undefined, { what: 'courts file', ...(entry === undefined ? {} : { entry }), cause });
+  let text: string;
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    if (info.size > COURTS_FILE_MAX_BYTES) throw fail(`is ${info.size} bytes; a courts file is at most ${COURTS_FILE_MAX_BYTES}`);
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw error instanceof CorpusError ? error : fileError(path, error, 'courts file');
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw fail(`invalid JSON (${error instanceof Error ? error.message : String(error)})`, undefined, error);
+  }
+  if (!Array.isArray(parsed)) throw fail('must be a JSON array of courts');
+  const courts: CourtRecord[] = [];
+  const seen = new Map<number, number>();
+  for (let i = 0; i < parsed.length; i++) {
+    const court = validateCourt(parsed[i]);
+    if (typeof court === 'string') throw fail(court, i + 1);
+    const first = seen.get(court.court_id);
+    if (first !== undefined) throw fail(`court_id ${court.court_id} repeats entry ${first}`, i + 1);
+    seen.set(court.court_id, i + 1);
+    courts.push(court);
+  }
+  return courts;
 }

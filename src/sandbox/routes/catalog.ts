@@ -1,5 +1,14 @@
 /** The catalogs (spec: GET /v1/catalog/source-types, GET /v1/catalog/courts, GET /v1/catalog/judges). */
-import { isCourtSourceType, KNOWN_SOURCE_TYPES, PATHS, type SourceTypeEntry, type SourceTypesResponse } from '../../api/types.js';
+import {
+  isCourtSourceType,
+  KNOWN_SOURCE_TYPES,
+  PATHS,
+  type CourtEntry,
+  type CourtsResponse,
+  type SourceTypeEntry,
+  type SourceTypesResponse,
+} from '../../api/types.js';
+import type { SearchIndex } from '../corpus/index-db.js';
 import { SOURCE_TYPE_NAMES } from '../corpus/index-db.js';
 import type { Route } from '../http/router.js';
 import { notImplemented } from './not-implemented.js';
@@ -17,9 +26,20 @@ export function catalogSourceTypes(present: readonly SourceTypeEntry[]): SourceT
 }
 
 /**
+ * The catalog's courts: every court of the index (the courts file's, and any a decision names that the file lacks; see
+ * `SearchIndex.courts`), ordered by `court_id`, each with `decision_count`, its documents in the corpus (0 for most).
+ */
+export function catalogCourts(index: SearchIndex): CourtEntry[] {
+  const counts = index.decisionCounts();
+  return index.courts().map((court) => ({ ...court, decision_count: counts.get(court.court_id) ?? 0 }));
+}
+
+/**
  * `GET /v1/catalog/source-types`: HTTP 200 `{"source_types": [{id, name, case_law, document_count}]}`, the corpus's
- * source types and the spec's named ones it lacks, with 0 documents (see {@link catalogSourceTypes}). Courts and judges
- * are not served yet (501).
+ * source types and the spec's named ones it lacks, with 0 documents (see {@link catalogSourceTypes}).
+ * `GET /v1/catalog/courts` (no parameters): HTTP 200 `{"courts": [{court_id, name, court_type, ecli_code,
+ * parent_court_id, decision_count}]}` (see {@link catalogCourts}); `[]` when the sandbox has neither a courts file nor
+ * decisions. Judges are not served yet (501).
  */
 export const CATALOG_ROUTES: readonly Route[] = [
   {
@@ -29,6 +49,12 @@ export const CATALOG_ROUTES: readonly Route[] = [
     status: 200,
     handler: ({ deps }): SourceTypesResponse => ({ source_types: catalogSourceTypes(deps.index.sourceTypes()) }),
   },
-  notImplemented({ method: 'GET', pattern: PATHS.courts, auth: 'api-key' }),
+  {
+    method: 'GET',
+    pattern: PATHS.courts,
+    auth: 'api-key',
+    status: 200,
+    handler: ({ deps }): CourtsResponse => ({ courts: catalogCourts(deps.index) }),
+  },
   notImplemented({ method: 'GET', pattern: PATHS.judges, auth: 'api-key' }),
 ];

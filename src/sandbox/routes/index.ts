@@ -5,9 +5,9 @@
  * |---|---|---|---|---|
  * | POST | /v1/search | api-key | search | yes (`search.ts`) |
  * | GET | /v1/catalog/source-types | api-key | | yes (`catalog.ts`) |
- * | GET | /v1/catalog/courts | api-key | | 501 |
+ * | GET | /v1/catalog/courts | api-key | | yes (`catalog.ts`) |
  * | GET | /v1/catalog/judges | api-key | | 501 |
- * | GET | /v1/documents | api-key | retrieval | 501 |
+ * | GET | /v1/documents | api-key | retrieval | yes (`documents.ts`) |
  * | GET | /v1/usage | api-key | | 501 |
  * | POST | /v1/answers | api-key | answers | 501 (202 when built) |
  * | GET | /v1/answers/:job_id | api-key | | 501 |
@@ -19,13 +19,9 @@
 import { PATHS } from '../../api/types.js';
 import type { Route } from '../http/router.js';
 import { CATALOG_ROUTES } from './catalog.js';
+import { DOCUMENT_ROUTES } from './documents.js';
 import { notImplemented } from './not-implemented.js';
 import { SEARCH_ROUTES } from './search.js';
-
-/** `GET /v1/documents` (spec: GET /v1/documents); consumes the retrieval quota when built. */
-const DOCUMENT_ROUTES: readonly Route[] = [
-  notImplemented({ method: 'GET', pattern: PATHS.documents, auth: 'api-key', quota: 'retrieval' }),
-];
 
 /** `GET /v1/usage` (spec: GET /v1/usage). */
 const USAGE_ROUTES: readonly Route[] = [notImplemented({ method: 'GET', pattern: PATHS.usage, auth: 'api-key' })];

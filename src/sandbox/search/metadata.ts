@@ -8,7 +8,9 @@ import type { DocumentRow, SearchIndex } from '../corpus/index-db.js';
 import { analyze } from './analysis.js';
 
 /** A document as the search sees it: its stored row plus what ranking derives from the title. */
-export interface DocumentMeta extends Omit<DocumentRow, 'title_stems'> {
+export interface DocumentMeta extends Omit<DocumentRow, 'title_stems' | 'judges_json'> {
+  /** Every member of the panel, the chair first (`judges` of the corpus); `[]` for statutes and documents without one. */
+  judges: string[];
   /** The analyzed title's stems. */
   titleStems: Set<string>;
   /** An act that only amends, supplements or repeals other acts (see `ranking.ts`, `documentPrior`). */
@@ -52,10 +54,11 @@ export function searchMetadata(index: SearchIndex): SearchMetadata {
   // and "Закон за обществените поръчки" analyze to the same stems.
   const primaryByTitle = new Map<string, number[]>();
   const amendedTitles = new Map<number, string>();
-  for (const { title_stems, ...row } of index.documentRows()) {
+  for (const { title_stems, judges_json, ...row } of index.documentRows()) {
     const amending = AMENDING_TITLE.exec(row.title);
     documents[row.id] = {
       ...row,
+      judges: judges_json === null ? [] : (JSON.parse(judges_json) as string[]),
       titleStems: new Set(title_stems.split(' ').filter((s) => s !== '')),
       amending: amending !== null,
       amends: [],

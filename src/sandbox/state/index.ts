@@ -101,6 +101,16 @@ export class SandboxState {
     this.#usage.release(kind);
   }
 
+  /** Whether one more unit of `kind` could be consumed now, consuming nothing (see `UsageStore.allows`). */
+  allows(kind: UsageKind): boolean {
+    return this.#usage.allows(kind);
+  }
+
+  /** The monthly quota of `kind` in units, `undefined` when unlimited. */
+  quota(kind: UsageKind): number | undefined {
+    return this.#usage.quota(kind);
+  }
+
   /** Units of `kind` used in the current month. */
   used(kind: UsageKind): number {
     return this.#usage.used(kind);

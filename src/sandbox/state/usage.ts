@@ -83,6 +83,21 @@ export class UsageStore {
     this.#db.prepare('UPDATE usage SET used = used - 1 WHERE month = ? AND kind = ? AND used > 0').run(this.#month(), kind);
   }
 
+  /**
+   * Whether one more unit of `kind` could be consumed now (the quota is unlimited or not yet reached), consuming
+   * nothing: for a request that previews a consuming one (`HEAD` on `GET /v1/documents`).
+   * @throws the SQLite error of the read.
+   */
+  allows(kind: UsageKind): boolean {
+    const quota = this.#quotas[kind];
+    return quota === undefined || this.used(kind) < quota;
+  }
+
+  /** The monthly quota of `kind` in units, `undefined` when unlimited. */
+  quota(kind: UsageKind): number | undefined {
+    return this.#quotas[kind];
+  }
+
   /** Units of `kind` used in the current month. @throws the SQLite error of the read. */
   used(kind: UsageKind): number {
     const row = this.#db.prepare('SELECT used FROM usage WHERE month = ? AND kind = ?').get(this.#month(), kind) as

@@ -6,8 +6,9 @@ import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CorpusError } from '../../../src/sandbox/corpus/reader.js';
+import { CorpusError, type CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
 import { analyze } from '../../../src/sandbox/search/analysis.js';
+import { searchMetadata } from '../../../src/sandbox/search/metadata.js';
 import { collectionOf, openIndex, type IndexProgress, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import { generatedLaws } from '../../helpers/synthetic-corpus.js';
 import { CASES, LAWS, tempDir, toJsonl, writeCorpus } from '../fixtures.js';
@@ -76,7 +77,7 @@ describe('openIndex', () => {
     expect(b.built).toBe(true);
     expect(b.path).not.toBe(a.path);
     expect(b.documentCount).toBe(3);
-    expect(b.corpusSha256).not.toBe(a.corpusSha256);
+    expect(b.inputsKey).not.toBe(a.inputsKey);
   });
 
   it('fails with the corrupt line number and leaves no index or temporary file', async () => {
@@ -144,19 +145,31 @@ describe('openIndex', () => {
     ]);
   });
 
-  it('stores every document in full, with its ordered elements, for document retrieval', async () => {
+  it('stores every document in full, with its ordered elements and their excerpt ids, for document retrieval', async () => {
     const d = dir();
     const index = await open(writeCorpus(join(d, 'c.jsonl'), [...LAWS, ...CASES]), join(d, 'data'));
+    const withIds = (doc: CorpusDocument) => doc.elements.map((e) => ({ excerpt_id: `${doc.document_id}:${e.ref}`, ...e }));
     const law = LAWS[0]!;
-    expect(index.readDocument(law.document_id, collectionOf(law.source_type))).toEqual({
-      ...law,
-      collection: collectionOf(law.source_type),
-    });
+    const storedLaw = index.readDocument(law.document_id, collectionOf(law.source_type));
+    expect(storedLaw).toEqual({ ...law, collection: collectionOf(law.source_type), elements: withIds(law) });
+    // A statute carries no court fields at all.
+    expect(Object.keys(storedLaw!)).toEqual([
+      'document_id', 'collection', 'source_type', 'type', 'title', 'date', 'in_force_date', 'author', 'url', 'signature', 'elements',
+    ]);
     const decision = CASES[0]!;
-    expect(index.readDocument(decision.document_id, collectionOf(decision.source_type))).toEqual({
+    const storedDecision = index.readDocument(decision.document_id, collectionOf(decision.source_type));
+    // A decision has every court field, null (or [] for the panel) where the corpus gives none.
+    expect(storedDecision).toEqual({
       ...decision,
+      case_kind: null,
+      department: null,
+      judges: [],
       collection: collectionOf(decision.source_type),
+      elements: withIds(decision),
     });
+    expect(Object.keys(storedDecision!).slice(10)).toEqual([
+      'court_id', 'court', 'decision_number', 'case_number', 'case_kind', 'department', 'reporting_judge', 'judges', 'elements',
+    ]);
     expect(index.readDocument(law.document_id, collectionOf('high_courts_cases'))).toBeUndefined();
   });
 
@@ -332,5 +345,128 @@ describe('SearchIndex reads', () => {
     }
     expect(index.matchStem('несъществуващ')).toEqual([]);
     expect(index.matchStem('a"b')).toEqual([]);
+  });
+});
+
+describe('openIndex over several inputs', () => {
+  /** Made-up courts: the court of `test-case-1` (10), and one without decisions (15, parent 10). */
+  const COURTS = [
+    { court_id: 15, name: 'ТЕСТОВИ ДАННИ: Долен измислен съд', court_type: 'Районен съд', ecli_code: 'RC015', parent_court_id: 10 },
+    { court_id: 10, name: 'ТЕСТОВИ ДАННИ: Първи измислен съд (по файла)', court_type: 'Окръжен съд', ecli_code: 'DC010', parent_court_id: null },
+  ];
+  /** A decision with a panel, kind and department (made up). */
+  const PANEL_CASE: CorpusDocument = {
+    ...CASES[1]!,
+    document_id: 'test-case-panel',
+    case_kind: 'ТЕСТОВИ ДАННИ: измислено дело',
+    department: 'ТЕСТОВИ ДАННИ: Второ измислено отделение',
+    judges: ['Георги Стоянов', 'Христина Тестова'],
+  };
+
+  function inputs(d: string): { laws: string; cases: string; courts: string } {
+    const courts = join(d, 'test-courts.json');
+    writeFileSync(courts, JSON.stringify(COURTS));
+    return {
+      laws: writeCorpus(join(d, 'laws.jsonl.gz'), LAWS, true),
+      cases: writeCorpus(join(d, 'cases.jsonl'), [...CASES, PANEL_CASE]),
+      courts,
+    };
+  }
+
+  async function openSet(dataDir: string, corpusFiles: string[], courtsFile?: string, phases: IndexProgress[] = []): Promise<SearchIndex> {
+    const index = await openIndex({ inputs: { corpusFiles, courtsFile }, dataDir, onProgress: (p) => phases.push(p) });
+    opened.push(index);
+    return index;
+  }
+
+  it('indexes every corpus file, counting progress over all of them, and reuses the index whatever their order', async () => {
+    const d = dir();
+    const { laws, cases, courts } = inputs(d);
+    const data = join(d, 'data');
+    const phases: IndexProgress[] = [];
+    const a = await openSet(data, [laws, cases], courts, phases);
+    const documents = LAWS.length + CASES.length + 1;
+    expect(a.documentCount).toBe(documents);
+    const indexing = phases.filter((p) => p.phase === 'indexing');
+    expect(indexing[0]).toEqual({ phase: 'indexing', done: 0, total: documents });
+    expect(indexing.at(-1)).toEqual({ phase: 'indexing', done: documents, total: documents });
+    const bytes = [laws, cases, courts].reduce((n, f) => n + statSync(f).size, 0);
+    expect(phases.filter((p) => p.phase === 'hashing').at(-1)).toEqual({ phase: 'hashing', done: bytes, total: bytes });
+    a.close();
+
+    const b = await openSet(data, [cases, laws], courts);
+    expect(b.built).toBe(false);
+    expect(b.path).toBe(a.path);
+    expect(b.inputsKey).toBe(a.inputsKey);
+    expect(readdirSync(data)).toEqual([a.path.split('/').at(-1)]);
+    // Without the courts file, or without a corpus file, it is another set of inputs.
+    const c = await openSet(data, [cases, laws]);
+    expect(c.built).toBe(true);
+    expect(c.inputsKey).not.toBe(a.inputsKey);
+  });
+
+  it('refuses a document_id found in two corpus files, naming both, and leaves nothing behind', async () => {
+    const d = dir();
+    const { laws } = inputs(d);
+    const again = writeCorpus(join(d, 'again.jsonl'), [CASES[0]!, LAWS[2]!]);
+    const data = join(d, 'data');
+    const error = await openSet(data, [laws, again]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CorpusError);
+    const message = (error as CorpusError).message;
+    expect(message).toContain(`document_id "${LAWS[2]!.document_id}"`);
+    expect(message).toContain(laws);
+    expect(message).toContain(again);
+    expect(readdirSync(data)).toEqual([]);
+  });
+
+  it('reports an invalid courts file by entry and field before indexing', async () => {
+    const d = dir();
+    const { laws, courts } = inputs(d);
+    writeFileSync(courts, JSON.stringify([COURTS[0], { court_id: 16 }]));
+    const phases: IndexProgress[] = [];
+    const error = await openSet(join(d, 'data'), [laws], courts, phases).catch((e: unknown) => e);
+    expect((error as CorpusError).message).toBe(`courts file ${courts}, entry 2: missing or invalid required field "name" (a non-empty string)`);
+    expect(phases.some((p) => p.phase === 'indexing')).toBe(false);
+  });
+
+  it('lists the courts of the file and those only decisions name, with the decisions of each', async () => {
+    const d = dir();
+    const { laws, cases, courts } = inputs(d);
+    const index = await openSet(join(d, 'data'), [laws, cases], courts);
+    expect(index.courts()).toEqual([
+      // From the file: its name wins over the decision's.
+      COURTS[1],
+      COURTS[0],
+      // Named by decisions only: their name, nothing else known.
+      { court_id: 20, name: 'ТЕСТОВИ ДАННИ: Втори измислен съд', court_type: null, ecli_code: null, parent_court_id: null },
+      { court_id: 30, name: 'ТЕСТОВИ ДАННИ: Измислен арбитраж', court_type: null, ecli_code: null, parent_court_id: null },
+    ]);
+    expect([...index.decisionCounts()]).toEqual([[10, 1], [20, 2], [30, 1]]);
+  });
+
+  it('keeps the panel, case kind and department of decisions for the search', async () => {
+    const d = dir();
+    const { laws, cases } = inputs(d);
+    const index = await openSet(join(d, 'data'), [laws, cases]);
+    const rows = index.documentRows();
+    expect(rows.find((r) => r.document_id === 'test-case-panel')).toMatchObject({
+      case_kind: PANEL_CASE.case_kind,
+      department: PANEL_CASE.department,
+      judges_json: JSON.stringify(PANEL_CASE.judges),
+    });
+    expect(rows.find((r) => r.document_id === LAWS[0]!.document_id)).toMatchObject({ case_kind: null, department: null, judges_json: null });
+    const metadata = searchMetadata(index);
+    const byId = new Map(metadata.documents.filter((m) => m !== undefined).map((m) => [m.document_id, m]));
+    expect(byId.get('test-case-panel')!.judges).toEqual(PANEL_CASE.judges);
+    expect(byId.get(LAWS[0]!.document_id)!.judges).toEqual([]);
+    expect(byId.get('test-case-1')!.judges).toEqual([]);
+  });
+
+  it('gives a corpus document its own collection when it sets one', async () => {
+    const d = dir();
+    const odd = { ...LAWS[3]!, document_id: 'test/odd & id?#1 тест', collection: 'колекция/a&b?c#d e' };
+    const index = await openSet(join(d, 'data'), [writeCorpus(join(d, 'odd.jsonl'), [LAWS[0]!, odd])]);
+    expect(index.readDocument(odd.document_id, odd.collection)?.title).toBe(odd.title);
+    expect(index.readDocument(odd.document_id, collectionOf(odd.source_type))).toBeUndefined();
   });
 });

@@ -1,10 +1,16 @@
-/** Reading corpus files (`src/sandbox/corpus/reader.ts`): plain and gzip JSON Lines, and the errors it names. */
-import { writeFileSync } from 'node:fs';
+/**
+ * Reading corpus files (`src/sandbox/corpus/reader.ts`): plain and gzip JSON Lines with the decisions' court fields,
+ * the courts file, and the errors they name.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CorpusError, hashCorpusFile, readCorpus, type CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
-import { LAWS, tempDir, toJsonl, writeCorpus } from '../fixtures.js';
+import { CorpusError, hashCorpusFile, readCorpus, readCourtsFile, type CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
+import { CASES, LAWS, tempDir, toJsonl, writeCorpus } from '../fixtures.js';
+
+const SHARED = fileURLToPath(new URL('../../../../shared/corpus/', import.meta.url));
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -75,5 +81,87 @@ describe('readCorpus', () => {
     await expect(collect(path)).rejects.toThrow(CorpusError);
     await expect(collect(path)).rejects.toThrow(/not found/);
     await expect(hashCorpusFile(path)).rejects.toThrow(/nope\.jsonl\.gz: file not found/);
+  });
+});
+
+describe('readCorpus, court decisions', () => {
+  /** A made-up decision with every court field of `bg-decisions.jsonl.gz`. */
+  const decision: CorpusDocument = {
+    ...CASES[0]!,
+    case_kind: 'ТЕСТОВИ ДАННИ: измислено дело',
+    department: 'ТЕСТОВИ ДАННИ: Първо измислено отделение',
+    judges: ['Мария Иванова Петрова', 'Георги Стоянов'],
+  };
+
+  it('reads case_kind, department and the panel, and accepts null numbers and rapporteur', async () => {
+    const d = dir();
+    const nulls = { ...decision, document_id: 'test-case-nulls', decision_number: null, case_number: null, reporting_judge: null, case_kind: null, department: null };
+    const path = writeCorpus(join(d, 'c.jsonl'), [decision, nulls]);
+    expect(await collect(path)).toEqual([decision, nulls]);
+  });
+
+  it.each([
+    [{ judges: 'Георги Стоянов' }, /line 1: field "judges" must be an array of names/],
+    [{ judges: ['Георги Стоянов', ''] }, /line 1: judges\[1\] must be a non-empty string/],
+    [{ judges: [7] }, /line 1: judges\[0\] must be a non-empty string/],
+    [{ case_kind: 3 }, /line 1: field "case_kind" must be a string/],
+    [{ department: ['x'] }, /line 1: field "department" must be a string/],
+    [{ court_id: '1' }, /line 1: field "court_id" must be an integer/],
+    [{ collection: '' }, /line 1: field "collection" must be a non-empty string/],
+  ])('rejects a decision with %j', async (change, message) => {
+    const path = join(dir(), 'c.jsonl');
+    writeFileSync(path, JSON.stringify({ ...decision, ...change }) + '\n');
+    await expect(collect(path)).rejects.toThrow(message);
+  });
+
+  it.skipIf(!existsSync(SHARED))('reads the 35 real decisions', async () => {
+    const decisions = await collect(join(SHARED, 'bg-decisions.jsonl.gz'));
+    expect(decisions).toHaveLength(35);
+    expect(decisions.every((x) => x.source_type === 'high_courts_cases' && Array.isArray(x.judges) && x.judges.length > 0)).toBe(true);
+  });
+});
+
+describe('readCourtsFile', () => {
+  it.skipIf(!existsSync(SHARED))('reads the 185 real courts, КС with court_id 0', async () => {
+    const courts = await readCourtsFile(join(SHARED, 'bg-courts.json'));
+    expect(courts).toHaveLength(185);
+    expect(courts[0]).toEqual({ court_id: 0, name: 'Конституционен съд', court_type: 'Конституционен съд', ecli_code: 'CC000', parent_court_id: null });
+    expect(courts.find((c) => c.court_id === 1)?.name).toBe('Върховен касационен съд');
+  });
+
+  /** A made-up court. */
+  const court = { court_id: 10, name: 'ТЕСТОВИ ДАННИ: Първи измислен съд', court_type: 'Районен съд', ecli_code: 'RC010', parent_court_id: 20 };
+
+  it('reads absent type, ECLI code and parent as null', async () => {
+    const path = join(dir(), 'bg-courts.json');
+    writeFileSync(path, JSON.stringify([court, { court_id: 20, name: 'ТЕСТОВИ ДАННИ: Втори измислен съд' }]));
+    expect(await readCourtsFile(path)).toEqual([court, { court_id: 20, name: 'ТЕСТОВИ ДАННИ: Втори измислен съд', court_type: null, ecli_code: null, parent_court_id: null }]);
+  });
+
+  it.each([
+    ['[1, {"court_id": 2, "name": "x"}]', 'entry 1: a court must be a JSON object'],
+    [JSON.stringify([court, { ...court, court_id: 11, name: '' }]), 'entry 2: missing or invalid required field "name"'],
+    [JSON.stringify([{ ...court, court_id: -1 }]), 'entry 1: missing or invalid required field "court_id"'],
+    [JSON.stringify([{ ...court, court_id: 1.5 }]), 'entry 1: missing or invalid required field "court_id"'],
+    [JSON.stringify([{ ...court, court_type: 4 }]), 'entry 1: field "court_type" must be a string or null'],
+    [JSON.stringify([{ ...court, ecli_code: {} }]), 'entry 1: field "ecli_code" must be a string or null'],
+    [JSON.stringify([{ ...court, parent_court_id: '20' }]), 'entry 1: field "parent_court_id" must be a non-negative integer or null'],
+    [JSON.stringify([court, { ...court, name: 'ТЕСТОВИ ДАННИ: пак' }]), 'entry 2: court_id 10 repeats entry 1'],
+    [JSON.stringify({ courts: [court] }), ': must be a JSON array of courts'],
+    ['[{"court_id": 1,', ': invalid JSON'],
+  ])('names the file, the entry and the field: %s', async (text, message) => {
+    const path = join(dir(), 'bg-courts.json');
+    writeFileSync(path, text);
+    const error = await readCourtsFile(path).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CorpusError);
+    expect((error as CorpusError).message).toContain(`courts file ${path}`);
+    expect((error as CorpusError).message).toContain(message);
+    const entry = /entry (\d+):/.exec(message)?.[1];
+    expect((error as CorpusError).entry).toBe(entry === undefined ? undefined : Number(entry));
+  });
+
+  it('reports a missing courts file as such', async () => {
+    const path = join(dir(), 'bg-courts.json');
+    await expect(readCourtsFile(path)).rejects.toThrow(`courts file ${path}: file not found`);
   });
 });

@@ -41,8 +41,13 @@ describe('ROUTES', () => {
     expect(ROUTES.find((r) => r.method === 'POST' && r.pattern === '/v1/answers')?.status).toBe(202);
   });
 
-  it('only search and the source-types catalog are built', () => {
-    expect(ROUTES.filter((r) => !r.notImplemented).map((r) => r.pattern)).toEqual(['/v1/search', '/v1/catalog/source-types']);
+  it('search, the source-types and courts catalogs and documents are built', () => {
+    expect(ROUTES.filter((r) => !r.notImplemented).map((r) => r.pattern)).toEqual([
+      '/v1/search',
+      '/v1/catalog/source-types',
+      '/v1/catalog/courts',
+      '/v1/documents',
+    ]);
   });
 });
 
@@ -107,8 +112,6 @@ describe('routing over HTTP', () => {
     ['GET', '/v1/usage'],
     ['PATCH', '/v1/account/overages'],
     ['POST', '/v1/answers'],
-    ['GET', '/v1/documents?document_id=x&collection=y'],
-    ['GET', '/v1/catalog/courts'],
     ['GET', '/v1/keys'],
   ])('%s %s → 501 not_implemented, with or without a key', async (method, path) => {
     expectError(await request(sandbox.baseUrl, method, path, { headers: withKey() }), 501, 'not_implemented');

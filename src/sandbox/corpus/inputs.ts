@@ -1,0 +1,224 @@
+/**
+ * The sandbox's inputs: one or more corpus files (JSON Lines, gzip or not; statutes, court decisions) and at most one
+ * courts file (`bg-courts.json`), named on the command line as files or directories; and the key that identifies a set
+ * of inputs by content (the index file's name, the CLI response cache's scope).
+ *
+ * Naming rule (README, "Sandbox corpus"):
+ * - A directory contributes the files directly in it (no recursion) whose names end in `.jsonl` or `.jsonl.gz` (corpus
+ *   files) or in `courts.json` (the courts file). Everything else (README.md, sub-directories such as
+ *   `parliament-api/`, other files) is ignored. A directory without a corpus file is an error naming it.
+ * - A file named explicitly is the courts file when its name ends in `courts.json`, else a corpus file (whatever its
+ *   name: gzip is recognised by content).
+ * - The same path named twice counts once. Two different courts files are an error naming both; a set with no corpus
+ *   file is an error.
+ *
+ * This module is light (file system and hashing only, no SQLite), so that the CLI can compute a key without loading the
+ * index code.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { ANALYZER_VERSION } from '../search/analysis.js';
+import { cancelledError, CorpusError, hashCorpusFile } from './reader.js';
+
+/** Version of the index's table layout (`index-db.ts`); part of the inputs key, so a layout change rebuilds indexes. */
+export const INDEX_SCHEMA_VERSION = 2;
+
+/** A resolved set of inputs: absolute paths of existing files. */
+export interface CorpusInputs {
+  /** Corpus files, at least one; their order does not matter (the index and its key are the same in any order). */
+  corpusFiles: readonly string[];
+  /** The courts file, when there is one. */
+  courtsFile?: string | undefined;
+}
+
+/** Name endings of corpus files in a directory. */
+export const CORPUS_FILE_SUFFIXES: readonly string[] = ['.jsonl', '.jsonl.gz'];
+
+/** Name ending of the courts file (in a directory, or named explicitly). */
+export const COURTS_FILE_SUFFIX = 'courts.json';
+
+/** Whether a file name is that of a courts file (`bg-courts.json`, `courts.json`). */
+export function isCourtsFileName(name: string): boolean {
+  return name.endsWith(COURTS_FILE_SUFFIX);
+}
+
+/** Whether a file name in a directory is that of a corpus file (`*.jsonl`, `*.jsonl.gz`). */
+export function isCorpusFileName(name: string): boolean {
+  return CORPUS_FILE_SUFFIXES.some((suffix) => name.endsWith(suffix));
+}
+
+/** Whether `file` (following symbolic links) is a regular file. */
+function isFile(file: string): boolean {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The corpus files and courts files directly in `dir`, by the naming rule, sorted by name. */
+function scanDirectory(dir: string): { corpusFiles: string[]; courtsFiles: string[] } {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir).sort();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const detail = code === 'EACCES' ? 'permission denied' : `cannot be read: ${(error as Error).message}`;
+    throw new CorpusError(dir, detail, undefined, { cause: error, what: 'directory' });
+  }
+  const corpusFiles: string[] = [];
+  const courtsFiles: string[] = [];
+  for (const name of names) {
+    const file = path.join(dir, name);
+    if (isCourtsFileName(name)) {
+      if (isFile(file)) courtsFiles.push(file);
+    } else if (isCorpusFileName(name) && isFile(file)) {
+      corpusFiles.push(file);
+    }
+  }
+  if (corpusFiles.length === 0) {
+    throw new CorpusError(
+      dir,
+      `holds no corpus file (a file whose name ends in ${CORPUS_FILE_SUFFIXES.join(' or ')}); give a corpus file or a directory with one`,
+      undefined,
+      { what: 'directory' },
+    );
+  }
+  return { corpusFiles, courtsFiles };
+}
+
+/**
+ * Resolves named paths (files or directories, relative to the working directory) into a set of inputs by the naming
+ * rule of this module. Reads directories, not file contents.
+ *
+ * @param paths at least one path.
+ * @returns absolute paths, corpus files in the order named (directory entries by name), duplicates removed.
+ * @throws CorpusError naming the path: a path that does not exist or is neither a file nor a directory; a directory
+ *   without a corpus file (`directory DIR: holds no corpus file …`); a second, different courts file (naming both); a
+ *   set with a courts file but no corpus file; an empty list.
+ */
+export function resolveCorpusInputs(paths: readonly string[]): CorpusInputs {
+  const corpusFiles: string[] = [];
+  const courtsFiles: string[] = [];
+  for (const given of paths) {
+    const absolute = path.resolve(given);
+    let info: fs.Stats;
+    try {
+      info = fs.statSync(absolute);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const detail = code === 'ENOENT' || code === 'ENOTDIR' ? 'no such file or directory' : `cannot be read: ${(error as Error).message}`;
+      throw new CorpusError(absolute, detail, undefined, { cause: error });
+    }
+    if (info.isDirectory()) {
+      const found = scanDirectory(absolute);
+      corpusFiles.push(...found.corpusFiles);
+      courtsFiles.push(...found.courtsFiles);
+    } else if (info.isFile()) {
+      (isCourtsFileName(path.basename(absolute)) ? courtsFiles : corpusFiles).push(absolute);
+    } else {
+      throw new CorpusError(absolute, 'is neither a file nor a directory');
+    }
+  }
+  const corpus = [...new Set(corpusFiles)];
+  const courts = [...new Set(courtsFiles)];
+  if (courts.length > 1) {
+    throw new CorpusError(courts[1]!, `is a second courts file beside ${courts[0]!}; give at most one courts file`, undefined, {
+      what: 'courts file',
+    });
+  }
+  if (corpus.length === 0) {
+    if (courts[0] !== undefined) {
+      throw new CorpusError(courts[0], 'is only the list of courts; give a corpus file (.jsonl or .jsonl.gz) or its directory too', undefined, {
+        what: 'courts file',
+      });
+    }
+    throw new CorpusError('(none)', 'no corpus file given');
+  }
+  return courts[0] === undefined ? { corpusFiles: corpus } : { corpusFiles: corpus, courtsFile: courts[0] };
+}
+
+/** One hashed input file. */
+export interface HashedFile {
+  /** Absolute path. */
+  path: string;
+  /** SHA-256 of the file's bytes as stored (compressed bytes for gzip), lowercase hex. */
+  sha256: string;
+}
+
+/** The content of a set of inputs: each file's hash, and the key of the whole. */
+export interface InputsDigest {
+  /** See {@link inputsKeyOf}: 16 lowercase hex digits. */
+  key: string;
+  /** Corpus files sorted by hash (then path): the order the index is built in, whatever the order given. */
+  corpus: HashedFile[];
+  /** The courts file, when there is one. */
+  courts: HashedFile | undefined;
+}
+
+/**
+ * The key of a set of inputs: the first 16 hex digits of SHA-256 over the sorted SHA-256s of the corpus files, the
+ * courts file's SHA-256 (or none), {@link ANALYZER_VERSION} and {@link INDEX_SCHEMA_VERSION}. The order of the corpus
+ * files does not matter; a change of any byte of any input, or of the analyzer or the index layout, changes it.
+ */
+export function inputsKeyOf(corpusSha256s: readonly string[], courtsSha256: string | undefined): string {
+  const corpus = [...corpusSha256s].sort().join(',');
+  return createHash('sha256')
+    .update(`corpus:${corpus};courts:${courtsSha256 ?? 'none'};analyzer:${ANALYZER_VERSION};schema:${INDEX_SCHEMA_VERSION}`, 'utf8')
+    .digest('hex')
+    .slice(0, 16);
+}
+
+/**
+ * Hashes every input file (streamed, 1 MiB chunks) and computes the key of the set.
+ *
+ * @param onBytes optional progress: bytes hashed so far and the total size of all files, in bytes.
+ * @param signal optional: checked between chunks; when it aborts, rejects with `cancelledError`.
+ * @throws CorpusError when a file is missing or unreadable.
+ */
+export async function digestInputs(
+  inputs: CorpusInputs,
+  onBytes?: (done: number, total: number) => void,
+  signal?: AbortSignal,
+): Promise<InputsDigest> {
+  if (signal?.aborted) throw cancelledError('Hashing the corpus', signal);
+  const files = [...inputs.corpusFiles, ...(inputs.courtsFile === undefined ? [] : [inputs.courtsFile])];
+  const sizes = await Promise.all(
+    files.map(async (file) => {
+      try {
+        return (await stat(file)).size;
+      } catch {
+        return 0; // hashCorpusFile below reports the file's problem by name
+      }
+    }),
+  );
+  const total = sizes.reduce((a, b) => a + b, 0);
+  let before = 0;
+  const hashed: HashedFile[] = [];
+  for (const [i, file] of files.entries()) {
+    const what = file === inputs.courtsFile ? 'courts file' : 'corpus';
+    const sha256 = await hashCorpusFile(file, (done) => onBytes?.(before + done, Math.max(total, before + done)), signal, what);
+    before += sizes[i] ?? 0;
+    hashed.push({ path: file, sha256 });
+  }
+  const courts = inputs.courtsFile === undefined ? undefined : hashed.pop();
+  const corpus = hashed.sort((a, b) => (a.sha256 < b.sha256 ? -1 : a.sha256 > b.sha256 ? 1 : a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { key: inputsKeyOf(corpus.map((f) => f.sha256), courts?.sha256), corpus, courts };
+}
+
+/**
+ * The key of a set of inputs (see {@link inputsKeyOf}), from the files' hashes only: cheap (about 30 ms for the real
+ * statutes), nothing parsed, nothing built. The CLI's response cache uses it as the sandbox's scope.
+ * @throws CorpusError when a file is missing or unreadable.
+ */
+export async function corpusInputsKey(inputs: CorpusInputs): Promise<string> {
+  return (await digestInputs(inputs)).key;
+}
+
+/** The inputs in words, for messages: `A`, `A and B`, `A, B and the courts file C`. */
+export function describeInputs(inputs: CorpusInputs): string {
+  const parts = [...inputs.corpusFiles, ...(inputs.courtsFile === undefined ? [] : [`the courts file ${inputs.courtsFile}`])];
+  return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
+}

@@ -1,0 +1,174 @@
+/**
+ * The sandbox's inputs (`src/sandbox/corpus/inputs.ts`): which files a path names (the directory rule), the errors that
+ * name the path at fault, and the key of a set of inputs (order-free, content-bound).
+ */
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  corpusInputsKey,
+  describeInputs,
+  digestInputs,
+  inputsKeyOf,
+  resolveCorpusInputs,
+} from '../../../src/sandbox/corpus/inputs.js';
+import { CorpusError } from '../../../src/sandbox/corpus/reader.js';
+import { CASES, LAWS, tempDir, writeCorpus } from '../fixtures.js';
+
+const SHARED_CORPUS = fileURLToPath(new URL('../../../../shared/corpus', import.meta.url));
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+function dir(): string {
+  const t = tempDir();
+  cleanups.push(t.cleanup);
+  return t.dir;
+}
+
+/** A test courts file (made-up courts). */
+function writeCourts(path: string): string {
+  writeFileSync(path, JSON.stringify([{ court_id: 10, name: 'ТЕСТОВИ ДАННИ: Първи измислен съд', court_type: null, ecli_code: null, parent_court_id: null }]));
+  return path;
+}
+
+function thrown(run: () => unknown): CorpusError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(CorpusError);
+    return error as CorpusError;
+  }
+  throw new Error('expected a CorpusError');
+}
+
+describe('resolveCorpusInputs', () => {
+  it('takes from a directory its .jsonl and .jsonl.gz files and its courts file, nothing else, not recursing', () => {
+    const d = dir();
+    const a = writeCorpus(join(d, 'a.jsonl'), LAWS);
+    const b = writeCorpus(join(d, 'b.jsonl.gz'), CASES, true);
+    const courts = writeCourts(join(d, 'test-courts.json'));
+    writeFileSync(join(d, 'README.md'), '# not a corpus\n');
+    writeFileSync(join(d, 'notes.json'), '[]');
+    writeFileSync(join(d, 'c.jsonl.bak'), '');
+    mkdirSync(join(d, 'sub'));
+    writeCorpus(join(d, 'sub', 'nested.jsonl'), LAWS);
+    mkdirSync(join(d, 'dir-named.jsonl'));
+    expect(resolveCorpusInputs([d])).toEqual({ corpusFiles: [a, b], courtsFile: courts });
+  });
+
+  it.skipIf(!existsSync(SHARED_CORPUS))('finds the statutes, the decisions and the courts in ../shared/corpus', () => {
+    expect(resolveCorpusInputs([SHARED_CORPUS])).toEqual({
+      corpusFiles: [join(SHARED_CORPUS, 'bg-decisions.jsonl.gz'), join(SHARED_CORPUS, 'bg-statutes.jsonl.gz')],
+      courtsFile: join(SHARED_CORPUS, 'bg-courts.json'),
+    });
+  });
+
+  it('takes a file named explicitly as a corpus file whatever its name, unless the name ends in courts.json', () => {
+    const d = dir();
+    const corpus = writeCorpus(join(d, 'decisions.txt'), CASES);
+    const courts = writeCourts(join(d, 'courts.json'));
+    expect(resolveCorpusInputs([courts, corpus])).toEqual({ corpusFiles: [corpus], courtsFile: courts });
+    expect(resolveCorpusInputs([corpus])).toEqual({ corpusFiles: [corpus] });
+  });
+
+  it('resolves relative paths and counts a path named twice once', () => {
+    const d = dir();
+    const corpus = writeCorpus(join(d, 'a.jsonl'), LAWS);
+    const courts = writeCourts(join(d, 'bg-courts.json'));
+    expect(resolveCorpusInputs([d, corpus, courts, join(d, '.', 'a.jsonl')])).toEqual({ corpusFiles: [corpus], courtsFile: courts });
+  });
+
+  it('refuses a directory without a corpus file, naming it', () => {
+    const d = dir();
+    writeFileSync(join(d, 'README.md'), 'nothing here');
+    writeCourts(join(d, 'bg-courts.json'));
+    const error = thrown(() => resolveCorpusInputs([d]));
+    expect(error.file).toBe(d);
+    expect(error.message).toMatch(new RegExp(`^directory ${d}: holds no corpus file .*\\.jsonl or \\.jsonl\\.gz`));
+  });
+
+  it('refuses two courts files, naming both', () => {
+    const d = dir();
+    const corpus = writeCorpus(join(d, 'a.jsonl'), LAWS);
+    const first = writeCourts(join(d, 'a-courts.json'));
+    const second = writeCourts(join(d, 'b-courts.json'));
+    expect(thrown(() => resolveCorpusInputs([d])).message).toContain(`${second}: is a second courts file beside ${first}`);
+    const other = join(dir(), 'bg-courts.json');
+    writeCourts(other);
+    const error = thrown(() => resolveCorpusInputs([corpus, first, other]));
+    expect(error.message).toContain(first);
+    expect(error.message).toContain(other);
+  });
+
+  it('refuses a courts file alone, a missing path and an empty list', () => {
+    const d = dir();
+    const courts = writeCourts(join(d, 'bg-courts.json'));
+    expect(thrown(() => resolveCorpusInputs([courts])).message).toMatch(/only the list of courts; give a corpus file/);
+    const missing = join(d, 'missing.jsonl.gz');
+    const error = thrown(() => resolveCorpusInputs([courts, missing]));
+    expect(error.file).toBe(missing);
+    expect(error.message).toBe(`corpus ${missing}: no such file or directory`);
+    expect(thrown(() => resolveCorpusInputs([])).message).toMatch(/no corpus file given/);
+  });
+});
+
+describe('the inputs key', () => {
+  it('does not depend on the order of the corpus files', async () => {
+    const d = dir();
+    const a = writeCorpus(join(d, 'a.jsonl'), LAWS);
+    const b = writeCorpus(join(d, 'b.jsonl.gz'), CASES, true);
+    const courts = writeCourts(join(d, 'bg-courts.json'));
+    const forward = await digestInputs({ corpusFiles: [a, b], courtsFile: courts });
+    const backward = await digestInputs({ corpusFiles: [b, a], courtsFile: courts });
+    expect(backward.key).toBe(forward.key);
+    expect(backward.corpus).toEqual(forward.corpus);
+    expect(forward.key).toMatch(/^[0-9a-f]{16}$/);
+    expect(await corpusInputsKey({ corpusFiles: [b, a], courtsFile: courts })).toBe(forward.key);
+    expect(inputsKeyOf(['x', 'y'], undefined)).toBe(inputsKeyOf(['y', 'x'], undefined));
+  });
+
+  it('changes with the content of any input, with the courts file, and not with a file name', async () => {
+    const d = dir();
+    const a = writeCorpus(join(d, 'a.jsonl'), LAWS);
+    const courts = writeCourts(join(d, 'bg-courts.json'));
+    const base = await corpusInputsKey({ corpusFiles: [a] });
+    expect(await corpusInputsKey({ corpusFiles: [a], courtsFile: courts })).not.toBe(base);
+    expect(await corpusInputsKey({ corpusFiles: [writeCorpus(join(d, 'renamed.jsonl'), LAWS)] })).toBe(base);
+    writeCorpus(a, LAWS.slice(1));
+    expect(await corpusInputsKey({ corpusFiles: [a] })).not.toBe(base);
+  });
+
+  it('reports hashing progress in bytes over all the files', async () => {
+    const d = dir();
+    const a = writeCorpus(join(d, 'a.jsonl'), LAWS);
+    const b = writeCorpus(join(d, 'b.jsonl'), CASES);
+    const courts = writeCourts(join(d, 'bg-courts.json'));
+    const seen: [number, number][] = [];
+    await digestInputs({ corpusFiles: [a, b], courtsFile: courts }, (done, total) => seen.push([done, total]));
+    const total = [a, b, courts].reduce((n, f) => n + statSync(f).size, 0);
+    expect(seen.at(-1)).toEqual([total, total]);
+    expect(seen.every(([, t]) => t === total)).toBe(true);
+    expect(seen.map(([done]) => done)).toEqual([...seen.map(([done]) => done)].sort((x, y) => x - y));
+  });
+
+  it('names a missing courts file as a courts file', async () => {
+    const d = dir();
+    const a = writeCorpus(join(d, 'a.jsonl'), LAWS);
+    const courts = join(d, 'gone-courts.json');
+    await expect(digestInputs({ corpusFiles: [a], courtsFile: courts })).rejects.toThrow(`courts file ${courts}: file not found`);
+  });
+});
+
+describe('describeInputs', () => {
+  it('lists the files for messages', () => {
+    expect(describeInputs({ corpusFiles: ['/a.jsonl'] })).toBe('/a.jsonl');
+    expect(describeInputs({ corpusFiles: ['/a.jsonl', '/b.jsonl'] })).toBe('/a.jsonl and /b.jsonl');
+    expect(describeInputs({ corpusFiles: ['/a.jsonl', '/b.jsonl'], courtsFile: '/c-courts.json' })).toBe(
+      '/a.jsonl, /b.jsonl and the courts file /c-courts.json',
+    );
+  });
+});
