@@ -4,7 +4,7 @@
  * `judge_name` (the reporting judge or any judge of the panel, approximately: see `judges.ts`).
  */
 import type { SearchRequest } from '../../api/types.js';
-import { decisionMatchesJudge, judgeNameKey } from './judges.js';
+import { decisionJudgeMatcher } from './judges.js';
 import type { SearchMetadata } from './metadata.js';
 
 /**
@@ -20,7 +20,7 @@ export function allowedDocuments(
   caseLaw: ReadonlySet<string>,
 ): Uint8Array {
   const courtIds = request.court_ids && request.court_ids.length > 0 ? new Set(request.court_ids) : undefined;
-  const judgeWanted = request.judge_name !== undefined ? judgeNameKey(request.judge_name) : undefined;
+  const judgeMatches = request.judge_name !== undefined ? decisionJudgeMatcher(request.judge_name) : undefined;
   const allowed = new Uint8Array(metadata.documents.length);
   for (const meta of metadata.documents) {
     if (!meta || !selected.has(meta.source_type)) continue;
@@ -28,7 +28,7 @@ export function allowedDocuments(
     if (request.date_to !== undefined && meta.date > request.date_to) continue;
     if (caseLaw.has(meta.source_type)) {
       if (courtIds && (meta.court_id === null || !courtIds.has(meta.court_id))) continue;
-      if (judgeWanted && !decisionMatchesJudge(judgeWanted, meta)) continue;
+      if (judgeMatches && !judgeMatches(meta)) continue;
     }
     allowed[meta.id] = 1;
   }

@@ -36,7 +36,7 @@ export function prepareSearch(index: SearchIndex): void {
  *
  * The request must already be valid (`searchRequestProblems` found nothing); this applies the semantics:
  * source-type selection (`chooseSourceTypes`), inclusive `date_from`/`date_to` on the publication `date`,
- * `court_ids` and `judge_name` (`decisionMatchesJudge`: the reporting judge or any judge of the panel) on documents
+ * `court_ids` and `judge_name` (`decisionJudgeMatcher`: the reporting judge or any judge of the panel) on documents
  * of case-law types (documents of explicitly selected non-court types are not affected by them), `max_results`
  * (default 20).
  *

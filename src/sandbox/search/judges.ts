@@ -170,19 +170,38 @@ export function decisionJudgeNames(decision: DecisionJudges): string[] {
   return names;
 }
 
-/** {@link judgeNameKey} of each of a decision's judges, computed on first use and kept per decision object. */
-const decisionKeys = new WeakMap<DecisionJudges, string[][]>();
+/** A decision's judges and their {@link judgeNameKey}s, computed on first use and kept per decision object. */
+const decisionKeys = new WeakMap<DecisionJudges, { names: string[]; keys: string[][] }>();
+
+function keyedJudges(decision: DecisionJudges): { names: string[]; keys: string[][] } {
+  let keyed = decisionKeys.get(decision);
+  if (!keyed) {
+    const names = decisionJudgeNames(decision);
+    keyed = { names, keys: names.map(judgeNameKey) };
+    decisionKeys.set(decision, keyed);
+  }
+  return keyed;
+}
 
 /**
- * Whether the typed judge name (its {@link judgeNameKey}) matches the decision: its reporting judge or any judge of
- * its panel, each name on its own ({@link judgeKeyMatches}; words of different judges never combine). The names'
- * keys are cached per decision object (the search's `DocumentMeta`), so a search pays for them once per index.
+ * The `judge_name` filter of one request: a test of whether the typed name matches a decision's reporting judge or
+ * any judge of its panel, each name on its own ({@link judgeKeyMatches}; words of different judges never combine).
+ * The names' keys are cached per decision object (the search's `DocumentMeta`), so an index pays for them once, and
+ * each distinct name is compared once per request (panels repeat: the КС sits as one panel of 12).
+ * @param judgeName the request's `judge_name` as typed; one without letters matches no decision.
  */
-export function decisionMatchesJudge(wanted: readonly string[], decision: DecisionJudges): boolean {
-  let keys = decisionKeys.get(decision);
-  if (!keys) {
-    keys = decisionJudgeNames(decision).map(judgeNameKey);
-    decisionKeys.set(decision, keys);
-  }
-  return keys.some((name) => judgeKeyMatches(wanted, name));
+export function decisionJudgeMatcher(judgeName: string): (decision: DecisionJudges) => boolean {
+  const wanted = judgeNameKey(judgeName);
+  const byName = new Map<string, boolean>();
+  return (decision) => {
+    const { names, keys } = keyedJudges(decision);
+    return names.some((name, i) => {
+      let matches = byName.get(name);
+      if (matches === undefined) {
+        matches = judgeKeyMatches(wanted, keys[i]!);
+        byName.set(name, matches);
+      }
+      return matches;
+    });
+  };
 }

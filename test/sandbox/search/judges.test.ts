@@ -8,7 +8,7 @@ import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-d
 import { search } from '../../../src/sandbox/search/index.js';
 import {
   decisionJudgeNames,
-  decisionMatchesJudge,
+  decisionJudgeMatcher,
   judgeNameKey,
   judgeNameMatches,
   transliterateBulgarian,
@@ -106,23 +106,24 @@ describe('judgeNameMatches against "Христина Михова"', () => {
   });
 });
 
-describe('decisionMatchesJudge', () => {
+describe('decisionJudgeMatcher', () => {
   const decision = { reporting_judge: 'Христина Михова', judges: ['Лада Паунова', 'Румен Петров', 'Христина Михова'] };
 
   it('matches the reporting judge or any judge of the panel', () => {
-    expect(decisionMatchesJudge(judgeNameKey('Михова'), decision)).toBe(true);
-    expect(decisionMatchesJudge(judgeNameKey('Lada Paunova'), decision)).toBe(true);
-    expect(decisionMatchesJudge(judgeNameKey('Румен Петров'), decision)).toBe(true);
-    expect(decisionMatchesJudge(judgeNameKey('Антоанета Данова'), decision)).toBe(false);
+    expect(decisionJudgeMatcher('Михова')(decision)).toBe(true);
+    expect(decisionJudgeMatcher('Lada Paunova')(decision)).toBe(true);
+    expect(decisionJudgeMatcher('Румен Петров')(decision)).toBe(true);
+    expect(decisionJudgeMatcher('Антоанета Данова')(decision)).toBe(false);
+    expect(decisionJudgeMatcher('...')(decision)).toBe(false);
   });
 
   it("never combines the words of two judges' names", () => {
-    expect(decisionMatchesJudge(judgeNameKey('Румен Михова'), decision)).toBe(false);
-    expect(decisionMatchesJudge(judgeNameKey('Лада Петров'), decision)).toBe(false);
+    expect(decisionJudgeMatcher('Румен Михова')(decision)).toBe(false);
+    expect(decisionJudgeMatcher('Лада Петров')(decision)).toBe(false);
   });
 
   it('matches a reporting judge missing from the panel', () => {
-    expect(decisionMatchesJudge(judgeNameKey('Троянов'), { reporting_judge: 'Бисер Троянов', judges: [] })).toBe(true);
+    expect(decisionJudgeMatcher('Троянов')({ reporting_judge: 'Бисер Троянов', judges: [] })).toBe(true);
   });
 
   it('lists the panel, then a reporting judge not on it, each name once and trimmed', () => {
