@@ -158,7 +158,7 @@ export interface DecisionJudges {
 
 /**
  * A decision's distinct judges: the panel (`judges`) in order, then the reporting judge when the panel lacks them
- * (one ВАС record names a rapporteur who did not sit on the panel); names trimmed, inner whitespace collapsed,
+ * (a corpus may record only the rapporteur, as the synthetic ones do); names trimmed, inner whitespace collapsed,
  * empty names dropped.
  */
 export function decisionJudgeNames(decision: DecisionJudges): string[] {
