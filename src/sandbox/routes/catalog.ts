@@ -1,4 +1,4 @@
-/** The catalogs (spec: GET /v1/catalog/source-types, GET /v1/catalog/courts, GET /v1/catalog/judges). */
+/** The catalogs (spec: GET /v1/catalog/source-types, GET /v1/catalog/courts, GET /v1/catalog/judges, in `judges.ts`). */
 import {
   isCourtSourceType,
   KNOWN_SOURCE_TYPES,
@@ -11,7 +11,6 @@ import {
 import type { SearchIndex } from '../corpus/index-db.js';
 import { SOURCE_TYPE_NAMES } from '../corpus/index-db.js';
 import type { Route } from '../http/router.js';
-import { notImplemented } from './not-implemented.js';
 
 /**
  * The catalog's source types: the corpus's (see `SearchIndex.sourceTypes`), then each type the spec names that the
@@ -39,7 +38,7 @@ export function catalogCourts(index: SearchIndex): CourtEntry[] {
  * source types and the spec's named ones it lacks, with 0 documents (see {@link catalogSourceTypes}).
  * `GET /v1/catalog/courts` (no parameters): HTTP 200 `{"courts": [{court_id, name, court_type, ecli_code,
  * parent_court_id, decision_count}]}` (see {@link catalogCourts}); `[]` when the sandbox has neither a courts file nor
- * decisions. Judges are not served yet (501).
+ * decisions. The judges catalog is `judges.ts`.
  */
 export const CATALOG_ROUTES: readonly Route[] = [
   {
@@ -56,5 +55,4 @@ export const CATALOG_ROUTES: readonly Route[] = [
     status: 200,
     handler: ({ deps }): CourtsResponse => ({ courts: catalogCourts(deps.index) }),
   },
-  notImplemented({ method: 'GET', pattern: PATHS.judges, auth: 'api-key' }),
 ];

@@ -6,7 +6,7 @@
  * | POST | /v1/search | api-key | search | yes (`search.ts`) |
  * | GET | /v1/catalog/source-types | api-key | | yes (`catalog.ts`) |
  * | GET | /v1/catalog/courts | api-key | | yes (`catalog.ts`) |
- * | GET | /v1/catalog/judges | api-key | | 501 |
+ * | GET | /v1/catalog/judges | api-key | | yes (`judges.ts`) |
  * | GET | /v1/documents | api-key | retrieval | yes (`documents.ts`) |
  * | GET | /v1/usage | api-key | | 501 |
  * | POST | /v1/answers | api-key | answers | 501 (202 when built) |
@@ -20,6 +20,7 @@ import { PATHS } from '../../api/types.js';
 import type { Route } from '../http/router.js';
 import { CATALOG_ROUTES } from './catalog.js';
 import { DOCUMENT_ROUTES } from './documents.js';
+import { JUDGES_ROUTES } from './judges.js';
 import { notImplemented } from './not-implemented.js';
 import { SEARCH_ROUTES } from './search.js';
 
@@ -49,6 +50,7 @@ const ACCOUNT_ROUTES: readonly Route[] = [
 export const ROUTES: readonly Route[] = [
   ...SEARCH_ROUTES,
   ...CATALOG_ROUTES,
+  ...JUDGES_ROUTES,
   ...DOCUMENT_ROUTES,
   ...USAGE_ROUTES,
   ...ANSWER_ROUTES,

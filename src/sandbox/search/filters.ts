@@ -1,10 +1,10 @@
 /**
  * The document filters of `POST /v1/search` (spec: POST /v1/search, request fields): selected source types, inclusive
  * `date_from`/`date_to` on the publication date, and, on documents of case-law types only, `court_ids` and
- * `judge_name`.
+ * `judge_name` (the reporting judge or any judge of the panel, approximately: see `judges.ts`).
  */
 import type { SearchRequest } from '../../api/types.js';
-import { judgeTokensMatch, nameTokens } from './judges.js';
+import { decisionJudgeMatcher } from './judges.js';
 import type { SearchMetadata } from './metadata.js';
 
 /**
@@ -20,7 +20,7 @@ export function allowedDocuments(
   caseLaw: ReadonlySet<string>,
 ): Uint8Array {
   const courtIds = request.court_ids && request.court_ids.length > 0 ? new Set(request.court_ids) : undefined;
-  const judgeWanted = request.judge_name !== undefined ? nameTokens(request.judge_name) : undefined;
+  const judgeMatches = request.judge_name !== undefined ? decisionJudgeMatcher(request.judge_name) : undefined;
   const allowed = new Uint8Array(metadata.documents.length);
   for (const meta of metadata.documents) {
     if (!meta || !selected.has(meta.source_type)) continue;
@@ -28,11 +28,7 @@ export function allowedDocuments(
     if (request.date_to !== undefined && meta.date > request.date_to) continue;
     if (caseLaw.has(meta.source_type)) {
       if (courtIds && (meta.court_id === null || !courtIds.has(meta.court_id))) continue;
-      if (judgeWanted) {
-        if (meta.reporting_judge === null) continue;
-        meta.judgeTokens ??= nameTokens(meta.reporting_judge);
-        if (!judgeTokensMatch(judgeWanted, meta.judgeTokens)) continue;
-      }
+      if (judgeMatches && !judgeMatches(meta)) continue;
     }
     allowed[meta.id] = 1;
   }

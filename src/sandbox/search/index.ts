@@ -36,8 +36,9 @@ export function prepareSearch(index: SearchIndex): void {
  *
  * The request must already be valid (`searchRequestProblems` found nothing); this applies the semantics:
  * source-type selection (`chooseSourceTypes`), inclusive `date_from`/`date_to` on the publication `date`,
- * `court_ids` and `judge_name` (`judgeNameMatches`) on documents of case-law types (documents of explicitly selected
- * non-court types are not affected by them), `max_results` (default 20).
+ * `court_ids` and `judge_name` (`decisionJudgeMatcher`: the reporting judge or any judge of the panel) on documents
+ * of case-law types (documents of explicitly selected non-court types are not affected by them), `max_results`
+ * (default 20).
  *
  * Results: ranked by score, ties by `document_id`; `score` relative to the best result (best = 1, 4 decimals, > 0);
  * each result's `excerpts` (≤ 3; `score` relative to the best excerpt of the response; `text` ≤ 400 characters) and a

@@ -1,46 +1,207 @@
 /**
- * Matching the `judge_name` filter of `POST /v1/search` (spec: "case-insensitive, approximate match") against the
- * reporting judge of court decisions.
+ * Judges' names as the sandbox matches them: the `judge_name` filter of `POST /v1/search` (spec: POST /v1/search,
+ * `judge_name`: "Case-insensitive, approximate match") against the reporting judge and every judge of a decision's
+ * panel, and the `search` text of `GET /v1/catalog/judges` against the judges of the catalog.
+ *
+ * Both sides are compared in one Latin form (see {@link judgeNameKey}), so a Cyrillic name, its official Bulgarian
+ * transliteration ("Hristina Mihova"), an English-style one ("Khristina Mikhova") and typos of any of them meet.
+ * The matching rule is {@link judgeKeyMatches}.
  */
+import transliterate from '@sindresorhus/transliterate';
+import { editDistance } from '../../courts.js';
 
-/** Lowercased letter runs of a name, `ѝ` read as `и` ("Иван П. Иванов" → иван, п, иванов). */
-export function nameTokens(name: string): string[] {
-  return (name.toLowerCase().match(/\p{L}+/gu) ?? []).map((t) => t.replace(/ѝ/g, 'и'));
-}
+/**
+ * The Streamlined System of the Bulgarian Transliteration Act (Закон за транслитерацията, its table) where it
+ * differs from `@sindresorhus/transliterate`'s defaults (which follow Russian practice), as `customReplacements`
+ * (lower and upper case). Every other Bulgarian letter already comes out as the Act says (а a, б b, в v, г g, д d,
+ * е e, ж zh, з z, и i, й y, к k, л l, м m, н n, о o, п p, р r, с s, т t, у u, ф f, ц ts, ч ch, ш sh, ю yu, я ya).
+ *
+ * | letter | library default | Act |
+ * |---|---|---|
+ * | х | kh | h |
+ * | щ | sch | sht |
+ * | ъ | (dropped) | a |
+ * | ь | (dropped) | y |
+ * | ѝ | и (left Cyrillic: only its accent is stripped) | i (not in the Act: it is и with a grave accent) |
+ *
+ * The Act's one positional rule, word-final "ия" → "ia" (София → Sofia), cannot be a plain replacement;
+ * {@link transliterateBulgarian} applies it first. (The Act's named exception България → Bulgaria is not applied:
+ * names are not spelled by exception.)
+ */
+export const BULGARIAN_REPLACEMENTS: readonly (readonly [cyrillic: string, latin: string])[] = [
+  ['х', 'h'],
+  ['Х', 'H'],
+  ['щ', 'sht'],
+  ['Щ', 'Sht'],
+  ['ъ', 'a'],
+  ['Ъ', 'A'],
+  ['ь', 'y'],
+  ['Ь', 'Y'],
+  ['ѝ', 'i'],
+  ['Ѝ', 'I'],
+];
 
-/** Levenshtein distance of `a` and `b`, stopping early (returning `limit + 1`) once it exceeds `limit`. */
-export function editDistance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const value = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-      current.push(value);
-      rowMin = Math.min(rowMin, value);
-    }
-    if (rowMin > limit) return limit + 1;
-    previous = current;
-  }
-  return previous[b.length] ?? limit + 1;
+const CUSTOM_REPLACEMENTS: [string, string][] = BULGARIAN_REPLACEMENTS.map(([from, to]) => [from, to]);
+
+/** Word-final "ия" in any case (the letters may be followed by anything but another letter). */
+const FINAL_IA = /(и)(я)(?!\p{L})/giu;
+
+/**
+ * `text` in Latin letters by the Streamlined System of the Bulgarian Transliteration Act: word-final "ия" → "ia"
+ * (keeping case: "ИЯ" → "IA"), then `@sindresorhus/transliterate` with {@link BULGARIAN_REPLACEMENTS}. Latin text
+ * passes unchanged except that diacritics are removed ("Mihová" → "Mihova"); other scripts get the library's
+ * defaults. Examples: "Христина Михова" → "Hristina Mihova", "Щерю Ъглев" → "Shteryu Aglev", "Мария" → "Maria".
+ */
+export function transliterateBulgarian(text: string): string {
+  const finalIa = text.normalize('NFC').replace(FINAL_IA, (_, i: string, ya: string) => (i === 'и' ? 'i' : 'I') + (ya === 'я' ? 'a' : 'A'));
+  return transliterate(finalIa, { customReplacements: CUSTOM_REPLACEMENTS });
 }
 
 /**
- * Whether a reporting judge's name matches the requested `judge_name` (spec: POST /v1/search, `judge_name`).
- * Every name token of the request must match some token of the judge's name: equal or a prefix of it (so initials
- * and shortened names match: "И. Петров" ↔ "Иван Петров Петров"), or, for tokens of 4+ letters, within edit distance 1
- * (2 from 8 letters), so "Иванова" ↔ "Иванов" and small typos match. Case and punctuation are ignored.
+ * Latin spellings folded to the Act's, applied to both sides after transliteration: English- and Russian-style
+ * "kh" for х (Mikhova, Khristina) and "shch" for щ are read as "h" and "sht", and a word-final "iya" as the Act's "ia"
+ * (Mariya → maria).
  */
-export function judgeNameMatches(requested: string, reportingJudge: string): boolean {
-  return judgeTokensMatch(nameTokens(requested), nameTokens(reportingJudge));
+const LATIN_FOLDS: readonly (readonly [RegExp, string])[] = [
+  [/shch/g, 'sht'],
+  [/kh/g, 'h'],
+  [/iya\b/g, 'ia'],
+];
+
+/**
+ * The comparable form of a judge's name (or of what a user typed for one): its words, lower-cased, in Latin letters
+ * by {@link transliterateBulgarian}, with {@link LATIN_FOLDS} applied; a word is a run of letters, so punctuation
+ * (the dot of an initial, a hyphen, a comma) separates words and is dropped.
+ * Examples: "Христина Михова" → [hristina, mihova]; "Khristina MIKHOVA" → [hristina, mihova]; "Х. Михова" →
+ * [h, mihova]; "Петрова-Иванова" → [petrova, ivanova]; "" → [].
+ */
+export function judgeNameKey(name: string): string[] {
+  let latin = transliterateBulgarian(name.toLowerCase()).toLowerCase();
+  for (const [pattern, replacement] of LATIN_FOLDS) latin = latin.replace(pattern, replacement);
+  return latin.match(/\p{L}+/gu) ?? [];
 }
 
-/** {@link judgeNameMatches} on names already split by {@link nameTokens}; false when `wanted` is empty. */
-export function judgeTokensMatch(wanted: readonly string[], judge: readonly string[]): boolean {
+/**
+ * How many edits a typed word may be from a word of the name: 2 from 8 letters, 1 from 4, else none (counted on the
+ * Latin form of {@link judgeNameKey}).
+ */
+function typoBudget(word: string): number {
+  return word.length >= 8 ? 2 : word.length >= 4 ? 1 : 0;
+}
+
+/**
+ * Whether a typed word fits a word of a judge's name (both of {@link judgeNameKey}): equal; a prefix of it (an
+ * initial, "h" ↔ "hristina", or a shortened name); or within the typo budget (1 edit from 4 letters, 2 from 8:
+ * "mihva" ↔ "mihova", "ivanov" ↔ "ivanova").
+ */
+export function judgeWordFits(typed: string, word: string): boolean {
+  if (word.startsWith(typed)) return true;
+  const budget = typoBudget(typed);
+  return budget > 0 && editDistance(typed, word, budget) <= budget;
+}
+
+/**
+ * Whether the typed words `wanted` fit the words `name` of one judge's name, in this order (both of
+ * {@link judgeNameKey}). Bulgarian names are written given name, then any middle (father's) names, then surname.
+ * - Each typed word either fits a word of the name ({@link judgeWordFits}), each word of the name used at most once
+ *   and in the order of the name, or is an extra word.
+ * - At least one typed word fits; an extra word is allowed only between two fitting words (it can only stand for a
+ *   middle name the record lacks, such as a father's name).
+ * - Words of the name may be left unmatched (a missing given, middle or surname).
+ * Examples against "Христина Михова": "Михова", "Христина", "Х. Михова", "Христина Иванова Михова", "Hristina Mihova"
+ * fit; "Иван Михова" (extra word before the first fitting one), "Христина Иванова" (extra word after the last) and
+ * "Мария Михова" do not. Empty `wanted` fits nothing. Cost: O(|wanted| × |name|²) word comparisons.
+ */
+export function judgeWordsFit(wanted: readonly string[], name: readonly string[]): boolean {
   if (wanted.length === 0) return false;
-  return wanted.every((w) =>
-    judge.some((j) => j.startsWith(w) || (w.length >= 4 && editDistance(w, j, w.length >= 8 ? 2 : 1) <= (w.length >= 8 ? 2 : 1))),
-  );
+  // state: 0 = nothing fitted yet, 1 = the last typed word fitted, 2 = an extra word since the last fitting one.
+  const memo = new Map<number, boolean>();
+  const fits = (i: number, next: number, state: 0 | 1 | 2): boolean => {
+    if (i === wanted.length) return state === 1;
+    const key = (i * (name.length + 1) + next) * 3 + state;
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    const typed = wanted[i]!;
+    let result = false;
+    for (let j = next; j < name.length && !result; j++) {
+      if (judgeWordFits(typed, name[j]!)) result = fits(i + 1, j + 1, 1);
+    }
+    if (!result && state !== 0) result = fits(i + 1, next, 2);
+    memo.set(key, result);
+    return result;
+  };
+  return fits(0, 0, 0);
+}
+
+/**
+ * The matching rule of `judge_name` and of the judges catalog's `search` for one judge's name: {@link judgeWordsFit}
+ * with the typed words as given, or, for two or more words, with the first moved to the end (the surname written
+ * first, as in lists: "Михова Христина" → "Христина Михова").
+ */
+export function judgeKeyMatches(wanted: readonly string[], name: readonly string[]): boolean {
+  if (judgeWordsFit(wanted, name)) return true;
+  return wanted.length >= 2 && judgeWordsFit([...wanted.slice(1), wanted[0]!], name);
+}
+
+/** {@link judgeKeyMatches} on names as written (e.g. `judgeNameMatches('Mihova', 'Христина Михова')` is true). */
+export function judgeNameMatches(requested: string, judgeName: string): boolean {
+  return judgeKeyMatches(judgeNameKey(requested), judgeNameKey(judgeName));
+}
+
+/** A court decision's judges as the corpus records them. */
+export interface DecisionJudges {
+  /** The judge-rapporteur (докладчик), or null. */
+  reporting_judge: string | null;
+  /** Every member of the panel, chair first; [] when none are recorded. */
+  judges: readonly string[];
+}
+
+/**
+ * A decision's distinct judges: the panel (`judges`) in order, then the reporting judge when the panel lacks them
+ * (a corpus may record only the rapporteur, as the synthetic ones do); names trimmed, inner whitespace collapsed,
+ * empty names dropped.
+ */
+export function decisionJudgeNames(decision: DecisionJudges): string[] {
+  const names: string[] = [];
+  for (const raw of [...decision.judges, decision.reporting_judge]) {
+    const name = raw?.trim().replace(/\s+/g, ' ');
+    if (name && !names.includes(name)) names.push(name);
+  }
+  return names;
+}
+
+/** A decision's judges and their {@link judgeNameKey}s, computed on first use and kept per decision object. */
+const decisionKeys = new WeakMap<DecisionJudges, { names: string[]; keys: string[][] }>();
+
+function keyedJudges(decision: DecisionJudges): { names: string[]; keys: string[][] } {
+  let keyed = decisionKeys.get(decision);
+  if (!keyed) {
+    const names = decisionJudgeNames(decision);
+    keyed = { names, keys: names.map(judgeNameKey) };
+    decisionKeys.set(decision, keyed);
+  }
+  return keyed;
+}
+
+/**
+ * The `judge_name` filter of one request: a test of whether the typed name matches a decision's reporting judge or
+ * any judge of its panel, each name on its own ({@link judgeKeyMatches}; words of different judges never combine).
+ * The names' keys are cached per decision object (the search's `DocumentMeta`), so an index pays for them once, and
+ * each distinct name is compared once per request (panels repeat: the КС sits as one panel of 12).
+ * @param judgeName the request's `judge_name` as typed; one without letters matches no decision.
+ */
+export function decisionJudgeMatcher(judgeName: string): (decision: DecisionJudges) => boolean {
+  const wanted = judgeNameKey(judgeName);
+  const byName = new Map<string, boolean>();
+  return (decision) => {
+    const { names, keys } = keyedJudges(decision);
+    return names.some((name, i) => {
+      let matches = byName.get(name);
+      if (matches === undefined) {
+        matches = judgeKeyMatches(wanted, keys[i]!);
+        byName.set(name, matches);
+      }
+      return matches;
+    });
+  };
 }

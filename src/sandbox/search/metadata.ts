@@ -17,8 +17,6 @@ export interface DocumentMeta extends Omit<DocumentRow, 'title_stems' | 'judges_
   amending: boolean;
   /** For an amending act: rowids of the corpus's documents it amends, recognised by title (see {@link AMENDING_TITLE}). */
   amends: number[];
-  /** Normalized name tokens of `reporting_judge`, computed on first use (see `judges.ts`). */
-  judgeTokens?: string[];
   /** Number of articles (elements) of the document. */
   articleCount: number;
 }

@@ -41,11 +41,12 @@ describe('ROUTES', () => {
     expect(ROUTES.find((r) => r.method === 'POST' && r.pattern === '/v1/answers')?.status).toBe(202);
   });
 
-  it('search, the source-types and courts catalogs and documents are built', () => {
+  it('search, the three catalogs and documents are built', () => {
     expect(ROUTES.filter((r) => !r.notImplemented).map((r) => r.pattern)).toEqual([
       '/v1/search',
       '/v1/catalog/source-types',
       '/v1/catalog/courts',
+      '/v1/catalog/judges',
       '/v1/documents',
     ]);
   });
