@@ -150,9 +150,13 @@ async function typeKeyAtPrompt(line: string, options: { cwd: string; env: Record
   let typed = 0;
   child.stdout!.on('data', (chunk: Buffer) => {
     output += chunk.toString('utf8');
-    // One key per prompt (`set-key && set-key` would ask twice).
-    const prompts = output.split('API key for profile').length - 1;
-    while (typed < prompts) {
+    // One key per prompt (`set-key && set-key` would ask twice). The prompt redraws itself on every keystroke, so
+    // its text appears many times per prompt: a key is typed only when every key typed so far has been answered
+    // (`✔`) and the prompt's text shows again after the last answer.
+    const answered = output.split('✔').length - 1;
+    const lastAnswer = output.lastIndexOf('✔');
+    const from = lastAnswer === -1 ? 0 : output.indexOf('\n', lastAnswer);
+    if (typed === answered && from !== -1 && output.includes('API key for profile', from)) {
       typed++;
       child.stdin!.write(`${TYPED_KEY}\r`);
     }
