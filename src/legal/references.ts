@@ -6,7 +6,7 @@
  * article (ал., т., б., изр., пр., параграф) and `§` items, and finally what follows the group: "от <another act>"
  * (or an act's abbreviation such as НПК) makes every citation of the group a reference to another act, while
  * "от този закон", "от настоящия кодекс", "от преходните и заключителните разпоредби" or "от ДР" keep it in the same
- * act, and "от същия закон" takes the act of the group before it. Pure functions over strings; no I/O.
+ * act, while "от същия закон" points back at an act named before (another act). Pure functions over strings; no I/O.
  *
  * Known limits, by design (a citation missed is better than one invented): roman-numbered articles ("чл. ХІ") and
  * references without "чл." ("ал. 2" alone is within the same article) are not read; a bare number after a list
@@ -210,10 +210,10 @@ function readGroup(text: string, start: number): Group | undefined {
 
 /**
  * The scope of a group by what follows it at `end`: "от <this act's words>" or "от ДР" → `same` (but "от преходните и
- * заключителните разпоредби на Кодекса …" → `external`); "от същия …" → `previous` (the act of the group before);
- * "от <anything else>", "на <Capitalized>" or an act's abbreviation → `external`; nothing → `same`.
+ * заключителните разпоредби на Кодекса …" → `external`); "от същия …", "от <anything else>", "на <Capitalized>" or an
+ * act's abbreviation → `external`; nothing → `same`.
  */
-function scopeAfter(text: string, end: number, previous: ArticleCitation['scope']): ArticleCitation['scope'] {
+function scopeAfter(text: string, end: number): ArticleCitation['scope'] {
   FROM_WORD.lastIndex = end;
   const from = FROM_WORD.exec(text);
   if (from) {
@@ -223,7 +223,9 @@ function scopeAfter(text: string, end: number, previous: ArticleCitation['scope'
     if (/^\d/u.test(word)) return 'same';
     if (SAME_ACT_WORD.test(word)) return PROVISIONS_OF_ANOTHER_ACT.test(text.slice(FROM_WORD.lastIndex, FROM_WORD.lastIndex + 120)) ? 'external' : 'same';
     if (SAME_ACT_ABBREVIATION.test(word)) return 'same';
-    if (/^същ/iu.test(word)) return previous;
+    // "от същия закон" points back at an act named before, in a citation or in prose; never at the act being read
+    // (which says "от този закон").
+    if (/^същ/iu.test(word)) return 'external';
     return 'external';
   }
   ABBREVIATION.lastIndex = end;
@@ -242,14 +244,12 @@ export function findArticleCitations(text: string): ArticleCitation[] {
   if (!PREFILTER.test(text)) return [];
   const found: ArticleCitation[] = [];
   let consumed = 0;
-  let previous: ArticleCitation['scope'] = 'same';
   for (const match of text.matchAll(GROUP_START)) {
     if (match.index < consumed) continue;
     const group = readGroup(text, match.index);
     if (!group) continue;
     consumed = group.end;
-    const scope = scopeAfter(text, group.end, previous);
-    previous = scope;
+    const scope = scopeAfter(text, group.end);
     for (const c of group.citations) {
       const detail = c.detailStart === undefined ? '' : text.slice(c.detailStart, c.detailEnd).replace(/[\s\u00a0]+/gu, ' ');
       found.push({ article: c.article, ...(c.through !== undefined ? { through: c.through } : {}), detail, scope, start: c.start, end: c.end });
