@@ -21,8 +21,8 @@ Output: on a terminal the title, the document's fields (for court decisions also
 and reporting judge) and every article or paragraph, through the pager; --article 45 (also 45а, "Чл. 45", 4~2
 for the second element numbered 4) or --paragraph N prints one, and under an article the articles of the same
 act it cites, to open with --article. Piped: one element per line, tab-separated ref, label, text. --json prints
-the server's response exactly (with --article or --paragraph, that element's object); --out FILE writes the same
-to FILE atomically and prints nothing on stdout.
+the server's response exactly (with --article or --paragraph, that element's object); --out FILE writes it to
+FILE atomically and prints nothing on stdout.
 
 Each retrieval spends a unit of the retrieval quota. Retrieved documents are cached for 24 hours (PRAVO_CACHE_TTL,
 in hours), so opening the same document again spends nothing; --refresh asks the server again.`;
@@ -37,7 +37,7 @@ export function registerDoc(program: Command, run: RunAction): void {
     .option('--article <ref>', 'print one article: 45, 45а, "Чл. 45", 4~2 (the second element numbered 4)')
     .option('--paragraph <n>', 'print one paragraph: ¶ N of a court decision (else the N-th element)')
     .option('--json', "print the server's response exactly, as JSON (with --article/--paragraph: that element)")
-    .option('--out <file>', 'write what --json prints to FILE (atomically) instead of printing the document')
+    .option('--out <file>', "write the server's response (with --article/--paragraph: that element) to FILE, atomically")
     .option('--refresh', 'retrieve the document again even when it is cached (spends a retrieval unit)')
     .option('--timeout <seconds>', 'give up waiting after this many seconds (default 30)');
   addTargetOptions(command)
