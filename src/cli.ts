@@ -119,12 +119,13 @@ export async function main(args: string[], host: Host = processHost()): Promise<
     host.stdout.write(`${host.version}\n`);
     return EXIT.ok;
   }
-  const [{ Command, CommanderError }, { runCommand }, { registerSearch }, { registerConfig }, { registerSandbox }] = await Promise.all([
+  const [{ Command, CommanderError }, { runCommand }, { registerSearch }, { registerConfig }, { registerSandbox }, { registerDoc }] = await Promise.all([
     import('commander'),
     import('./commands/run.js'),
     import('./commands/search/index.js'),
     import('./commands/config/index.js'),
     import('./commands/sandbox/index.js'),
+    import('./commands/doc/index.js'),
   ]);
 
   const program = new Command('pravo');
@@ -160,6 +161,7 @@ ${EXIT_CODES_HELP}`,
     if (result.stuck) host.exit(exitCode);
   };
   registerSearch(program, run);
+  registerDoc(program, run);
   registerConfig(program, run);
   registerSandbox(program, run);
   (await import('./commands/catalog/index.js')).registerCatalog(program, run);

@@ -28,7 +28,7 @@ import {
 import { ERROR_CODES } from '../api/types.js';
 import { sanitizeLine } from '../io/sanitize.js';
 import { describeFileSystemProblem } from '../state/paths.js';
-import { CliError, UserCancelledError } from './cli.js';
+import { CliError, UsageError, UserCancelledError } from './cli.js';
 import { exitCodeOf } from './exit.js';
 
 /** Where the credential of the run came from; decides which fix is advised. */
@@ -92,7 +92,8 @@ export function describeError(error: unknown, context: ErrorContext): ErrorSumma
   });
 
   if (error instanceof CliError) {
-    const hint = error.kind === 'usage' ? `${sent}See ${help}.` : error.kind === 'config' && sent ? sent.trim() : undefined;
+    const before = error instanceof UsageError && error.afterRequest ? '' : sent;
+    const hint = error.kind === 'usage' ? `${before}See ${help}.` : error.kind === 'config' && sent ? sent.trim() : undefined;
     return summary(error.kind, error.message, hint);
   }
   if (error instanceof UserCancelledError) return summary('cancelled', error.message, undefined);
@@ -191,6 +192,16 @@ function describeApiError(error: ApiError, context: ErrorContext, profileFlag: s
     return { ...server, kind: 'invalid_request', message: `The server rejected the request: ${said}`, hint: `Correct the options; see ${help}.` };
   }
   if (error instanceof NotFoundError) {
+    if (context.command === 'doc') {
+      return {
+        ...server,
+        kind: 'not_found',
+        message: `The document is not on this server: ${said}`,
+        hint:
+          'The document_id or the collection may be wrong, or the result came from another target (another profile, ' +
+          'base URL or sandbox corpus). Take both from a search on this target: `pravo search ...`, then `pravo doc N`.',
+      };
+    }
     return { ...server, kind: 'not_found', message: `Not found: ${said}`, hint: undefined };
   }
   if (error instanceof RateLimitError) {

@@ -14,10 +14,16 @@ export class CliError extends Error {
   }
 }
 
-/** Bad arguments or options, found before anything was sent. Exit 2. */
+/**
+ * Bad arguments or options. Exit 2. Usually found before anything was sent; `afterRequest` marks one found only in the
+ * server's answer (`pravo doc --article 999` when the document has no such article), so the advice does not say that
+ * nothing was sent.
+ */
 export class UsageError extends CliError {
-  constructor(message: string) {
+  readonly afterRequest: boolean;
+  constructor(message: string, options: { afterRequest?: boolean } = {}) {
     super('usage', message);
+    this.afterRequest = options.afterRequest === true;
   }
 }
 

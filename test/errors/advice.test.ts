@@ -11,6 +11,7 @@ import {
   InvalidRequestError,
   MissingCredentialError,
   NetworkError,
+  NotFoundError,
   QuotaExceededError,
   ServerError,
   TimeoutError,
@@ -126,6 +127,19 @@ describe('describeError', () => {
   it('server errors (5xx) may have been counted; 4xx without a known code were not', () => {
     expect(describe_(new ServerError({ ...details(502, undefined, 'Bad Gateway'), mayHaveBeenCounted: true })).mayHaveBeenCounted).toBe(true);
     expect(describe_(new ApiError(details(404, 'not_found'))).mayHaveBeenCounted).toBe(false);
+  });
+
+  it('pravo doc: a 404 says the document is not on this server and why that may be; other commands keep "Not found"', () => {
+    const error = new NotFoundError(details(404, 'not_found', 'No such document'));
+    const doc = describe_(error, { command: 'doc' });
+    expect(doc).toMatchObject({ kind: 'not_found', exitCode: 1, message: 'The document is not on this server: No such document' });
+    expect(doc.hint).toMatch(/document_id or the collection may be wrong, or the result came from another target/);
+    expect(describe_(error).message).toBe('Not found: No such document');
+  });
+
+  it('a usage error found in the server\'s answer does not claim that nothing was sent', () => {
+    expect(describe_(new UsageError('There is no article 45.', { afterRequest: true }), { command: 'doc' }).hint).toBe('See `pravo doc --help`.');
+    expect(describe_(new UsageError('bad'), { command: 'doc' }).hint).toBe('Nothing was sent. See `pravo doc --help`.');
   });
 
   it('a cancelled request says whether it may have been counted', () => {

@@ -1,0 +1,108 @@
+/**
+ * `pravo doc <N | document_id> [--collection C]`: which document the argument names. A whole number N without
+ * `--collection` is result N of the last search (`document_id` and `collection` exactly as stored by `pravo search`,
+ * spec: Search result, `collection`); anything else is a `document_id`, which needs `--collection`. Pure functions;
+ * every error is a usage error found before anything is sent.
+ */
+import type { DocumentQuery } from '../../api/resources/documents.js';
+import { UsageError } from '../../errors/cli.js';
+import { sanitizeLine } from '../../io/sanitize.js';
+import type { LastResults } from '../../state/last-results.js';
+
+/** What the argument names before the last results are read. */
+export type DocArgument = { kind: 'rank'; rank: number } | { kind: 'id'; document_id: string; collection: string };
+
+/**
+ * Reads the argument: a whole number (digits only) without `--collection` is a rank; with `--collection` the argument
+ * is always a `document_id` (so a numeric `document_id` can still be opened).
+ * @throws UsageError for a `document_id` without `--collection`, an empty value, or rank 0.
+ */
+export function parseDocArgument(argument: string, collection: string | undefined): DocArgument {
+  if (collection !== undefined) {
+    if (argument === '') throw new UsageError('The document_id is empty.');
+    if (collection === '') throw new UsageError('--collection is empty: give the collection of the search result, exactly as it was received.');
+    return { kind: 'id', document_id: argument, collection };
+  }
+  if (/^\d+$/u.test(argument)) {
+    const rank = Number(argument);
+    if (!Number.isSafeInteger(rank) || rank < 1) throw new UsageError(`Results are numbered from 1, not ${argument}.`);
+    return { kind: 'rank', rank };
+  }
+  throw new UsageError(
+    `"${sanitizeLine(argument)}" is not a result number, so it is a document_id, and a document_id needs --collection C: ` +
+      'the collection of the same search result (`pravo search ... | cut -f2,3` prints both).',
+  );
+}
+
+/** Where this run would send its request, as the last results record it. */
+export interface RunTarget {
+  /** `--sandbox`. */
+  sandbox: boolean;
+  /** The profile this run resolves to (without `--sandbox`, the one it would use). */
+  profile: string;
+}
+
+/** The document of result N, with what the messages need. */
+export interface RankedDocument extends DocumentQuery {
+  rank: number;
+  title: string;
+}
+
+/**
+ * Result `rank` of the last search, for a run against `current`. The result ids belong to the target the search ran
+ * against, so a run against another one is refused with the exact command that opens the result:
+ * - the search ran with `--sandbox`, this run does not: `retry(' --sandbox')`;
+ * - the search ran against the service, this run has `--sandbox`: `retry('')`, or `retry(' --profile P')` when the
+ *   profile differs;
+ * - both against the service with different profiles: `retry(' --profile P')`.
+ * `retry` builds that command from the target flags to use.
+ * @throws UsageError when there are no stored results, `rank` is out of range, or the target differs.
+ */
+export function rankedDocument(last: LastResults | undefined, rank: number, current: RunTarget, retry: (targetFlags: string) => string): RankedDocument {
+  if (last === undefined) {
+    throw new UsageError(
+      `There are no stored search results, so there is no result ${rank}: run \`pravo search "..."\` first, then \`pravo doc N\` opens result N (or give a document_id with --collection).`,
+    );
+  }
+  const query = sanitizeLine(String(last.query ?? ''));
+  const count = last.results.length;
+  if (count === 0) throw new UsageError(`The last search, for "${query}", found nothing: there is no result ${rank}. Search again with other words.`);
+  if (rank > count) {
+    throw new UsageError(`The last search, for "${query}", had ${count} ${count === 1 ? 'result' : 'results'}: give a number from 1 to ${count}.`);
+  }
+  const searchedSandbox = last.sandbox === true;
+  const searchedProfile = typeof last.profile === 'string' ? last.profile : 'default';
+  const profileFlag = ` --profile ${shellQuote(searchedProfile)}`;
+  if (searchedSandbox && !current.sandbox) {
+    throw new UsageError(
+      `Result ${rank} of the last search ("${query}") came from the sandbox (\`pravo search --sandbox\`), so it is opened there: run \`${retry(' --sandbox')}\`.`,
+    );
+  }
+  if (!searchedSandbox && current.sandbox) {
+    const flags = searchedProfile === current.profile ? '' : profileFlag;
+    throw new UsageError(
+      `Result ${rank} of the last search ("${query}") came from the service (profile "${sanitizeLine(searchedProfile)}"), not the sandbox: run \`${retry(flags)}\`.`,
+    );
+  }
+  if (!searchedSandbox && searchedProfile !== current.profile) {
+    throw new UsageError(
+      `Result ${rank} of the last search ("${query}") came from profile "${sanitizeLine(searchedProfile)}", not "${sanitizeLine(current.profile)}": run \`${retry(profileFlag)}\`.`,
+    );
+  }
+  const result = last.results[rank - 1]!;
+  if (typeof result.document_id !== 'string' || typeof result.collection !== 'string') {
+    throw new UsageError(`The stored result ${rank} is damaged (no document_id or collection): run the search again.`);
+  }
+  return { rank, document_id: result.document_id, collection: result.collection, title: typeof result.title === 'string' ? result.title : '' };
+}
+
+/**
+ * A value as one shell word for a command pravo suggests: as is when it holds only safe characters (letters, digits,
+ * `_ - . / : @ % + = ,` and Cyrillic), else in single quotes (a `'` inside written `'\''`). Control characters are
+ * removed first (`sanitizeLine`).
+ */
+export function shellQuote(value: string): string {
+  const clean = sanitizeLine(value);
+  if (clean !== '' && /^[\p{L}\p{N}_\-./:@%+=,]+$/u.test(clean)) return clean;
+  return `'${clean.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,192 @@
+/**
+ * `pravo doc` (spec: GET /v1/documents): the document named by a result number of the last search or by a
+ * `document_id` and its `collection`, from the response cache when a fresh copy is there (each retrieval spends a unit
+ * of the retrieval quota: a cached document is never retrieved again unless `--refresh`), then printed whole or one
+ * element of it, as JSON, or written to a file.
+ */
+import type { DocumentQuery } from '../../api/resources/documents.js';
+import { elementLabelOf, elementTextOf, PATHS, type DocumentResponse } from '../../api/types.js';
+import { UsageError } from '../../errors/cli.js';
+import type { Factory } from '../../factory.js';
+import { Printer } from '../../io/printer.js';
+import { sanitizeLine } from '../../io/sanitize.js';
+import { elementRefOf, elementsOf, isCourtDecision } from '../../legal/documents.js';
+import { findArticleCitations, referencedArticles } from '../../legal/references.js';
+import type { DocumentViewData, ElementReferences } from '../../render/document.js';
+import { waitWithSpinner } from '../shared.js';
+import { parseDocArgument, rankedDocument, shellQuote, type DocArgument } from './argument.js';
+import { otherOccurrences, parseElementRequest, plural, selectElement, type SelectedElement } from './select.js';
+
+/** Options of `pravo doc` as commander parses them. */
+export interface DocOptions {
+  collection?: string;
+  article?: string;
+  paragraph?: string;
+  json?: boolean;
+  out?: string;
+  refresh?: boolean;
+  timeout?: string;
+}
+
+/** Default timeout of one retrieval, in ms (the transport's default; a document is one GET). */
+export const DOC_TIMEOUT_MS = 30_000;
+
+/**
+ * `--timeout` seconds as milliseconds (default {@link DOC_TIMEOUT_MS}).
+ * @throws UsageError unless it is a number of seconds from 1 to 3600.
+ */
+export function parseDocTimeout(value: string | undefined): number {
+  if (value === undefined) return DOC_TIMEOUT_MS;
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/u.test(value.trim()) || seconds < 1 || seconds > 3600) {
+    throw new UsageError(`--timeout takes a number of seconds from 1 to 3600, not "${sanitizeLine(value)}"`);
+  }
+  return Math.round(seconds * 1000);
+}
+
+/**
+ * Runs `pravo doc`; returns the exit code.
+ * @throws UsageError before sending (bad argument or options, no such result, a result of another target); after the
+ *   retrieval when the document has no such article or paragraph. EnvironmentError when `--out` cannot be written
+ *   (checked before sending too). API errors from the client (404 `not_found`, 400 `invalid_request`, …).
+ */
+export async function runDoc(factory: Factory, argument: string, options: DocOptions): Promise<number> {
+  const request = parseElementRequest(options);
+  const timeoutMs = parseDocTimeout(options.timeout);
+  const parsed = parseDocArgument(argument, options.collection);
+  const query: DocumentQuery = parsed.kind === 'id' ? parsed : await documentOfRank(factory, parsed.rank, options);
+  if (options.out !== undefined) {
+    const { checkOutputFile } = await import('../../io/output-file.js');
+    await checkOutputFile(options.out, '--out');
+  }
+  const printer = new Printer(factory.io, options.json === true);
+
+  const [{ cachedGet, cacheTtlMs }, { parseDocument }] = await Promise.all([import('../cached-get.js'), import('../../api/shapes.js')]);
+  const { response, fromCache, storedAt } = await cachedGet(factory, {
+    path: PATHS.documents,
+    query: { document_id: query.document_id, collection: query.collection },
+    refresh: options.refresh === true,
+    parse: parseDocument,
+    fetch: async () => {
+      // Only on a miss: a cached document builds no client and starts no sandbox.
+      const client = await factory.client();
+      return waitWithSpinner(factory, 'Retrieving the document', () =>
+        client.documents.retrieve({ document_id: query.document_id, collection: query.collection }, { signal: factory.signal, timeoutMs }),
+      );
+    },
+  });
+  // Notes go first: on a terminal the output may go through the pager, and a note written while it runs lands
+  // anywhere on the screen.
+  if (fromCache) printer.note(cacheNote(storedAt, factory.clock.now()));
+
+  const document = response.data;
+  let selected: SelectedElement | undefined;
+  if (request) {
+    const cachedNote = cacheTtlMs(factory.env) > 0 ? 'The document is cached now: another --article or --paragraph spends nothing.' : '';
+    selected = selectElement(document, request, cachedNote);
+    const others = otherOccurrences(selected);
+    if (others.length > 0) printer.note(duplicateNote(selected, others));
+  }
+
+  const raw = selected ? JSON.stringify(selected.element) : response.raw;
+  if (options.out !== undefined) {
+    const { writeOutputFile } = await import('../../io/output-file.js');
+    await writeOutputFile(options.out, selected ? `${raw}\n` : raw);
+    const what = selected
+      ? `${sanitizeLine(elementLabelOf(selected.element)) || `element ${selected.index + 1}`} (JSON)`
+      : `the document (${plural(elementsOf(document).length, 'element')}, JSON as the server sent it)`;
+    printer.note(`Wrote ${what} to ${options.out}.`);
+    return 0;
+  }
+
+  const data: DocumentViewData = { document };
+  if (selected) {
+    const references = isCourtDecision(document) ? undefined : referencesOf(selected, document, openCommand(factory, parsed));
+    data.selected = { element: selected.element, ...(references ? { references } : {}) };
+  }
+  await printer.response({ raw, data }, async () => (await import('../../render/document.js')).documentView);
+  return 0;
+}
+
+/**
+ * The document of result `rank` of the last search, refused when that search ran against another target (the ids
+ * belong to it): see `rankedDocument`.
+ */
+async function documentOfRank(factory: Factory, rank: number, options: DocOptions): Promise<DocumentQuery> {
+  const { loadLastResults } = await import('../../state/last-results.js');
+  const last = await loadLastResults(factory.env);
+  const profile = (await factory.profile()).name;
+  const kept = keptFlags(options);
+  return rankedDocument(last, rank, { sandbox: factory.globals.sandbox === true, profile }, (flags) => `pravo doc ${rank}${flags}${kept}`);
+}
+
+/** The run's own options, for a suggested command: ` --article 45 --json`. */
+function keptFlags(options: DocOptions): string {
+  const flags: string[] = [];
+  if (options.article !== undefined) flags.push('--article', shellQuote(options.article));
+  if (options.paragraph !== undefined) flags.push('--paragraph', shellQuote(options.paragraph));
+  if (options.json) flags.push('--json');
+  if (options.out !== undefined) flags.push('--out', shellQuote(options.out));
+  if (options.refresh) flags.push('--refresh');
+  if (options.timeout !== undefined) flags.push('--timeout', shellQuote(options.timeout));
+  return flags.length === 0 ? '' : ` ${flags.join(' ')}`;
+}
+
+/** `pravo doc 1 --article` (with the run's target options), to which a ref is appended. */
+function openCommand(factory: Factory, parsed: DocArgument): string {
+  const words = ['pravo', 'doc'];
+  if (parsed.kind === 'rank') words.push(String(parsed.rank));
+  else words.push(shellQuote(parsed.document_id), '--collection', shellQuote(parsed.collection));
+  if (factory.globals.profile !== undefined) words.push('--profile', shellQuote(factory.globals.profile));
+  if (factory.globals.sandbox) words.push('--sandbox');
+  if (factory.globals.corpus !== undefined) words.push('--corpus', shellQuote(factory.globals.corpus));
+  if (factory.globals.dataDir !== undefined) words.push('--data-dir', shellQuote(factory.globals.dataDir));
+  return [...words, '--article'].join(' ');
+}
+
+/**
+ * The articles of the same act that a statute's element cites (its own label left out of the text), or `undefined`
+ * when it cites none, of this act or another.
+ */
+function referencesOf(selected: SelectedElement, document: DocumentResponse, command: string): ElementReferences | undefined {
+  const label = elementLabelOf(selected.element);
+  const full = elementTextOf(selected.element);
+  const body = label !== '' && full.trimStart().startsWith(label) ? full.trimStart().slice(label.length) : full;
+  const citations = findArticleCitations(body);
+  if (citations.length === 0) return undefined;
+  const articles = referencedArticles(citations, elementsOf(document).map(elementRefOf), { self: selected.ref });
+  const external = citations.filter((c) => c.scope === 'external').length;
+  if (articles.length === 0 && external === 0) return undefined;
+  return { articles, external, openCommand: command };
+}
+
+/**
+ * The note of a document read from the cache: when it was retrieved (local time and age) and that `--refresh`
+ * retrieves it again, spending a unit. One line.
+ */
+export function cacheNote(storedAt: number, now: number): string {
+  const when = new Date(storedAt);
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  const stamp = `${when.getFullYear()}-${pad(when.getMonth() + 1)}-${pad(when.getDate())} ${pad(when.getHours())}:${pad(when.getMinutes())}`;
+  return `From the cache: retrieved ${stamp} (${ageOf(now - storedAt)}); --refresh retrieves it again, which spends a retrieval unit.`;
+}
+
+/** `just now`, `5 minutes ago`, `3 hours ago`, `2 days ago`. */
+function ageOf(ms: number): string {
+  const minutes = Math.floor(Math.max(0, ms) / 60_000);
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${plural(minutes, 'minute')} ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${plural(hours, 'hour')} ago`;
+  return `${plural(Math.floor(hours / 24), 'day')} ago`;
+}
+
+/** The note when the printed element's ref is not unique in the document. */
+function duplicateNote(selected: SelectedElement, others: string[]): string {
+  const ref = sanitizeLine(selected.ref);
+  const how = others.map((value) => `--article ${value}`).join(', ');
+  return (
+    `${selected.sameRef} elements of this document are numbered ${ref} (an act can quote an article of another act); ` +
+    `this is number ${selected.occurrence} of them. ${others.length === 1 ? 'The other' : 'The others'}: ${how}.`
+  );
+}

@@ -1,0 +1,248 @@
+/**
+ * Renderers of a document (spec: GET /v1/documents, Document response): for terminals a header and the elements, each
+ * in the form a lawyer reads it — a statute's articles with their bold label (`Чл. 45.`) running into the text, a
+ * decision's paragraphs numbered in a margin (`¶ 3`) — or one element with the articles of the same act it refers to;
+ * for pipes one tab-separated line per element. Pure functions of the data: they return strings and never write.
+ * Every string of the document passes through the sanitizer (`sanitizeLine`, `sanitizeTsvField`, or `wrapText`).
+ */
+import { Chalk } from 'chalk';
+import { elementLabelOf, elementTextOf, type DocumentElement, type DocumentResponse } from '../api/types.js';
+import type { View } from '../io/printer.js';
+import { sanitizeLine, sanitizeText, sanitizeTsvField } from '../io/sanitize.js';
+import { elementRefOf, elementsOf, isCourtDecision } from '../legal/documents.js';
+import type { ReferencedArticle } from '../legal/references.js';
+import { wrapText } from './text.js';
+
+/** What the document view shows. */
+export interface DocumentViewData {
+  document: DocumentResponse;
+  /** One element (`--article`, `--paragraph`): printed under a short header instead of the whole document. */
+  selected?: {
+    element: DocumentElement;
+    /** The articles of the same act the element refers to (statutes only). */
+    references?: ElementReferences;
+  };
+}
+
+/** The references listed under one article. */
+export interface ElementReferences {
+  /** Articles of the same act, in the order first cited (see `referencedArticles`). */
+  articles: ReferencedArticle[];
+  /** How many citations of other acts the text holds (not listed). */
+  external: number;
+  /** The command that opens one of them, without the ref: `pravo doc 1 --article`. */
+  openCommand: string;
+}
+
+/** Options of {@link renderDocumentText}. */
+export interface DocumentTextOptions {
+  /** Terminal width in columns; text is wrapped to it (minimum 40). */
+  width: number;
+  /** Whether to use ANSI colours and bold. */
+  color: boolean;
+}
+
+const MIN_WIDTH = 40;
+type Painter = InstanceType<typeof Chalk>;
+
+/**
+ * The document for a terminal. The whole document: the title (bold), its fields (type, date, author, url; for court
+ * decisions also court, case, decision, department, panel with the chair first, reporting judge), the number of
+ * elements, then every element. One element: the title and a one-line summary, the element, and for an article of a
+ * statute the articles of the same act it cites ("Refers to …"), marking those the document does not have.
+ */
+export function renderDocumentText(data: DocumentViewData, options: DocumentTextOptions): string {
+  const c = new Chalk({ level: options.color ? 1 : 0 });
+  const width = Math.max(MIN_WIDTH, options.width);
+  const document = data.document;
+  const decision = isCourtDecision(document);
+  const elements = elementsOf(document);
+  const lines: string[] = [];
+  if (data.selected) {
+    lines.push(...wrapText(document.title ?? '', width).map((line) => c.bold(line)));
+    lines.push(...wrapText(summaryOf(document, decision), width).map((line) => c.dim(line)));
+    lines.push('', ...renderElement(data.selected.element, decision, width, gutterOf([data.selected.element]), c));
+    if (data.selected.references) lines.push(...renderReferences(data.selected.references, width, c));
+  } else {
+    lines.push(...wrapText(document.title ?? '', width).map((line) => c.bold(line)));
+    lines.push(...renderFields(fieldsOf(document, decision), width, c));
+    lines.push(c.dim('─'.repeat(width)));
+    lines.push(c.dim(elements.length === 0 ? 'No elements (no structured content): --json prints the whole response.' : countOf(elements, decision)));
+    const gutter = gutterOf(elements);
+    for (const element of elements) lines.push('', ...renderElement(element, decision, width, gutter, c));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** `303 articles`, `22 paragraphs`, `3 elements` (articles when every label is `Чл. …`). */
+function countOf(elements: DocumentElement[], decision: boolean): string {
+  const noun = decision ? 'paragraph' : elements.every((e) => /^чл\./iu.test(elementLabelOf(e))) ? 'article' : 'element';
+  return `${elements.length} ${noun}${elements.length === 1 ? '' : 's'}`;
+}
+
+/** A string field when present and not blank, else `undefined`. */
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+/** `Решение № 116` (type and number), or whichever is there. */
+function decisionOf(document: DocumentResponse): string | undefined {
+  const number = text(document.decision_number);
+  const type = text(document.type);
+  if (number === undefined) return undefined;
+  return type === undefined ? `№ ${number}` : `${type} № ${number}`;
+}
+
+/** `наказателно дело № 1164/2023` (case kind and number), or whichever is there. */
+function caseOf(document: DocumentResponse): string | undefined {
+  const number = text(document.case_number);
+  const kind = text(document.case_kind);
+  if (number === undefined) return kind;
+  return kind === undefined ? `№ ${number}` : `${kind} № ${number}`;
+}
+
+/** The panel, the chair first (as the document lists it), marked. */
+function panelOf(document: DocumentResponse): string | undefined {
+  const judges = Array.isArray(document.judges) ? document.judges.filter((j): j is string => typeof j === 'string' && j.trim() !== '') : [];
+  if (judges.length === 0) return undefined;
+  return judges.map((judge, i) => (i === 0 && judges.length > 1 ? `${judge} (chair)` : judge)).join(', ');
+}
+
+/** The header's fields, in order; absent ones left out. */
+function fieldsOf(document: DocumentResponse, decision: boolean): [string, string][] {
+  const date = text(document.date);
+  const inForce = text(document.in_force_date);
+  const fields: [string, string | undefined][] = [
+    ['Type', text(document.type)],
+    ['Date', date !== undefined && inForce !== undefined && inForce !== date ? `${date} (in force ${inForce})` : date],
+  ];
+  if (decision) {
+    fields.push(
+      ['Court', text(document.court)],
+      ['Case', caseOf(document)],
+      ['Decision', decisionOf(document)],
+      ['Department', text(document.department)],
+      ['Panel', panelOf(document)],
+      ['Reporting judge', text(document.reporting_judge)],
+    );
+  }
+  fields.push(['Author', text(document.author)], ['URL', text(document.url)]);
+  return fields.filter((field): field is [string, string] => field[1] !== undefined);
+}
+
+/** Field rows: the name dim in a column, the value wrapped beside it. */
+function renderFields(fields: [string, string][], width: number, c: Painter): string[] {
+  const column = Math.max(...fields.map(([name]) => name.length), 0) + 2;
+  const lines: string[] = [];
+  for (const [name, value] of fields) {
+    wrapText(value, width - column).forEach((line, i) => lines.push(`${i === 0 ? c.dim(name.padEnd(column)) : ' '.repeat(column)}${line}`));
+  }
+  return lines;
+}
+
+/** One line under a single element's title: `Закон · 2005-12-14` or `Решение № 116 · 2024-02-15 · ВКС · н. д. № …`. */
+function summaryOf(document: DocumentResponse, decision: boolean): string {
+  const parts = decision
+    ? [decisionOf(document) ?? text(document.type), text(document.date), text(document.court), caseOf(document)]
+    : [text(document.type), text(document.date)];
+  return parts.filter((part) => part !== undefined).join(' · ');
+}
+
+/** Width of the paragraph margin of a decision: the longest label and two spaces (at most 10). */
+function gutterOf(elements: DocumentElement[]): number {
+  return Math.min(10, Math.max(0, ...elements.map((e) => [...sanitizeLine(elementLabelOf(e))].length)) + 2);
+}
+
+/**
+ * One element. A decision's paragraph: its label (`¶ 3`) in a margin of `gutter` columns, the text wrapped beside it.
+ * A statute's article: the label bold, running into the text when the text starts with it (`Чл. 45. (1) …`), else on
+ * a line of its own; each line of the text (алинеи, точки) starts a new line.
+ */
+function renderElement(element: DocumentElement, decision: boolean, width: number, gutter: number, c: Painter): string[] {
+  const label = sanitizeLine(elementLabelOf(element));
+  const body = sanitizeText(elementTextOf(element));
+  if (decision) {
+    const room = Math.max(20, width - gutter);
+    const wrapped = body.split('\n').flatMap((line) => wrapText(line, room));
+    if (wrapped.length === 0) return [c.dim(label)];
+    return wrapped.map((line, i) => `${i === 0 ? c.dim(label.padEnd(gutter)) : ' '.repeat(gutter)}${line}`);
+  }
+  const rest = label === '' ? undefined : afterLabel(body, label);
+  if (rest !== undefined) {
+    const [first = '', ...others] = rest.split('\n');
+    const head = wrapText(`${label} ${first}`, width);
+    if (head[0]?.startsWith(label)) head[0] = `${c.bold(label)}${head[0].slice(label.length)}`;
+    return [...head, ...others.flatMap((line) => wrapText(line, width))];
+  }
+  const lines = body.split('\n').flatMap((line) => wrapText(line, width));
+  return label === '' ? lines : [c.bold(label), ...lines];
+}
+
+/**
+ * `body` after the `label` it starts with (white space in `body` matching each space of `label`, leading white space
+ * skipped); `undefined` when it does not start with it.
+ */
+function afterLabel(body: string, label: string): string | undefined {
+  const blank = (char: string | undefined): boolean => char !== undefined && /\s/u.test(char);
+  let i = 0;
+  while (blank(body[i])) i++;
+  for (const char of label) {
+    if (char === ' ') {
+      if (!blank(body[i])) return undefined;
+      while (blank(body[i])) i++;
+    } else if (body.startsWith(char, i)) {
+      i += char.length;
+    } else {
+      return undefined;
+    }
+  }
+  return body.slice(i);
+}
+
+/** The "Refers to …" block under one article; nothing when the text cites nothing. */
+function renderReferences(references: ElementReferences, width: number, c: Painter): string[] {
+  const lines: string[] = [];
+  const { articles, external } = references;
+  if (articles.length > 0) {
+    const names = articles.map((a) => (a.through === undefined ? `чл. ${sanitizeLine(a.ref)}` : `чл. ${sanitizeLine(a.ref)} – ${sanitizeLine(a.through)}`));
+    const column = Math.max(...names.map((name) => [...name].length)) + 3;
+    lines.push('', c.bold('Refers to these articles of this act:'));
+    articles.forEach((article, i) => {
+      const what =
+        article.through !== undefined
+          ? c.dim(`(${article.count ?? 0} articles of this document)`)
+          : article.exists
+            ? article.details.map(sanitizeLine).join('; ')
+            : c.dim('(not in this document)');
+      const name = names[i]!;
+      lines.push(`  ${name}${what === '' ? '' : `${' '.repeat(column - [...name].length)}${what}`}`.trimEnd());
+    });
+    const open = articles.find((a) => a.exists);
+    if (open) lines.push(...wrapText(`Open one with: ${references.openCommand} ${open.ref}`, width).map((line) => c.dim(line)));
+  }
+  if (external > 0) {
+    const what = `${external} ${external === 1 ? 'citation' : 'citations'} of other acts (… от Закона за …, НПК) ${external === 1 ? 'is' : 'are'} not listed.`;
+    lines.push(...(articles.length > 0 ? [] : ['']), ...wrapText(what, width).map((line) => c.dim(line)));
+  }
+  return lines;
+}
+
+/**
+ * One line per element, tab-separated, no colour, no header: `ref`, `label`, `text` (the whole text on one line).
+ * Tabs, newlines and other white-space runs inside values become one space; control sequences are removed. With one
+ * element selected, only its line. No elements: empty output.
+ */
+export function renderDocumentTsv(data: DocumentViewData): string {
+  const elements = data.selected ? [data.selected.element] : elementsOf(data.document);
+  return elements
+    .map((element) => [elementRefOf(element), sanitizeLine(elementLabelOf(element)), sanitizeLine(elementTextOf(element))].map(sanitizeTsvField).join('\t'))
+    .map((line) => `${line}\n`)
+    .join('');
+}
+
+/** The document's view for the printer: the text (paged) on a terminal, TSV when piped. */
+export const documentView: View<DocumentViewData> = {
+  table: renderDocumentText,
+  tsv: renderDocumentTsv,
+  page: true,
+};

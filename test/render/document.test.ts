@@ -1,0 +1,196 @@
+/** The document renderer (`src/render/document.ts`): statutes and decisions for terminals, TSV for pipes. */
+import { describe, expect, it } from 'vitest';
+import type { DocumentResponse } from '../../src/api/types.js';
+import { hasControlSequences } from '../../src/io/sanitize.js';
+import { renderDocumentText, renderDocumentTsv, type DocumentViewData } from '../../src/render/document.js';
+import { testDecision, testStatute } from '../helpers/documents.js';
+
+const plain = { width: 80, color: false };
+/** Display width in code points. */
+const widthOf = (line: string): number => [...line].length;
+
+describe('renderDocumentText: a statute', () => {
+  const text = renderDocumentText({ document: testStatute() }, plain);
+  const lines = text.split('\n');
+
+  it('starts with the title and the fields, then the number of articles', () => {
+    expect(lines.slice(0, 6)).toEqual([
+      'Закон за примерните уведомления (ТЕСТОВИ ДАННИ)',
+      'Type    Закон',
+      'Date    2020-05-01 (in force 2020-06-01)',
+      'Author  ТЕСТОВИ ДАННИ: измислен автор',
+      'URL     https://example.invalid/test-act-1',
+      '─'.repeat(80),
+    ]);
+    expect(lines[6]).toBe('8 articles');
+  });
+
+  it('prints each article with its label running into the text, and each алинея and точка on a line of its own', () => {
+    expect(renderDocumentText({ document: testStatute() }, { width: 100, color: false })).toContain(
+      [
+        'Чл. 2. (1) Уведомлението по чл. 5, ал. 2 се подава писмено.',
+        '(2) Сроковете по чл. 3 – 5 и по чл. 12 от Закона за измислените срокове не се прилагат за:',
+        '1. лицата по чл. 44а;',
+        '2. тестовите случаи.',
+      ].join('\n'),
+    );
+    expect(text).toContain('\n\nЧл. 4а. Уведомлението се вписва в тестов регистър.\n');
+  });
+
+  it('wraps to the width', () => {
+    const narrow = renderDocumentText({ document: testStatute() }, { width: 40, color: false });
+    expect(Math.max(...narrow.split('\n').map(widthOf))).toBeLessThanOrEqual(40);
+    expect(narrow).toContain('Чл. 2. (1) Уведомлението по чл. 5, ал. 2\nсе подава писмено.');
+  });
+
+  it('in colour the title and the labels are bold', () => {
+    const coloured = renderDocumentText({ document: testStatute() }, { width: 80, color: true });
+    expect(coloured).toContain('\u001b[1mЗакон за примерните уведомления (ТЕСТОВИ ДАННИ)\u001b[22m');
+    expect(coloured).toContain('\u001b[1mЧл. 1.\u001b[22m Този закон');
+  });
+});
+
+describe('renderDocumentText: a court decision', () => {
+  const text = renderDocumentText({ document: testDecision() }, plain);
+
+  it('shows the court fields, the panel with the chair first, and the reporting judge', () => {
+    expect(text).toContain(
+      [
+        'Решение № 7 по тестово дело (ТЕСТОВИ ДАННИ)',
+        'Type             Решение',
+        'Date             2024-03-01',
+        'Court            Тестов касационен съд',
+        'Case             наказателно дело № 12/2024',
+        'Decision         Решение № 7',
+        'Department       Първо тестово отделение',
+        'Panel            Анна Примерова (chair), Борис Тестов, Вера Измислена',
+        'Reporting judge  Борис Тестов',
+        'Author           ТЕСТОВИ ДАННИ: измислен съд',
+      ].join('\n'),
+    );
+    expect(text).toContain('\n3 paragraphs\n');
+  });
+
+  it('numbers the paragraphs in a margin, continuation lines under the text', () => {
+    expect(text).toContain('\n¶ 1  Р Е Ш Е Н И Е № 7 (тестов текст)\n');
+    const narrow = renderDocumentText({ document: testDecision() }, { width: 45, color: false });
+    expect(narrow).toContain('¶ 2  Производството е по чл. 346 от НПК\n     (тестов текст). Жалбата е допустима.');
+  });
+
+  it('court_id 0 (the Конституционен съд) alone makes a decision', () => {
+    const ks: DocumentResponse = { title: 'Определение (ТЕСТОВИ ДАННИ)', court_id: 0, elements: [{ ref: '1', label: '¶ 1', text: 'Текст.' }] };
+    expect(renderDocumentText({ document: ks }, plain)).toContain('¶ 1  Текст.');
+  });
+});
+
+describe('renderDocumentText: one element', () => {
+  const statute = testStatute();
+  const chosen = statute.elements![1]!;
+
+  it('a short header, the article, and the articles of the same act it cites', () => {
+    const data: DocumentViewData = {
+      document: statute,
+      selected: {
+        element: chosen,
+        references: {
+          articles: [
+            { ref: '5', exists: true, details: ['ал. 2'] },
+            { ref: '3', exists: true, details: [] },
+            { ref: '44а', exists: false, details: [] },
+          ],
+          external: 1,
+          openCommand: 'pravo doc 1 --article',
+        },
+      },
+    };
+    const text = renderDocumentText(data, plain);
+    expect(text.split('\n').slice(0, 3)).toEqual(['Закон за примерните уведомления (ТЕСТОВИ ДАННИ)', 'Закон · 2020-05-01', '']);
+    expect(text).toContain('Чл. 2. (1) Уведомлението по чл. 5, ал. 2 се подава писмено.');
+    expect(text).not.toContain('Чл. 1.');
+    expect(text).toContain(
+      [
+        'Refers to these articles of this act:',
+        '  чл. 5     ал. 2',
+        '  чл. 3',
+        '  чл. 44а   (not in this document)',
+        'Open one with: pravo doc 1 --article 5',
+        '1 citation of other acts (… от Закона за …, НПК) is not listed.',
+      ].join('\n'),
+    );
+  });
+
+  it('a range too long to list stays one line', () => {
+    const text = renderDocumentText(
+      {
+        document: statute,
+        selected: { element: chosen, references: { articles: [{ ref: '1', exists: true, details: [], through: '300', count: 300 }], external: 0, openCommand: 'pravo doc 1 --article' } },
+      },
+      plain,
+    );
+    expect(text).toContain('  чл. 1 – 300   (300 articles of this document)');
+  });
+
+  it('a decision\'s paragraph under its summary line', () => {
+    const decision = testDecision();
+    const text = renderDocumentText({ document: decision, selected: { element: decision.elements![1]! } }, plain);
+    expect(text).toBe(
+      [
+        'Решение № 7 по тестово дело (ТЕСТОВИ ДАННИ)',
+        'Решение № 7 · 2024-03-01 · Тестов касационен съд · наказателно дело № 12/2024',
+        '',
+        '¶ 2  Производството е по чл. 346 от НПК (тестов текст). Жалбата е допустима.',
+        '',
+      ].join('\n'),
+    );
+  });
+});
+
+describe('hostile text from a server', () => {
+  const hostile = '\u001b]8;;https://evil.example\u0007link\u001b]8;;\u0007 \u001b[2J\u202eобърнат\r\tтаб\nред';
+  const document: DocumentResponse = {
+    title: `Заглавие ${hostile} (ТЕСТОВИ ДАННИ)`,
+    type: hostile,
+    court: hostile,
+    judges: [hostile, 'Б'],
+    url: hostile,
+    elements: [
+      { ref: `1${hostile}`, label: `¶ ${hostile}`, text: hostile },
+      { ref: '2', label: hostile, text: `${hostile}\n${hostile}` },
+    ],
+  };
+
+  it('reaches the terminal without control sequences', () => {
+    for (const data of [{ document }, { document, selected: { element: document.elements![1]! } }] as DocumentViewData[]) {
+      const text = renderDocumentText(data, plain);
+      expect(hasControlSequences(text), JSON.stringify(text)).toBe(false);
+      expect(text).toContain('обърнат');
+    }
+  });
+
+  it('TSV: three fields per line, no tab, CR or control sequence inside a field', () => {
+    const tsv = renderDocumentTsv({ document });
+    const lines = tsv.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    for (const line of lines) {
+      expect(line.split('\t')).toHaveLength(3);
+      expect(hasControlSequences(line)).toBe(false);
+      expect(line).not.toContain('\r');
+    }
+  });
+});
+
+describe('renderDocumentTsv', () => {
+  it('one line per element: ref, label, text on one line', () => {
+    const lines = renderDocumentTsv({ document: testStatute() }).trimEnd().split('\n');
+    expect(lines).toHaveLength(8);
+    expect(lines[1]).toBe(
+      '2\tЧл. 2.\tЧл. 2. (1) Уведомлението по чл. 5, ал. 2 се подава писмено. (2) Сроковете по чл. 3 – 5 и по чл. 12 от Закона за измислените срокове не се прилагат за: 1. лицата по чл. 44а; 2. тестовите случаи.',
+    );
+  });
+
+  it('with one element selected, only its line; no elements, no output', () => {
+    const statute = testStatute();
+    expect(renderDocumentTsv({ document: statute, selected: { element: statute.elements![4]! } })).toBe('4а\tЧл. 4а.\tЧл. 4а. Уведомлението се вписва в тестов регистър.\n');
+    expect(renderDocumentTsv({ document: { title: 'x' } })).toBe('');
+  });
+});
