@@ -217,7 +217,7 @@ describe('pravo doc: the cache (a retrieval spends a unit)', () => {
     const corpus = path.join(root, 'not-a-corpus.jsonl');
     fs.writeFileSync(corpus, 'not json\n');
     const dataDir = path.join(root, 'sandbox-data');
-    const globals = { sandbox: true, corpus };
+    const globals = { sandbox: true, corpus: [corpus] };
     const factory = new Factory({ io: testIOStreams({ env }).io, globals, clock: new FakeClock(), signal: new AbortController().signal, version: 'test' });
     const scope = await factory.cacheScope();
     const statute = testStatute();

@@ -139,7 +139,7 @@ function openCommand(factory: Factory, parsed: DocArgument): string {
   else words.push(shellQuote(parsed.document_id), '--collection', shellQuote(parsed.collection));
   if (factory.globals.profile !== undefined) words.push('--profile', shellQuote(factory.globals.profile));
   if (factory.globals.sandbox) words.push('--sandbox');
-  if (factory.globals.corpus !== undefined) words.push('--corpus', shellQuote(factory.globals.corpus));
+  for (const corpus of factory.globals.corpus ?? []) words.push('--corpus', shellQuote(corpus));
   if (factory.globals.dataDir !== undefined) words.push('--data-dir', shellQuote(factory.globals.dataDir));
   return [...words, '--article'].join(' ');
 }
