@@ -11,7 +11,8 @@
  *   stopped afterwards;
  * - `pravo sandbox serve` in the foreground must print its ready line, then stop with exit 0 on Ctrl-C (SIGINT);
  * - `pravo config set-key` without `--stdin` gets the key typed at a pseudo-terminal (util-linux `script`);
- * - anything else must exit 0 within a minute.
+ * - anything else must exit 0 within a minute, every command of a pipeline included (`pipefail`: `pravo ... | jq`
+ *   fails when pravo does).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -126,7 +127,7 @@ async function runExample(example: Example): Promise<{ ok: boolean; detail: stri
     // open, and the run with it. The script leads its own process group, stopped as a whole afterwards.
     const out = path.join(scratch.dir, 'script.out');
     const fd = fs.openSync(out, 'w');
-    const child = spawn('bash', ['-c', `set -e\n${script}`], { cwd: work, env, detached: true, stdio: ['ignore', fd, fd], timeout: 120_000 });
+    const child = spawn('bash', ['-o', 'pipefail', '-c', `set -e\n${script}`], { cwd: work, env, detached: true, stdio: ['ignore', fd, fd], timeout: 120_000 });
     const exitCode = await new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     fs.closeSync(fd);
     if (child.pid !== undefined) killGroup(child.pid);
@@ -136,7 +137,7 @@ async function runExample(example: Example): Promise<{ ok: boolean; detail: stri
   const line = example.lines[0]!;
   if (/\bpravo sandbox serve\b/.test(line)) return serveUntilReady(line, options);
   if (/\bpravo config set-key\b/.test(line) && !/--stdin/.test(line)) return typeKeyAtPrompt(line, options);
-  const result = await execa('bash', ['-c', line], { ...options, stdin: 'ignore' });
+  const result = await execa('bash', ['-o', 'pipefail', '-c', line], { ...options, stdin: 'ignore' });
   return { ok: result.exitCode === 0, detail: `${result.stdout}\n${result.stderr}` };
 }
 
