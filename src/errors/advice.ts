@@ -94,7 +94,7 @@ export function describeError(error: unknown, context: ErrorContext): ErrorSumma
   if (error instanceof CliError) {
     const before = error instanceof UsageError && error.afterRequest ? '' : sent;
     const hint = error.kind === 'usage' ? `${before}See ${help}.` : error.kind === 'config' && sent ? sent.trim() : undefined;
-    return summary(error.kind, error.message, hint);
+    return summary(error.kind, error.message, hint, error instanceof UsageError && error.code !== undefined ? { code: error.code } : {});
   }
   if (error instanceof UserCancelledError) return summary('cancelled', error.message, undefined);
   if (isPromptCancel(error)) return summary('cancelled', 'Cancelled.', undefined);

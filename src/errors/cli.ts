@@ -21,9 +21,16 @@ export class CliError extends Error {
  */
 export class UsageError extends CliError {
   readonly afterRequest: boolean;
-  constructor(message: string, options: { afterRequest?: boolean } = {}) {
+  /**
+   * The contract's error code the service would answer for this request, when the problem is one the contract names
+   * (`invalid_request` for `court_ids` with only non-court sources, spec: POST /v1/search, rule 1); shown as `code`
+   * of `--json` errors. Undefined for problems of the command line alone.
+   */
+  readonly code: string | undefined;
+  constructor(message: string, options: { afterRequest?: boolean; code?: string } = {}) {
     super('usage', message);
     this.afterRequest = options.afterRequest === true;
+    this.code = options.code;
   }
 }
 

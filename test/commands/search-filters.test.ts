@@ -134,7 +134,12 @@ describe('pravo search --court: a code, a name or an abbreviation', () => {
     const rule1 = await runPravo(['search', '--court', 'ВКС', '--type', 'bulgarian_laws_regulations', QUERY], { env });
     expect(rule1.exitCode).toBe(2);
     expect(rule1.stderr).toMatch(/--court applies to court decisions only, but --type selects only bulgarian_laws_regulations/);
+    const json = await runPravo(['search', '--json', '--court', 'ВКС', '--type', 'bulgarian_laws_regulations', QUERY], { env });
+    expect(json.exitCode).toBe(2);
+    // The contract's code for rule 1, though the request never left: the service would refuse it the same way.
+    expect(JSON.parse(json.stderr).error).toMatchObject({ kind: 'usage', code: 'invalid_request', exit_code: 2 });
     const date = await runPravo(['search', '--court', 'ВКС', '--from', '2024-13-01', QUERY], { env });
+    expect(JSON.parse((await runPravo(['search', '--json', '--from', '2024-13-01', QUERY], { env })).stderr).error.code).toBeNull();
     expect(date.exitCode).toBe(2);
     expect(server.requests).toHaveLength(0);
   });
@@ -215,6 +220,8 @@ describe('pravo search --type: checked against the source-types catalog', () => 
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('--court applies to court decisions only, but --type selects only eu_law, which hold none; add --type high_courts_cases or drop --court.');
     expect(searches(server)).toHaveLength(0);
+    const json = await runPravo(['search', '--json', '--type', 'eu_law', '--court', '1', QUERY], { env });
+    expect(JSON.parse(json.stderr).error.code).toBe('invalid_request');
   });
 });
 

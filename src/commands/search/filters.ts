@@ -8,6 +8,7 @@ import { editDistance, type CourtMatch, type NamedCourt } from '../../courts.js'
 import { isCourtSourceType, type SearchRequest, type SourceTypesResponse } from '../../api/types.js';
 import { sanitizeLine } from '../../io/sanitize.js';
 import { booleanField, stringField } from '../../render/fields.js';
+import { COURT_NEEDS_CASE_LAW } from './request.js';
 
 /** At most this many candidate courts are named in a message; the rest are counted. */
 const MAX_CANDIDATES_SHOWN = 8;
@@ -107,5 +108,5 @@ export function caseLawProblem(request: SearchRequest, catalog: SourceTypesRespo
   if (!types.every((t) => entries.get(t)?.caseLaw === false)) return undefined;
   const caseLaw = [...entries.values()].filter((e) => e.caseLaw === true).map((e) => `--type ${sanitizeLine(e.id)}`);
   const add = caseLaw.length > 0 ? `add ${caseLaw.join(' or ')} or drop --court` : 'drop --court';
-  return `--court applies to court decisions only, but --type selects only ${types.map(sanitizeLine).join(', ')}, which hold none; ${add}.`;
+  return `${COURT_NEEDS_CASE_LAW}, but --type selects only ${types.map(sanitizeLine).join(', ')}, which hold none; ${add}.`;
 }

@@ -2,7 +2,7 @@
  * Pure request builders of `pravo search` (spec: POST /v1/search): command-line options to a checked request body.
  * Shared by every command that sends the search fields (search, and later answer and batch).
  */
-import { characterLength, isCalendarDate, isCourtSourceType, KNOWN_SOURCE_TYPES, LIMITS, searchRequestProblems, type SearchRequest } from '../../api/types.js';
+import { characterLength, ERROR_CODES, isCalendarDate, isCourtSourceType, KNOWN_SOURCE_TYPES, LIMITS, searchRequestProblems, type SearchRequest } from '../../api/types.js';
 import { UsageError } from '../../errors/cli.js';
 
 /** The search fields as commander parses them (strings, before checking). */
@@ -71,7 +71,7 @@ export function buildSearchRequest(query: string, options: SearchFieldOptions, c
       const ids = values.map((c) => (/^\d+$/.test(c) ? Number(c) : courts.ids?.get(c))).filter((id): id is number => id !== undefined);
       if (ids.length > 0) request.court_ids = [...new Set(ids)];
       if (request.source_types?.every((t) => isCourtSourceType(t) === false)) {
-        problems.push(`--court applies to court decisions only, but --type selects only ${request.source_types.join(', ')}; add --type ${KNOWN_SOURCE_TYPES.highCourts} or drop --court.`);
+        problems.push(`${COURT_NEEDS_CASE_LAW}, but --type selects only ${request.source_types.join(', ')}; add --type ${KNOWN_SOURCE_TYPES.highCourts} or drop --court.`);
       }
     }
   }
@@ -94,8 +94,24 @@ export function buildSearchRequest(query: string, options: SearchFieldOptions, c
     } else request.max_results = Number(n);
   }
   if (problems.length === 0) problems.push(...searchRequestProblems(request).map((problem) => `${problem.message}.`));
-  if (problems.length > 0) throw new UsageError(problems.join('\n'));
+  if (problems.length > 0) throw searchUsageError(problems);
   return request;
+}
+
+/**
+ * How every problem of rule 1 (spec: POST /v1/search, "`court_ids` given and all selected sources are non-court
+ * sources" is `invalid_request`) starts, so that {@link searchUsageError} can give the error the contract's code.
+ */
+export const COURT_NEEDS_CASE_LAW = '--court applies to court decisions only';
+
+/**
+ * The usage error of a search request's problems (one per line): with code `invalid_request` when one of them is the
+ * contract's rule 1 (see {@link COURT_NEEDS_CASE_LAW}), which the service would refuse with that code; exit 2 all the
+ * same, since nothing was sent.
+ */
+export function searchUsageError(problems: readonly string[]): UsageError {
+  const rule1 = problems.some((p) => p.startsWith(COURT_NEEDS_CASE_LAW));
+  return new UsageError(problems.join('\n'), rule1 ? { code: ERROR_CODES.invalidRequest } : {});
 }
 
 /**

@@ -6,12 +6,11 @@
  * collection has any such documents at all (see `no-match.ts`).
  */
 import type { Factory } from '../../factory.js';
-import { UsageError } from '../../errors/cli.js';
 import { Printer } from '../../io/printer.js';
 import { waitWithSpinner } from '../shared.js';
 import type { SearchRequest } from '../../api/types.js';
 import { CATALOG_LOOKUP_TIMEOUT_MS, cachedSourceTypes } from '../catalog/cached.js';
-import { buildSearchRequest, courtNamesOf, parseTimeout, type SearchFieldOptions } from './request.js';
+import { buildSearchRequest, courtNamesOf, parseTimeout, searchUsageError, type SearchFieldOptions } from './request.js';
 
 /** Options of `pravo search` as commander parses them. */
 export interface SearchOptions extends SearchFieldOptions {
@@ -70,11 +69,11 @@ async function checkedRequest(factory: Factory, query: string, options: SearchOp
   const { resolveCourtNames, sourceTypeLookupProblems } = await import('./lookups.js');
   const courts = names.length > 0 ? await resolveCourtNames(factory, names) : { ids: new Map<string, number>(), problems: [] };
   if (courts.problems.length > 0) {
-    throw new UsageError([...courts.problems, ...(await sourceTypeLookupProblems(factory, local))].join('\n'));
+    throw searchUsageError([...courts.problems, ...(await sourceTypeLookupProblems(factory, local))]);
   }
   const request = names.length > 0 ? buildSearchRequest(query, options, { ids: courts.ids }) : local;
   const problems = await sourceTypeLookupProblems(factory, request);
-  if (problems.length > 0) throw new UsageError(problems.join('\n'));
+  if (problems.length > 0) throw searchUsageError(problems);
   return request;
 }
 
