@@ -139,9 +139,13 @@ export class IOStreams {
     return proxy;
   }
 
-  /** Whether progress indicators appear: stderr is a terminal. */
+  /**
+   * Whether progress indicators appear: stderr is a terminal of a known, non-zero width. A terminal that reports 0
+   * columns (a pseudo-terminal never given a size, e.g. `script` in a container) gets none: ora divides by the width
+   * to count the lines it must clear, and would loop for ever.
+   */
   get showsProgress(): boolean {
-    return this.stderrIsTTY;
+    return this.stderrIsTTY && this.stderr.columns !== 0;
   }
 
   /**
@@ -149,7 +153,7 @@ export class IOStreams {
    * indicator still running when the command ends, whatever happened.
    */
   async startSpinner(text: string): Promise<Indicator> {
-    if (!this.stderrIsTTY) return NO_INDICATOR;
+    if (!this.showsProgress) return NO_INDICATOR;
     const { default: ora } = await import('ora');
     const spinner = ora({ text, stream: this.stderr, discardStdin: false, color: this.colorStderr ? 'cyan' : false, isEnabled: true }).start();
     const indicator: Indicator = {

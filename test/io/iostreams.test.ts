@@ -43,6 +43,13 @@ describe('IOStreams', () => {
     expect(terminal.stderr()).toContain('Searching… 1s');
   });
 
+  it('shows no spinner on a terminal that reports 0 columns (ora would loop for ever clearing lines)', async () => {
+    const zero = testIOStreams({ stderrTTY: true, columns: 0 });
+    expect(zero.io.showsProgress).toBe(false);
+    (await zero.io.startSpinner('Searching… 0s')).stop();
+    expect(zero.stderr()).toBe('');
+  });
+
   it('picks the pager from PRAVO_PAGER, then PAGER, then less; empty or cat means none', () => {
     expect(pagerCommand({})).toEqual(['less']);
     expect(pagerCommand({ PAGER: 'more -s' })).toEqual(['more', '-s']);
