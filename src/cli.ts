@@ -27,7 +27,7 @@ Exit codes:
   130  cancelled (Ctrl-C)
 
 Environment: PRAVO_PROFILE, PRAVO_BASE_URL, PRAVO_API_KEY, PRAVO_CONFIG_DIR, PRAVO_STATE_DIR, PRAVO_CACHE_DIR,
-PRAVO_SANDBOX_CORPUS, PRAVO_SANDBOX_DATA_DIR, PRAVO_PAGER, PAGER, NO_COLOR, FORCE_COLOR.`;
+PRAVO_CACHE_TTL (hours), PRAVO_SANDBOX_CORPUS, PRAVO_SANDBOX_DATA_DIR, PRAVO_PAGER, PAGER, NO_COLOR, FORCE_COLOR.`;
 
 /** The host of a real run: the process's streams, environment and signals. */
 export function processHost(): Host {
@@ -119,14 +119,16 @@ export async function main(args: string[], host: Host = processHost()): Promise<
     host.stdout.write(`${host.version}\n`);
     return EXIT.ok;
   }
-  const [{ Command, CommanderError }, { runCommand }, { registerSearch }, { registerConfig }, { registerSandbox }, { registerDoc }] = await Promise.all([
-    import('commander'),
-    import('./commands/run.js'),
-    import('./commands/search/index.js'),
-    import('./commands/config/index.js'),
-    import('./commands/sandbox/index.js'),
-    import('./commands/doc/index.js'),
-  ]);
+  const [{ Command, CommanderError }, { runCommand }, { registerSearch }, { registerDoc }, { registerCatalog }, { registerConfig }, { registerSandbox }] =
+    await Promise.all([
+      import('commander'),
+      import('./commands/run.js'),
+      import('./commands/search/index.js'),
+      import('./commands/doc/index.js'),
+      import('./commands/catalog/index.js'),
+      import('./commands/config/index.js'),
+      import('./commands/sandbox/index.js'),
+    ]);
 
   const program = new Command('pravo');
   program
@@ -150,6 +152,9 @@ Examples:
   $ pravo search --sandbox "застрахователят отказва да изплати обезщетение"
   $ pravo config set-key && pravo config set base-url https://api.example.bg
   $ pravo search -n 5 "обществени поръчки обжалване"
+  $ pravo doc 1 --article 45
+  $ pravo search --court ВКС --judge Mihova "отмяна на присъдата"
+  $ pravo catalog courts | grep Пловдив
   $ pravo sandbox serve --corpus ../shared/corpus
 ${EXIT_CODES_HELP}`,
     );
@@ -162,9 +167,9 @@ ${EXIT_CODES_HELP}`,
   };
   registerSearch(program, run);
   registerDoc(program, run);
+  registerCatalog(program, run);
   registerConfig(program, run);
   registerSandbox(program, run);
-  (await import('./commands/catalog/index.js')).registerCatalog(program, run);
   // Subcommands inherited the suggestions above (`--jsno` → `--json`); at the top level, commands are few and differ
   // (a suggestion of "search" for "batch" misleads), so an unknown command points at the list instead.
   program.showSuggestionAfterError(false);
