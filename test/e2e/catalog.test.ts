@@ -1,7 +1,7 @@
 /**
- * `pravo catalog` and the catalog checks of `pravo search` end to end: the built CLI against the sandbox over the real
- * statutes (started by the global setup). The courts and judges catalogs are tested in-process against the real
- * courts file (test/commands/catalog.test.ts) until the sandbox serves them.
+ * `pravo catalog` and the catalog checks of `pravo search` end to end: the built CLI against the sandbox over
+ * `../shared/corpus` (started by the global setup). The courts and judges catalogs end to end are in caselaw.test.ts;
+ * their output forms in-process in test/commands/catalog.test.ts.
  */
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { pravo, tempDir } from './helpers.js';
