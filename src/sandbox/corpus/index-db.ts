@@ -35,7 +35,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { isCourtSourceType, KNOWN_SOURCE_TYPES, type SourceTypeEntry } from '../../api/types.js';
+import { isCourtSourceType, KNOWN_SOURCE_TYPES, type DocumentElement, type DocumentResponse, type SourceTypeEntry } from '../../api/types.js';
 import { ensurePrivateDir, makePrivate } from '../files.js';
 import { processIsRunning } from '../processes.js';
 import { analyze, ANALYZER_VERSION } from '../search/analysis.js';
@@ -132,9 +132,11 @@ export interface ArticleRow {
  */
 export type CourtRow = CourtRecord;
 
-/** One element of a stored document as `GET /v1/documents` sends it. */
-export interface StoredElement {
-  /** Same id as the search excerpts of this element (see {@link excerptIds}). */
+/**
+ * One element of a stored document as `GET /v1/documents` sends it: the contract's `DocumentElement` with every field
+ * present. `excerpt_id` is the same id as the search excerpts of this element (see {@link excerptIds}).
+ */
+export interface StoredElement extends DocumentElement {
   excerpt_id: string;
   ref: string;
   label: string;
@@ -142,13 +144,14 @@ export interface StoredElement {
 }
 
 /**
- * A full stored document as `GET /v1/documents` sends it (field order as here). Statutes: the corpus fields, `author`
+ * A full stored document as `GET /v1/documents` sends it: the contract's `DocumentResponse` (its field names live in
+ * `src/api/types.ts`) with the fields every stored document has made required. Statutes: the corpus fields, `author`
  * and `url` omitted when the corpus lacks them, `in_force_date` and `signature` string or null. Court decisions (a
  * document with a `court_id`): also `court_id`, `court` (omitted when the corpus lacks it), `decision_number`,
  * `case_number`, `case_kind`, `department`, `reporting_judge` (each string or null) and `judges` (`[]` when the corpus
  * gives none). Other documents carry those court fields the corpus gives them.
  */
-export interface StoredDocument {
+export interface StoredDocument extends DocumentResponse {
   document_id: string;
   collection: string;
   source_type: string;
@@ -156,17 +159,7 @@ export interface StoredDocument {
   title: string;
   date: string;
   in_force_date: string | null;
-  author?: string;
-  url?: string;
   signature: string | null;
-  court_id?: number;
-  court?: string;
-  decision_number?: string | null;
-  case_number?: string | null;
-  case_kind?: string | null;
-  department?: string | null;
-  reporting_judge?: string | null;
-  judges?: string[];
   elements: StoredElement[];
 }
 
