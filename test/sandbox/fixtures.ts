@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { afterEach } from 'vitest';
 import type { CorpusDocument } from '../../src/sandbox/corpus/reader.js';
 
 const AUTHOR = 'ТЕСТОВИ ДАННИ: измислен автор';
@@ -132,4 +133,20 @@ export function writeCorpus(path: string, documents: readonly CorpusDocument[], 
   const text = toJsonl(documents);
   writeFileSync(path, gzip ? gzipSync(Buffer.from(text, 'utf8')) : text);
   return path;
+}
+
+/**
+ * A maker of temporary directories for the tests of the calling file: each directory it returns is removed after the
+ * test that made it (it registers an `afterEach`, so call it at the top level of a test file).
+ */
+export function tempDirsPerTest(): () => string {
+  const cleanups: (() => void)[] = [];
+  afterEach(() => {
+    for (const cleanup of cleanups.splice(0)) cleanup();
+  });
+  return () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    return t.dir;
+  };
 }

@@ -5,22 +5,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CorpusError } from '../../src/sandbox/corpus/reader.js';
 import { startSandbox } from '../../src/sandbox/run.js';
 import { generatedLaws, writeCorpusFile, writeSyntheticCorpus } from '../helpers/synthetic-corpus.js';
-import { tempDir } from './fixtures.js';
+import { tempDirsPerTest } from './fixtures.js';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-
-function dir(): string {
-  const t = tempDir();
-  cleanups.push(t.cleanup);
-  return t.dir;
-}
+/** A temporary directory, removed after the test. */
+const dir = tempDirsPerTest();
 
 describe('startSandbox', () => {
   it('listening on every interface (0.0.0.0), gives clients a base URL they can connect to: loopback', async () => {

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   corpusInputsKey,
   describeInputs,
@@ -14,20 +14,12 @@ import {
   resolveCorpusInputs,
 } from '../../../src/sandbox/corpus/inputs.js';
 import { CorpusError } from '../../../src/sandbox/corpus/reader.js';
-import { CASES, LAWS, tempDir, writeCorpus } from '../fixtures.js';
+import { CASES, LAWS, tempDirsPerTest, writeCorpus } from '../fixtures.js';
 
 const SHARED_CORPUS = fileURLToPath(new URL('../../../../shared/corpus', import.meta.url));
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-
-function dir(): string {
-  const t = tempDir();
-  cleanups.push(t.cleanup);
-  return t.dir;
-}
+/** A temporary directory, removed after the test. */
+const dir = tempDirsPerTest();
 
 /** A test courts file (made-up courts). */
 function writeCourts(path: string): string {

@@ -6,22 +6,14 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CorpusError, hashCorpusFile, readCorpus, readCourtsFile, type CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
-import { CASES, LAWS, tempDir, toJsonl, writeCorpus } from '../fixtures.js';
+import { CASES, LAWS, tempDirsPerTest, toJsonl, writeCorpus } from '../fixtures.js';
 
 const SHARED = fileURLToPath(new URL('../../../../shared/corpus/', import.meta.url));
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-
-function dir(): string {
-  const t = tempDir();
-  cleanups.push(t.cleanup);
-  return t.dir;
-}
+/** A temporary directory, removed after the test. */
+const dir = tempDirsPerTest();
 
 async function collect(path: string): Promise<CorpusDocument[]> {
   const documents: CorpusDocument[] = [];
