@@ -92,7 +92,7 @@ export function describeError(error: unknown, context: ErrorContext): ErrorSumma
   });
 
   if (error instanceof CliError) {
-    const before = error instanceof UsageError && error.afterRequest ? '' : sent;
+    const before = error instanceof UsageError && error.unsent !== undefined ? `${error.unsent} ` : error instanceof UsageError && error.afterRequest ? '' : sent;
     const hint = error.kind === 'usage' ? `${before}See ${help}.` : error.kind === 'config' && sent ? sent.trim() : undefined;
     return summary(error.kind, error.message, hint, error instanceof UsageError && error.code !== undefined ? { code: error.code } : {});
   }

@@ -27,10 +27,16 @@ export class UsageError extends CliError {
    * of `--json` errors. Undefined for problems of the command line alone.
    */
   readonly code: string | undefined;
-  constructor(message: string, options: { afterRequest?: boolean; code?: string } = {}) {
+  /**
+   * What was not sent, said in the advice instead of "Nothing was sent." when another request may have gone first
+   * (`The search was not sent.` after a catalog lookup).
+   */
+  readonly unsent: string | undefined;
+  constructor(message: string, options: { afterRequest?: boolean; code?: string; unsent?: string } = {}) {
     super('usage', message);
     this.afterRequest = options.afterRequest === true;
     this.code = options.code;
+    this.unsent = options.unsent;
   }
 }
 

@@ -174,7 +174,9 @@ describe('pravo search --type: checked against the source-types catalog', () => 
     const result = await runPravo(['search', '--type', 'high_court_cases', QUERY], { env });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('--type high_court_cases is not a source type of the catalog; did you mean high_courts_cases?');
-    expect(result.stderr).toMatch(/Nothing was sent/);
+    // The catalog was asked, so the advice says what was not sent rather than "Nothing was sent".
+    expect(result.stderr).toMatch(/^The search was not sent. See `pravo search --help`.$/m);
+    expect(result.stderr).not.toMatch(/Nothing was sent/);
     expect(searches(server)).toHaveLength(0);
   });
 

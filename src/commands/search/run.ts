@@ -69,11 +69,11 @@ async function checkedRequest(factory: Factory, query: string, options: SearchOp
   const { resolveCourtNames, sourceTypeLookupProblems } = await import('./lookups.js');
   const courts = names.length > 0 ? await resolveCourtNames(factory, names) : { ids: new Map<string, number>(), problems: [] };
   if (courts.problems.length > 0) {
-    throw searchUsageError([...courts.problems, ...(await sourceTypeLookupProblems(factory, local))]);
+    throw searchUsageError([...courts.problems, ...(await sourceTypeLookupProblems(factory, local))], { catalogAsked: true });
   }
   const request = names.length > 0 ? buildSearchRequest(query, options, { ids: courts.ids }) : local;
   const problems = await sourceTypeLookupProblems(factory, request);
-  if (problems.length > 0) throw searchUsageError(problems);
+  if (problems.length > 0) throw searchUsageError(problems, { catalogAsked: true });
   return request;
 }
 
