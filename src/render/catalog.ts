@@ -11,7 +11,7 @@
  */
 import Table from 'cli-table3';
 import { Chalk } from 'chalk';
-import { isCourtSourceType, type CourtEntry, type CourtsResponse, type JudgeEntry, type JudgesResponse, type SourceTypeEntry, type SourceTypesResponse } from '../api/types.js';
+import { isCourtSourceType, JUDGES_LIMIT, type CourtEntry, type CourtsResponse, type JudgeEntry, type JudgesResponse, type SourceTypeEntry, type SourceTypesResponse } from '../api/types.js';
 import { sanitizeLine, sanitizeTsvField } from '../io/sanitize.js';
 import type { View } from '../io/printer.js';
 import { booleanField, courtIdOf, numberField, stringField } from './fields.js';
@@ -238,6 +238,8 @@ export interface JudgesView {
   body: JudgesResponse;
   /** `--search` as given, for the summary line. */
   search?: string;
+  /** The `limit` the request had (default `JUDGES_LIMIT.default`): a list that long may have been cut at it. */
+  limit?: number;
 }
 
 /** `Върховен касационен съд (1)`, or undefined when the response names no court. */
@@ -269,7 +271,10 @@ export function renderJudgesTable(view: JudgesView, options: CatalogTableOptions
   const [nameWidth, courtsWidth] = fit([wanted('Judge', rows.map((r) => sanitizeLine(r.name))), wanted('Courts', courts)], width - 5 - decisions - latest);
   const t = table(c, ['Judge', 'Decisions', 'Latest', 'Courts'], [nameWidth!, decisions, latest, courtsWidth!], ['left', 'right', 'left', 'left'], options.color);
   rows.forEach((r, i) => t.push([sanitizeLine(r.name), count(r.decisionCount), sanitizeLine(r.latestDate ?? ''), courts[i]!]));
-  const summary = c.dim(trimToWidth(`${rows.length} judge${rows.length === 1 ? '' : 's'}${where}`, width));
+  const limit = view.limit ?? JUDGES_LIMIT.default;
+  // The server says nothing of how many more there are: a list as long as the limit may have been cut.
+  const cut = rows.length >= limit && limit < JUDGES_LIMIT.max ? ` (the first ${limit}; --limit ${JUDGES_LIMIT.max} shows more)` : rows.length >= limit ? ` (the first ${limit})` : '';
+  const summary = c.dim(trimToWidth(`${rows.length} judge${rows.length === 1 ? '' : 's'}${where}${cut}`, width));
   return `${summary}\n${t.toString()}\n`;
 }
 

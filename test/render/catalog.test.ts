@@ -60,6 +60,21 @@ describe('catalog tables', () => {
   });
 });
 
+describe('judges cut at the limit', () => {
+  const judge = (n: number) => ({ name: `Съдия ${n} (ТЕСТОВИ ДАННИ)`, decision_count: 1, latest_date: '2020-01-01', court_ids: [1] });
+  const summary = (view: Parameters<typeof renderJudgesTable>[0]) => renderJudgesTable(view, { width: 120, color: false }).split('\n')[0];
+
+  it('a list as long as the limit says it may be cut, and how to see more', () => {
+    const twenty = { court: { court_id: 1, name: 'Върховен касационен съд' }, judges: Array.from({ length: 20 }, (_, i) => judge(i)) };
+    expect(summary({ body: twenty })).toBe('20 judges in the decisions of Върховен касационен съд (1) (the first 20; --limit 100 shows more)');
+    expect(summary({ body: { ...twenty, judges: twenty.judges.slice(0, 5) }, limit: 5 })).toContain('(the first 5; --limit 100 shows more)');
+  });
+
+  it('a shorter list is whole', () => {
+    expect(summary({ body: { court: null, judges: [judge(1), judge(2)] } })).toBe('2 judges in the decisions of the collection');
+  });
+});
+
 describe('fitColumns', () => {
   it('gives every column its widest when all fit', () => {
     expect(fitColumns([10, 20], [8, 12], 40)).toEqual([10, 20]);

@@ -86,7 +86,7 @@ export async function runCatalog(factory: Factory, name: CatalogName, options: C
     const result = await cachedJudges(factory, query!, fetch);
     noteCache(factory, printer, result);
     const { raw, data } = result.response;
-    await printer.response({ raw, data: { body: data, ...(query!.search !== undefined ? { search: query!.search } : {}) } }, async () => (await views()).judgesView);
+    await printer.response({ raw, data: { body: data, ...(query!.search !== undefined ? { search: query!.search } : {}), ...(query!.limit !== undefined ? { limit: query!.limit } : {}) } }, async () => (await views()).judgesView);
   }
   return 0;
 }
