@@ -1,7 +1,7 @@
 // `npm run bench`: start-up, CLI overhead, sandbox search latency, index build, warm start and peak RSS, each against
 // its goal (issue "pravo search, end to end"). Not part of the tests: timings depend on the machine.
 //
-// Reads the corpus from ../shared/corpus/bg-statutes.jsonl.gz (or PRAVO_BENCH_CORPUS); writes only to a temporary
+// Reads the corpus from ../shared/corpus, the README's main job's inputs: statutes, decisions and courts (or PRAVO_BENCH_CORPUS, a file or directory); writes only to a temporary
 // directory, removed at the end. Wall times are medians over alternating runs, so drift hits both sides alike.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(repo, 'bin', 'pravo.js');
-const CORPUS = process.env.PRAVO_BENCH_CORPUS ?? path.resolve(repo, '..', 'shared', 'corpus', 'bg-statutes.jsonl.gz');
+const CORPUS = process.env.PRAVO_BENCH_CORPUS ?? path.resolve(repo, '..', 'shared', 'corpus');
 const RUNS = Number(process.env.PRAVO_BENCH_RUNS ?? 21);
 const node = process.execPath;
 
@@ -104,17 +104,19 @@ async function main() {
 
     // 2. Index build (fresh data dir), in-process through the built sandbox module.
     const { openIndex } = await import(path.join(repo, 'dist', 'sandbox', 'corpus', 'index-db.js'));
+    const { resolveCorpusInputs } = await import(path.join(repo, 'dist', 'sandbox', 'corpus', 'inputs.js'));
+    const inputs = resolveCorpusInputs([CORPUS]);
     const { search } = await import(path.join(repo, 'dist', 'sandbox', 'search', 'index.js'));
     const dataDir = path.join(work, 'data');
     let started = performance.now();
-    let index = await openIndex({ corpusPath: CORPUS, dataDir });
+    let index = await openIndex({ inputs, dataDir });
     const buildMs = performance.now() - started;
     report('index build (full corpus)', `${(buildMs / 1000).toFixed(1)} s (${index.documentCount} documents, ${index.articleCount} articles)`, 'reported');
     index.close();
 
     // 3. Sandbox search latency over the fixed queries, warm.
     started = performance.now();
-    index = await openIndex({ corpusPath: CORPUS, dataDir });
+    index = await openIndex({ inputs, dataDir });
     const openMs = performance.now() - started;
     for (const query of QUERIES) search(index, { query });
     const latencies = [];
