@@ -40,8 +40,8 @@ function requiredParameters(query: URLSearchParams): Record<(typeof REQUIRED)[nu
  * consumed), then one unit of the retrieval quota consumed (usage kind `documents`; 429 `monthly_quota_exceeded` when
  * a quota is set and used up). The document is read and parsed in full before the unit is consumed, so a failure to
  * read it costs nothing and nothing of the handler can fail after the consumption (there is nothing to give back).
- * `HEAD` answers as `GET` would
- * (including 429 when the quota is used up) but consumes nothing: it transfers no document.
+ * `HEAD` answers as `GET` would (including 429 when the quota is used up) but consumes nothing: it transfers no
+ * document.
  * @throws HttpError 400/404/429 as above; the state's SQLite error (busy/full → 503, see `http/errors.ts`).
  */
 function handleDocument({ query, deps, request }: RouteContext): StoredDocument {
