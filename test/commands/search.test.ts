@@ -303,6 +303,15 @@ describe('pravo search: errors and exit codes', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('a bad --timeout is refused before sending, the value repeated without its control sequences', async () => {
+    const server = await serve(() => ({ status: 200, body: response() }));
+    const result = await runPravo(['search', '--timeout', '9\u001b]0;pwned\u0007', QUERY], { env });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/--timeout takes a number of seconds from 1 to 3600, not "9"/);
+    expect(hasControlSequences(result.stderr), JSON.stringify(result.stderr)).toBe(false);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('--corpus without --sandbox is a usage error', async () => {
     const result = await runPravo(['search', '--corpus', 'x.jsonl', QUERY], { env });
     expect(result.exitCode).toBe(2);

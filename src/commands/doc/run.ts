@@ -6,13 +6,13 @@
  */
 import type { DocumentQuery } from '../../api/resources/documents.js';
 import { elementLabelOf, elementTextOf, PATHS, type DocumentResponse } from '../../api/types.js';
-import { UsageError } from '../../errors/cli.js';
 import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
 import { sanitizeLine } from '../../io/sanitize.js';
 import { elementRefOf, elementsOf, isCourtDecision } from '../../legal/documents.js';
 import { findArticleCitations, referencedArticles } from '../../legal/references.js';
 import type { DocumentViewData, ElementReferences } from '../../render/document.js';
+import { parseTimeout } from '../search/request.js';
 import { waitWithSpinner } from '../shared.js';
 import { parseDocArgument, rankedDocument, shellQuote, type DocArgument } from './argument.js';
 import { otherOccurrences, parseElementRequest, plural, selectElement, type SelectedElement } from './select.js';
@@ -32,19 +32,6 @@ export interface DocOptions {
 export const DOC_TIMEOUT_MS = 30_000;
 
 /**
- * `--timeout` seconds as milliseconds (default {@link DOC_TIMEOUT_MS}).
- * @throws UsageError unless it is a number of seconds from 1 to 3600.
- */
-export function parseDocTimeout(value: string | undefined): number {
-  if (value === undefined) return DOC_TIMEOUT_MS;
-  const seconds = Number(value);
-  if (!/^\d+(\.\d+)?$/u.test(value.trim()) || seconds < 1 || seconds > 3600) {
-    throw new UsageError(`--timeout takes a number of seconds from 1 to 3600, not "${sanitizeLine(value)}"`);
-  }
-  return Math.round(seconds * 1000);
-}
-
-/**
  * Runs `pravo doc`; returns the exit code.
  * @throws UsageError before sending (bad argument or options, no such result, a result of another target); after the
  *   retrieval when the document has no such article or paragraph. EnvironmentError when `--out` cannot be written
@@ -52,7 +39,7 @@ export function parseDocTimeout(value: string | undefined): number {
  */
 export async function runDoc(factory: Factory, argument: string, options: DocOptions): Promise<number> {
   const request = parseElementRequest(options);
-  const timeoutMs = parseDocTimeout(options.timeout);
+  const timeoutMs = parseTimeout(options.timeout, DOC_TIMEOUT_MS);
   const parsed = parseDocArgument(argument, options.collection);
   const query: DocumentQuery = parsed.kind === 'id' ? parsed : await documentOfRank(factory, parsed.rank, options);
   if (options.out !== undefined) {

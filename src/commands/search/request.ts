@@ -4,6 +4,7 @@
  */
 import { characterLength, ERROR_CODES, isCalendarDate, isCourtSourceType, KNOWN_SOURCE_TYPES, LIMITS, searchRequestProblems, type SearchRequest } from '../../api/types.js';
 import { UsageError } from '../../errors/cli.js';
+import { sanitizeLine } from '../../io/sanitize.js';
 
 /** The search fields as commander parses them (strings, before checking). */
 export interface SearchFieldOptions {
@@ -120,14 +121,15 @@ export function searchUsageError(problems: readonly string[], options: { catalog
 }
 
 /**
- * Parses `--timeout` seconds into milliseconds (default 60 s, the spec's reference timeout for search).
- * @throws UsageError unless it is a number of seconds from 1 to 3600.
+ * Parses `--timeout` seconds into milliseconds; `defaultMs` when not given (60 s, the spec's reference timeout for
+ * search). Shared by every command with `--timeout`.
+ * @throws UsageError unless it is a number of seconds from 1 to 3600 (the bad value repeated, sanitized).
  */
-export function parseTimeout(value: string | undefined): number {
-  if (value === undefined) return LIMITS.searchTimeoutMs;
+export function parseTimeout(value: string | undefined, defaultMs: number = LIMITS.searchTimeoutMs): number {
+  if (value === undefined) return defaultMs;
   const seconds = Number(value);
   if (!/^\d+(\.\d+)?$/.test(value.trim()) || seconds < 1 || seconds > 3600) {
-    throw new UsageError(`--timeout takes a number of seconds from 1 to 3600, not "${value}"`);
+    throw new UsageError(`--timeout takes a number of seconds from 1 to 3600, not "${sanitizeLine(value)}"`);
   }
   return Math.round(seconds * 1000);
 }

@@ -20,8 +20,7 @@ export interface SearchOptions extends SearchFieldOptions {
 
 /** Runs the search; returns the exit code. @throws UsageError before sending; API errors from the client. */
 export async function runSearch(factory: Factory, query: string, options: SearchOptions): Promise<number> {
-  const request = await checkedRequest(factory, query, options);
-  const timeoutMs = parseTimeout(options.timeout);
+  const { request, timeoutMs } = await checkedRequest(factory, query, options);
   const printer = new Printer(factory.io, options.json === true);
   const client = await factory.client();
   const target = await factory.target();
@@ -55,17 +54,17 @@ export async function runSearch(factory: Factory, query: string, options: Search
 }
 
 /**
- * The request to send: the options checked locally first (nothing is asked of any server for a request that is wrong
+ * The request to send, and `--timeout` in ms: the options checked locally first (nothing is asked of any server for a request that is wrong
  * anyway), then `--court` names resolved and `--type` values checked against the cached catalogs, every problem
  * found reported at once.
  * @throws UsageError listing the problems (the search is not sent); as `resolveCourtNames` when the courts catalog
  *   cannot be fetched for a name.
  */
-async function checkedRequest(factory: Factory, query: string, options: SearchOptions): Promise<SearchRequest> {
+async function checkedRequest(factory: Factory, query: string, options: SearchOptions): Promise<{ request: SearchRequest; timeoutMs: number }> {
   const names = courtNamesOf(options);
   const local = buildSearchRequest(query, options, { pending: names.length > 0 });
-  parseTimeout(options.timeout);
-  if (names.length === 0 && (local.source_types?.length ?? 0) === 0) return local;
+  const timeoutMs = parseTimeout(options.timeout);
+  if (names.length === 0 && (local.source_types?.length ?? 0) === 0) return { request: local, timeoutMs };
   const { resolveCourtNames, sourceTypeLookupProblems } = await import('./lookups.js');
   const courts = names.length > 0 ? await resolveCourtNames(factory, names) : { ids: new Map<string, number>(), problems: [] };
   if (courts.problems.length > 0) {
@@ -74,7 +73,7 @@ async function checkedRequest(factory: Factory, query: string, options: SearchOp
   const request = names.length > 0 ? buildSearchRequest(query, options, { ids: courts.ids }) : local;
   const problems = await sourceTypeLookupProblems(factory, request);
   if (problems.length > 0) throw searchUsageError(problems, { catalogAsked: true });
-  return request;
+  return { request, timeoutMs };
 }
 
 /**
