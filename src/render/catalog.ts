@@ -12,10 +12,10 @@
 import Table from 'cli-table3';
 import { Chalk } from 'chalk';
 import { isCourtSourceType, JUDGES_LIMIT, type CourtEntry, type CourtsResponse, type JudgeEntry, type JudgesResponse, type SourceTypeEntry, type SourceTypesResponse } from '../api/types.js';
-import { sanitizeLine, sanitizeTsvField } from '../io/sanitize.js';
+import { sanitizeLine } from '../io/sanitize.js';
 import type { View } from '../io/printer.js';
 import { booleanField, courtIdOf, numberField, stringField } from './fields.js';
-import { trimToWidth } from './text.js';
+import { trimToWidth, tsvLines } from './text.js';
 
 /** Options of the table renderers. */
 export interface CatalogTableOptions {
@@ -187,7 +187,7 @@ export function renderSourceTypesTable(catalog: SourceTypesResponse, options: Ca
 
 /** Source types as TSV: `id`, `name`, `case_law` (`true`/`false`/empty), `document_count`. */
 export function renderSourceTypesTsv(catalog: SourceTypesResponse): string {
-  return lines(catalog.source_types.map(sourceTypeRow).map((r) => [r.id, r.name, r.caseLaw, r.documentCount]));
+  return tsvLines(catalog.source_types.map(sourceTypeRow).map((r) => [r.id, r.name, r.caseLaw, r.documentCount]));
 }
 
 /**
@@ -230,7 +230,7 @@ export function renderCourtsTable(catalog: CourtsResponse, options: CatalogTable
 
 /** Courts as TSV: `court_id`, `name`, `court_type`, `ecli_code`, `parent_court_id`, `decision_count`. */
 export function renderCourtsTsv(catalog: CourtsResponse): string {
-  return lines(catalog.courts.map(courtRow).map((r) => [r.courtId, r.name, r.courtType, r.ecliCode, r.parentCourtId, r.decisionCount]));
+  return tsvLines(catalog.courts.map(courtRow).map((r) => [r.courtId, r.name, r.courtType, r.ecliCode, r.parentCourtId, r.decisionCount]));
 }
 
 /** A judges response with what was asked (the response does not repeat `search`). */
@@ -280,12 +280,7 @@ export function renderJudgesTable(view: JudgesView, options: CatalogTableOptions
 
 /** Judges as TSV: `name`, `decision_count`, `latest_date`, `court_ids` (joined by `,`). */
 export function renderJudgesTsv(view: JudgesView): string {
-  return lines(view.body.judges.map(judgeRow).map((r) => [r.name, r.decisionCount, r.latestDate, r.courtIds.join(',')]));
-}
-
-/** TSV lines of fields, each field through `sanitizeTsvField`. */
-function lines(rows: Array<Array<string | number | boolean | undefined>>): string {
-  return rows.map((fields) => `${fields.map(sanitizeTsvField).join('\t')}\n`).join('');
+  return tsvLines(view.body.judges.map(judgeRow).map((r) => [r.name, r.decisionCount, r.latestDate, r.courtIds.join(',')]));
 }
 
 /** `pravo catalog source-types`: the table (paged) on a terminal, TSV when piped. */

@@ -3,15 +3,16 @@
  * in the form a lawyer reads it — a statute's articles with their bold label (`Чл. 45.`) running into the text, a
  * decision's paragraphs numbered in a margin (`¶ 3`) — or one element with the articles of the same act it refers to;
  * for pipes one tab-separated line per element. Pure functions of the data: they return strings and never write.
- * Every string of the document passes through the sanitizer (`sanitizeLine`, `sanitizeTsvField`, or `wrapText`).
+ * Every string of the document passes through the sanitizer: `sanitizeLine`, `tsvLines` (`sanitizeTsvField`), or
+ * `wrapText`.
  */
 import { Chalk } from 'chalk';
 import { elementLabelOf, elementTextOf, type DocumentElement, type DocumentResponse } from '../api/types.js';
 import type { View } from '../io/printer.js';
-import { sanitizeLine, sanitizeText, sanitizeTsvField } from '../io/sanitize.js';
+import { sanitizeLine, sanitizeText } from '../io/sanitize.js';
 import { elementRefOf, elementsOf, isCourtDecision } from '../legal/documents.js';
 import type { ReferencedArticle } from '../legal/references.js';
-import { wrapText } from './text.js';
+import { tsvLines, wrapText } from './text.js';
 
 /** What the document view shows. */
 export interface DocumentViewData {
@@ -234,10 +235,7 @@ function renderReferences(references: ElementReferences, width: number, c: Paint
  */
 export function renderDocumentTsv(data: DocumentViewData): string {
   const elements = data.selected ? [data.selected.element] : elementsOf(data.document);
-  return elements
-    .map((element) => [elementRefOf(element), sanitizeLine(elementLabelOf(element)), sanitizeLine(elementTextOf(element))].map(sanitizeTsvField).join('\t'))
-    .map((line) => `${line}\n`)
-    .join('');
+  return tsvLines(elements.map((element) => [elementRefOf(element), sanitizeLine(elementLabelOf(element)), sanitizeLine(elementTextOf(element))]));
 }
 
 /** The document's view for the printer: the text (paged) on a terminal, TSV when piped. */

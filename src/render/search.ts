@@ -1,7 +1,7 @@
 /**
  * Renderers of a search response (spec: Search response, Search result): a ranked table for terminals and
  * tab-separated lines for pipes. Pure functions of the data: they return strings and never write. Every string of the
- * response passes through the sanitizer (`sanitizeLine`, `sanitizeTsvField`, or `wrapText`, which sanitizes).
+ * response passes through the sanitizer: `sanitizeLine`, `tsvLines` (`sanitizeTsvField`), or `wrapText`.
  */
 import Table from 'cli-table3';
 import { Chalk } from 'chalk';
@@ -12,10 +12,10 @@ import {
   type SearchResponse,
   type SearchResult,
 } from '../api/types.js';
-import { sanitizeLine, sanitizeTsvField } from '../io/sanitize.js';
+import { sanitizeLine } from '../io/sanitize.js';
 import type { View } from '../io/printer.js';
 import { decisionFieldsOf } from './fields.js';
-import { trimToWidth, wrapText } from './text.js';
+import { trimToWidth, tsvLines, wrapText } from './text.js';
 
 /** Options of {@link renderSearchTable}. */
 export interface TableOptions {
@@ -162,8 +162,8 @@ function withoutLeadingLabel(text: string, label: string): string {
  * results: empty output.
  */
 export function renderSearchTsv(response: SearchResponse): string {
-  return response.results
-    .map((result, index) => {
+  return tsvLines(
+    response.results.map((result, index) => {
       const labels = (Array.isArray(result.excerpts) ? result.excerpts : [])
         .map((e) => sanitizeLine(e.label ?? e.excerpt_id ?? ''))
         .join('; ');
@@ -180,12 +180,9 @@ export function renderSearchTsv(response: SearchResponse): string {
         labels,
         decision.court === undefined ? '' : sanitizeLine(decision.court),
         decision.caseNumber === undefined ? '' : sanitizeLine(decision.caseNumber),
-      ]
-        .map(sanitizeTsvField)
-        .join('\t');
-    })
-    .map((line) => `${line}\n`)
-    .join('');
+      ];
+    }),
+  );
 }
 
 /** The search response's view for the printer: the table (paged) on a terminal, TSV when piped. */

@@ -3,7 +3,7 @@
  * safe by `src/io/sanitize.ts` (`sanitizeLine` for one-line cells, `sanitizeTsvField` for TSV); `wrapText` applies
  * `sanitizeLine` itself.
  */
-import { sanitizeLine } from '../io/sanitize.js';
+import { sanitizeLine, sanitizeTsvField } from '../io/sanitize.js';
 
 /**
  * Trims `text` to at most `width` characters (code points), ending with `…` when cut; cuts at a word boundary when
@@ -44,4 +44,12 @@ export function wrapText(text: string, width: number): string[] {
   }
   if (line) lines.push(line);
   return lines;
+}
+
+/**
+ * Tab-separated records, one line per row, each ending in a newline: every field through `sanitizeTsvField` (no
+ * TAB, CR or LF inside a field; `undefined` and `null` empty). No rows: an empty string. The piped form of every view.
+ */
+export function tsvLines(rows: ReadonlyArray<ReadonlyArray<string | number | boolean | null | undefined>>): string {
+  return rows.map((fields) => `${fields.map(sanitizeTsvField).join('\t')}\n`).join('');
 }
