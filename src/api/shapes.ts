@@ -76,6 +76,15 @@ export function parseObject(data: unknown): Record<string, unknown> {
 }
 
 /**
+ * {@link parseObject} for endpoints that may answer 204 without a body (the transport hands `undefined`), which
+ * stands for an empty object: key revocation, the overage setting.
+ * @throws ShapeError when a body is there and is not a JSON object.
+ */
+export function parseObjectOrEmpty(data: unknown): Record<string, unknown> {
+  return data === undefined ? {} : parseObject(data);
+}
+
+/**
  * Search response (spec: Search response, Search result): an object with a `results` array (required); `query` a
  * string and `result_count` a non-negative integer when present (filled in as `''` and `results.length` when absent);
  * each result an object with non-empty string `document_id` and `collection` (clients store them); `type`, `title`,

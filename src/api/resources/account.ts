@@ -1,11 +1,8 @@
 /** Account management (spec: Key and account endpoints): user-session token, bodies not shown (any JSON object). */
-import { parseObject } from '../shapes.js';
+import { parseObject, parseObjectOrEmpty } from '../shapes.js';
 import type { ApiResponse } from '../transport.js';
 import { PATHS } from '../types.js';
 import { Resource, type CallOptions } from './resource.js';
-
-/** A 204 without a body stands for an empty object. */
-const parseObjectOrNothing = (data: unknown): Record<string, unknown> => (data === undefined ? {} : parseObject(data));
 
 export class Account extends Resource {
   /** `GET /v1/account`: account data, including the overage setting and its monthly limit. */
@@ -33,7 +30,7 @@ export class Account extends Resource {
       expect: [200, 204],
       signal: options.signal,
       timeoutMs: options.timeoutMs,
-      parse: parseObjectOrNothing,
+      parse: parseObjectOrEmpty,
     });
   }
 }

@@ -1,5 +1,5 @@
 /** Key management (spec: Key and account endpoints): user-session token, bodies not shown (any JSON object). */
-import { parseObject } from '../shapes.js';
+import { parseObject, parseObjectOrEmpty } from '../shapes.js';
 import type { ApiResponse } from '../transport.js';
 import { PATHS } from '../types.js';
 import { Resource, type CallOptions } from './resource.js';
@@ -9,9 +9,6 @@ export interface KeyCreateParams {
   name: string;
   [key: string]: unknown;
 }
-
-/** A 204 without a body stands for an empty object. */
-const parseObjectOrNothing = (data: unknown): Record<string, unknown> => (data === undefined ? {} : parseObject(data));
 
 export class Keys extends Resource {
   /** `POST /v1/keys` (200 or 201): the new key, whose full value is shown this once. Never retried. */
@@ -50,7 +47,7 @@ export class Keys extends Resource {
       expect: [200, 204],
       signal: options.signal,
       timeoutMs: options.timeoutMs,
-      parse: parseObjectOrNothing,
+      parse: parseObjectOrEmpty,
     });
   }
 }
