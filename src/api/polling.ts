@@ -30,12 +30,18 @@ export interface PollOptions<T> {
   delayMs?: (attempt: number) => number;
   /** Called with every result, final or not (progress display). */
   onUpdate?: (t: T) => void;
+  /**
+   * Decides whether a failed check is retried at the next scheduled check rather than ending the polling: called with
+   * the error and the number of consecutive failed checks (1 for the first); default: never.
+   */
+  retryCheck?: (error: unknown, consecutiveFailures: number) => boolean;
 }
 
 /**
  * Waits `delayMs(1)`, calls `check`, and repeats with `delayMs(2)`, `delayMs(3)`… until `isFinal` holds for a result,
- * which it returns. Errors of `check` propagate at once (the check itself may retry).
- * @throws CancelledError when the signal aborts during a wait; whatever `check` throws.
+ * which it returns. An error of `check` ends the polling, unless `retryCheck` says to try again at the next scheduled
+ * check (the schedule goes on growing; a successful check resets the count of consecutive failures).
+ * @throws CancelledError when the signal aborts during a wait; what `check` throws and `retryCheck` does not retry.
  */
 export async function pollUntil<T>(
   check: () => Promise<T>,
@@ -43,13 +49,22 @@ export async function pollUntil<T>(
   options: PollOptions<T>,
 ): Promise<T> {
   const delayMs = options.delayMs ?? answerPollDelayMs;
+  let failures = 0;
   for (let attempt = 1; ; attempt++) {
     try {
       await options.clock.sleep(delayMs(attempt), options.signal);
     } catch {
       throw new CancelledError(false);
     }
-    const result = await check();
+    let result: T;
+    try {
+      result = await check();
+    } catch (error) {
+      failures++;
+      if (options.signal?.aborted || !options.retryCheck?.(error, failures)) throw error;
+      continue;
+    }
+    failures = 0;
     options.onUpdate?.(result);
     if (isFinal(result)) return result;
   }

@@ -137,4 +137,40 @@ describe('answers.poll against a server', () => {
     expect(server.seen).toHaveLength(1);
     expect(clock.pendingTimers()).toBe(0);
   });
+
+  it('a check that fails transiently (503 after the transport\'s own retries) is tried again at the next scheduled check', async () => {
+    const server = await startServer([
+      answer(200, job('running')),
+      answer(503, '{"error":{"code":"service_unavailable","message":"busy"}}'),
+      answer(503, '{"error":{"code":"service_unavailable","message":"busy"}}'),
+      answer(503, '{"error":{"code":"service_unavailable","message":"busy"}}'),
+      answer(200, job('succeeded', { query: 'неустойка', answer: 'Да.', sources: [] })),
+      answer(500, 'polled once too often'),
+    ]);
+    const clock = new FakeClock();
+    const troubles: number[] = [];
+    const done = client({ baseUrl: server.baseUrl, clock }).answers.poll('job 1/ж', { onTransientError: (_e, n) => troubles.push(n) });
+    await drive(clock, done);
+    expect((await done).data.status).toBe('succeeded');
+    expect(troubles).toEqual([1]);
+    expect(server.seen).toHaveLength(5);
+  });
+
+  it('gives up with the last error after maxTransientFailures failed checks in a row; a 404 ends polling at once', async () => {
+    const busy = answer(502, '{"error":{"code":"bad_gateway","message":"down"}}');
+    const server = await startServer([busy]);
+    const clock = new FakeClock();
+    const done = client({ baseUrl: server.baseUrl, clock }).answers.poll('job 1/ж', { maxTransientFailures: 1 }).catch((e: unknown) => e);
+    await drive(clock, done);
+    expect(await done).toMatchObject({ status: 502 });
+    expect(server.seen).toHaveLength(6); // two checks, each tried 3 times by the transport
+
+    const missing = await startServer([answer(404, '{"error":{"code":"not_found","message":"no such job"}}')]);
+    const clock2 = new FakeClock();
+    const gone = client({ baseUrl: missing.baseUrl, clock: clock2 }).answers.poll('job 1/ж').catch((e: unknown) => e);
+    await drive(clock2, gone);
+    expect(await gone).toMatchObject({ status: 404 });
+    expect(missing.seen).toHaveLength(1);
+  });
 });
+

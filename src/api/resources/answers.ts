@@ -1,4 +1,5 @@
 /** Answers (spec: POST /v1/answers, GET /v1/answers/{job_id}, Answer job). API key. */
+import { ConnectionError, NetworkError, RateLimitError, ServerError, TimeoutError } from '../errors.js';
 import { pollUntil } from '../polling.js';
 import { parseAnswerJob, parseAnswerJobCreated } from '../shapes.js';
 import type { ApiResponse } from '../transport.js';
@@ -22,6 +23,28 @@ export interface AnswerPollOptions {
   schedule?: (attempt: number) => number;
   /** Timeout of each check, in milliseconds; default the client's. */
   timeoutMs?: number;
+  /**
+   * Consecutive status checks that may fail transiently (see {@link isTransientCheckError}) before polling gives up
+   * with the last error; default {@link ANSWER_POLL_MAX_TRANSIENT_FAILURES}. Each check is itself a GET the transport
+   * retries up to 3 times.
+   */
+  maxTransientFailures?: number;
+  /** Called when a check failed transiently and polling goes on (progress display). */
+  onTransientError?: (error: unknown, consecutiveFailures: number) => void;
+}
+
+/** Default number of consecutive transiently failed status checks tolerated while polling: about a minute at 10 s. */
+export const ANSWER_POLL_MAX_TRANSIENT_FAILURES = 6;
+
+/**
+ * Whether a failed status check is worth repeating later: no connection, a network failure, a timeout, HTTP 429, 502,
+ * 503 or 504. A status check is a GET and spends nothing (spec: quota rules), so repeating it is safe; any other error
+ * (401, 404, a body of the wrong shape) would fail again.
+ */
+export function isTransientCheckError(error: unknown): boolean {
+  if (error instanceof ConnectionError || error instanceof NetworkError || error instanceof TimeoutError) return true;
+  if (error instanceof RateLimitError) return true;
+  return error instanceof ServerError && [502, 503, 504].includes(error.status);
 }
 
 export class Answers extends Resource {
@@ -59,11 +82,15 @@ export class Answers extends Resource {
   /**
    * Checks the job on the spec's schedule (first after 2 s, doubling to at most 10 s) until it is `succeeded` or
    * `failed`, and returns that last response. A `failed` job is returned, not thrown (its `error_code`, e.g.
-   * `timed_out`, is in the data). The server fails a job stuck for 15 minutes, so polling ends.
-   * @throws CancelledError when the signal aborts; the errors of {@link Answers.retrieve}.
+   * `timed_out`, is in the data). The server fails a job stuck for 15 minutes, so polling ends. A check that fails
+   * transiently (connection, timeout, 429, 502, 503, 504, after the transport's own retries) is tried again at the next
+   * scheduled check, up to `maxTransientFailures` times in a row.
+   * @throws CancelledError when the signal aborts; the errors of {@link Answers.retrieve} that are not transient, and
+   *   the last transient one once `maxTransientFailures` checks in a row have failed.
    */
   poll(job_id: string, options: AnswerPollOptions = {}): Promise<ApiResponse<AnswerJob>> {
     const { signal, onUpdate, schedule, timeoutMs } = options;
+    const maxFailures = options.maxTransientFailures ?? ANSWER_POLL_MAX_TRANSIENT_FAILURES;
     return pollUntil(
       () => this.retrieve(job_id, { signal, timeoutMs }),
       (response) => isFinalAnswerJobStatus(response.data.status),
@@ -72,6 +99,11 @@ export class Answers extends Resource {
         signal,
         delayMs: schedule,
         onUpdate: onUpdate && ((response) => onUpdate(response.data)),
+        retryCheck: (error, failures) => {
+          const retry = failures <= maxFailures && isTransientCheckError(error);
+          if (retry) options.onTransientError?.(error, failures);
+          return retry;
+        },
       },
     );
   }
