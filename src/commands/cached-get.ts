@@ -40,6 +40,30 @@ export interface CachedGetSpec<T> {
   fetch: () => Promise<ApiResponse<T>>;
 }
 
+/**
+ * Whether a fresh copy of the GET `spec` names is in the cache now, asking nothing of any server: so that a command can
+ * say beforehand how many quota units its requests may spend. Always false when `PRAVO_CACHE_TTL` is 0 or `refresh`.
+ * @throws ConfigError for a bad `PRAVO_CACHE_TTL`; as `Factory.cacheScope`.
+ */
+export async function isCached(factory: Factory, spec: Pick<CachedGetSpec<unknown>, 'path' | 'query' | 'refresh'>): Promise<boolean> {
+  const ttlMs = cacheTtlMs(factory.env);
+  if (spec.refresh || ttlMs === 0) return false;
+  const { cache, key } = await openCache(factory, spec);
+  return (await cache.get(key, ttlMs).catch(() => undefined)) !== undefined;
+}
+
+/** The response cache of the run's target and the key of `spec`'s request in it. */
+async function openCache(factory: Factory, spec: Pick<CachedGetSpec<unknown>, 'path' | 'query'>) {
+  const [{ ResponseCache, cacheKey, cached }, { pravoPaths }, scope] = await Promise.all([
+    import('../state/cache.js'),
+    import('../state/paths.js'),
+    factory.cacheScope(),
+  ]);
+  const cache = new ResponseCache({ dir: path.join(pravoPaths(factory.env).cache, 'responses'), now: () => factory.clock.now() });
+  const key = cacheKey({ baseUrl: scope, path: spec.path, ...(spec.query ? { query: spec.query } : {}) });
+  return { cache, key, cached };
+}
+
 /** What {@link cachedGet} returns. */
 export interface CachedGetResult<T> {
   response: ApiResponse<T>;
@@ -57,13 +81,7 @@ export interface CachedGetResult<T> {
  */
 export async function cachedGet<T>(factory: Factory, spec: CachedGetSpec<T>): Promise<CachedGetResult<T>> {
   const ttlMs = cacheTtlMs(factory.env);
-  const [{ ResponseCache, cacheKey, cached }, { pravoPaths }, scope] = await Promise.all([
-    import('../state/cache.js'),
-    import('../state/paths.js'),
-    factory.cacheScope(),
-  ]);
-  const cache = new ResponseCache({ dir: path.join(pravoPaths(factory.env).cache, 'responses'), now: () => factory.clock.now() });
-  const key = cacheKey({ baseUrl: scope, path: spec.path, ...(spec.query ? { query: spec.query } : {}) });
+  const { cache, key, cached } = await openCache(factory, spec);
   let fetched: ApiResponse<T> | undefined;
   const { entry, fromCache } = await cached(cache, key, ttlMs, { bypass: spec.refresh || ttlMs === 0 }, async () => {
     fetched = await spec.fetch();

@@ -53,3 +53,18 @@ export function wrapText(text: string, width: number): string[] {
 export function tsvLines(rows: ReadonlyArray<ReadonlyArray<string | number | boolean | null | undefined>>): string {
   return rows.map((fields) => `${fields.map(sanitizeTsvField).join('\t')}\n`).join('');
 }
+
+/** `1 paragraph`, `3 paragraphs`: a count and its English noun, with `s` unless the count is 1. */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** How long ago something happened, `ms` milliseconds before now: `just now`, `5 minutes ago`, `3 hours ago`, `2 days ago`. */
+export function timeAgo(ms: number): string {
+  const minutes = Math.floor(Math.max(0, ms) / 60_000);
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${plural(minutes, 'minute')} ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${plural(hours, 'hour')} ago`;
+  return `${plural(Math.floor(hours / 24), 'day')} ago`;
+}

@@ -5,7 +5,7 @@
  * element of it, as JSON, or written to a file.
  */
 import type { DocumentQuery } from '../../api/resources/documents.js';
-import { elementLabelOf, elementTextOf, PATHS, type DocumentResponse } from '../../api/types.js';
+import { elementLabelOf, elementTextOf, type DocumentResponse } from '../../api/types.js';
 import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
 import { sanitizeLine } from '../../io/sanitize.js';
@@ -13,9 +13,9 @@ import { elementRefOf, elementsOf, isCourtDecision } from '../../legal/documents
 import { findArticleCitations, referencedArticles } from '../../legal/references.js';
 import type { DocumentViewData, ElementReferences } from '../../render/document.js';
 import { parseTimeout } from '../search/request.js';
-import { waitWithSpinner } from '../shared.js';
 import { parseDocArgument, rankedDocument, shellQuote, type DocArgument } from './argument.js';
-import { otherOccurrences, parseElementRequest, plural, selectElement, type SelectedElement } from './select.js';
+import { otherOccurrences, parseElementRequest, selectElement, type SelectedElement } from './select.js';
+import { plural, timeAgo } from '../../render/text.js';
 
 /** Options of `pravo doc` as commander parses them. */
 export interface DocOptions {
@@ -48,19 +48,11 @@ export async function runDoc(factory: Factory, argument: string, options: DocOpt
   }
   const printer = new Printer(factory.io, options.json === true);
 
-  const [{ cachedGet, cacheTtlMs }, { parseDocument }] = await Promise.all([import('../cached-get.js'), import('../../api/shapes.js')]);
-  const { response, fromCache, storedAt } = await cachedGet(factory, {
-    path: PATHS.documents,
-    query: { document_id: query.document_id, collection: query.collection },
+  const [{ cacheTtlMs }, { retrieveDocument }] = await Promise.all([import('../cached-get.js'), import('./retrieve.js')]);
+  const { response, fromCache, storedAt } = await retrieveDocument(factory, query, {
     refresh: options.refresh === true,
-    parse: parseDocument,
-    fetch: async () => {
-      // Only on a miss: a cached document builds no client and starts no sandbox.
-      const client = await factory.client();
-      return waitWithSpinner(factory, 'Retrieving the document', () =>
-        client.documents.retrieve({ document_id: query.document_id, collection: query.collection }, { signal: factory.signal, timeoutMs }),
-      );
-    },
+    timeoutMs,
+    spinner: 'Retrieving the document',
   });
   // Notes go first: on a terminal the output may go through the pager, and a note written while it runs lands
   // anywhere on the screen.
@@ -155,17 +147,7 @@ export function cacheNote(storedAt: number, now: number): string {
   const when = new Date(storedAt);
   const pad = (n: number): string => String(n).padStart(2, '0');
   const stamp = `${when.getFullYear()}-${pad(when.getMonth() + 1)}-${pad(when.getDate())} ${pad(when.getHours())}:${pad(when.getMinutes())}`;
-  return `From the cache: retrieved ${stamp} (${ageOf(now - storedAt)}); --refresh retrieves it again, which spends a retrieval unit.`;
-}
-
-/** `just now`, `5 minutes ago`, `3 hours ago`, `2 days ago`. */
-function ageOf(ms: number): string {
-  const minutes = Math.floor(Math.max(0, ms) / 60_000);
-  if (minutes < 1) return 'just now';
-  if (minutes < 60) return `${plural(minutes, 'minute')} ago`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${plural(hours, 'hour')} ago`;
-  return `${plural(Math.floor(hours / 24), 'day')} ago`;
+  return `From the cache: retrieved ${stamp} (${timeAgo(now - storedAt)}); --refresh retrieves it again, which spends a retrieval unit.`;
 }
 
 /** The note when the printed element's ref is not unique in the document. */

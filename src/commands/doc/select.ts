@@ -8,6 +8,7 @@ import { UsageError } from '../../errors/cli.js';
 import { sanitizeLine } from '../../io/sanitize.js';
 import { articleRefCandidates, compareArticleRefs, parseArticleQuery, splitArticleRef, type ArticleQuery } from '../../legal/article-ref.js';
 import { elementRefOf, elementsOf, isCourtDecision } from '../../legal/documents.js';
+import { plural } from '../../render/text.js';
 
 /** One element asked for. */
 export type ElementRequest =
@@ -129,10 +130,6 @@ function describeRefs(refs: readonly string[], wanted: string, noun: string): st
   return `Nearby: ${nearby.join(', ')}. It has ${count}, ${sanitizeLine(sorted[0]!)} – ${sanitizeLine(sorted.at(-1)!)}.`;
 }
 
-/** `1 article`, `303 articles`. */
-export function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
 
 /** The other elements with the same ref as `selected`, as `--article` values (`4~2`, `4~3`), for the stderr note. */
 export function otherOccurrences(selected: SelectedElement): string[] {
