@@ -65,9 +65,11 @@ export async function runCommand(host: Host, spec: RunSpec, body: CommandBody): 
     exitCode = (await (spec.ownsSignal ? work : raceCancellation(work, cancellation.signal, host.clock, () => (stuck = true)))) ?? EXIT.ok;
   } catch (error) {
     io.stopIndicators();
-    // Once cancelled, whatever the body threw is a consequence of stopping; only the transport's CancelledError says
-    // more (whether the request had been sent and may have been counted).
-    const shown = cancellation.signal.aborted && !(error instanceof CancelledError) ? new UserCancelledError() : error;
+    // Once cancelled, whatever the body threw is a consequence of stopping; only the transport's CancelledError (whether
+    // the request had been sent and may have been counted) and the body's own UserCancelledError (what to do next) say
+    // more.
+    const explained = error instanceof CancelledError || error instanceof UserCancelledError;
+    const shown = cancellation.signal.aborted && !explained ? new UserCancelledError() : error;
     const summary = describeError(shown, { ...factory.errorContext(spec.command), ...(spec.local ? { local: true } : {}) });
     const { renderErrorJson, renderErrorText } = await import('../render/errors.js');
     io.stderr.write(spec.json ? renderErrorJson(summary) : renderErrorText(summary, io.colorStderr));

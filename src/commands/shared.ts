@@ -42,16 +42,23 @@ export function collect(value: string, previous: string[] | undefined): string[]
  * Waits for `work` with a spinner on stderr whose text shows the seconds elapsed (`Searching… 12s`) whenever stderr is
  * a terminal, whatever stdout is (`pravo search ... > out.tsv` or `--json | jq` still show that something is
  * happening); never when stderr is not a terminal. The spinner stops when `work` settles; the runner stops it on
- * every other path.
+ * every other path. `label` may be a function, read every second (a status that changes); `startedAt` (ms since the
+ * epoch, default now) is where the elapsed time counts from.
  */
-export async function waitWithSpinner<T>(factory: Factory, label: string, work: () => Promise<T>): Promise<T> {
+export async function waitWithSpinner<T>(
+  factory: Factory,
+  label: string | (() => string),
+  work: () => Promise<T>,
+  options: { startedAt?: number } = {},
+): Promise<T> {
   if (!factory.io.showsProgress) return work();
   const { waitingText } = await import('../render/progress.js');
-  const started = factory.clock.now();
-  const spinner = await factory.io.startSpinner(waitingText(label, 0));
+  const started = options.startedAt ?? factory.clock.now();
+  const text = (): string => waitingText(typeof label === 'string' ? label : label(), factory.clock.now() - started);
+  const spinner = await factory.io.startSpinner(text());
   let timer: unknown;
   const tick = (): void => {
-    spinner.update(waitingText(label, factory.clock.now() - started));
+    spinner.update(text());
     timer = factory.clock.setTimeout(tick, 1000);
   };
   timer = factory.clock.setTimeout(tick, 1000);

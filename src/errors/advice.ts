@@ -96,7 +96,7 @@ export function describeError(error: unknown, context: ErrorContext): ErrorSumma
     const hint = error.kind === 'usage' ? `${before}See ${help}.` : error.kind === 'config' && sent ? sent.trim() : undefined;
     return summary(error.kind, error.message, hint, error instanceof UsageError && error.code !== undefined ? { code: error.code } : {});
   }
-  if (error instanceof UserCancelledError) return summary('cancelled', error.message, undefined);
+  if (error instanceof UserCancelledError) return summary('cancelled', error.message, error.hint);
   if (isPromptCancel(error)) return summary('cancelled', 'Cancelled.', undefined);
   if (error instanceof InvalidBaseUrlError) {
     return summary('config', error.message, `${sent}Fix it with \`pravo config set base-url URL${profileFlag}\` or in PRAVO_BASE_URL.`);

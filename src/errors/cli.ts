@@ -57,10 +57,15 @@ export class EnvironmentError extends CliError {
   }
 }
 
-/** The user cancelled outside a request (Ctrl-C at a prompt, during an index build). Exit 130. */
+/**
+ * The user cancelled outside a request (Ctrl-C at a prompt, during an index build, while waiting for an answer job).
+ * Exit 130. `message` says what stopped (default `Cancelled.`); `hint` what to do next (how to resume waiting).
+ */
 export class UserCancelledError extends Error {
-  constructor() {
-    super('Cancelled.');
+  readonly hint: string | undefined;
+  constructor(message = 'Cancelled.', hint?: string) {
+    super(message);
     this.name = 'UserCancelledError';
+    this.hint = hint;
   }
 }

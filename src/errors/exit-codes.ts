@@ -14,6 +14,10 @@ export const EXIT = {
   quota: 5,
   /** Network failure or timeout: the server could not be reached, or the request may have reached it. */
   network: 6,
+  /** The answer job ended `failed` (its `error_code`, e.g. `timed_out`, is printed; spec: Answer job). */
+  answerFailed: 7,
+  /** `pravo answer --verify`: at least one citation could not be verified against its document. */
+  verificationFailed: 8,
   /** Cancelled by the user (Ctrl-C). */
   cancelled: 130,
 } as const;

@@ -45,11 +45,20 @@ export class Printer {
    */
   async response<T>(response: { raw: string; data: T }, view: ViewSource<T>): Promise<void> {
     if (this.mode === 'json') {
-      const raw = this.#io.stdoutIsTTY ? escapeJsonForTerminal(response.raw) : response.raw;
-      this.#write(raw.endsWith('\n') ? raw : `${raw}\n`);
+      this.responseIfJson(response);
       return;
     }
     await this.#view(response.data, view);
+  }
+
+  /**
+   * With `--json`, the server's body exactly, as {@link response} prints it; otherwise nothing, for a response the
+   * command reports in words on stderr (a job created with `--no-wait`, a failed or unfinished answer job).
+   */
+  responseIfJson(response: { raw: string }): void {
+    if (this.mode !== 'json') return;
+    const raw = this.#io.stdoutIsTTY ? escapeJsonForTerminal(response.raw) : response.raw;
+    this.#write(raw.endsWith('\n') ? raw : `${raw}\n`);
   }
 
   /** pravo's own result: with `--json` `object` as one line of JSON; else the view of `data` (default `object`). */

@@ -110,13 +110,13 @@ export const COURT_NEEDS_CASE_LAW = '--court applies to court decisions only';
  * contract's rule 1 (see {@link COURT_NEEDS_CASE_LAW}), which the service would refuse with that code; exit 2 all the
  * same, since the search was not sent. `catalogAsked`: the problems were found against a catalog (`--court` names,
  * `--type` values), which may have been requested, so the error says that the search was not sent rather than that
- * nothing was.
+ * nothing was (`unsent`, default `The search was not sent.`, says what was not sent).
  */
-export function searchUsageError(problems: readonly string[], options: { catalogAsked?: boolean } = {}): UsageError {
+export function searchUsageError(problems: readonly string[], options: { catalogAsked?: boolean; unsent?: string } = {}): UsageError {
   const rule1 = problems.some((p) => p.startsWith(COURT_NEEDS_CASE_LAW));
   const code = rule1 ? { code: ERROR_CODES.invalidRequest } : {};
   // After a catalog lookup something was sent (the catalog request, unless it came from the cache): say what was not.
-  if (options.catalogAsked) return new UsageError(problems.join('\n'), { unsent: 'The search was not sent.', ...code });
+  if (options.catalogAsked) return new UsageError(problems.join('\n'), { unsent: options.unsent ?? 'The search was not sent.', ...code });
   return new UsageError(problems.join('\n'), code);
 }
 

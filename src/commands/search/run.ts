@@ -54,13 +54,19 @@ export async function runSearch(factory: Factory, query: string, options: Search
 }
 
 /**
- * The request to send, and `--timeout` in ms: the options checked locally first (nothing is asked of any server for a request that is wrong
+ * The request to send (of `pravo search`, and of `pravo answer`, whose body has the same fields and rules), and
+ * `--timeout` in ms: the options checked locally first (nothing is asked of any server for a request that is wrong
  * anyway), then `--court` names resolved and `--type` values checked against the cached catalogs, every problem
  * found reported at once.
  * @throws UsageError listing the problems (the search is not sent); as `resolveCourtNames` when the courts catalog
  *   cannot be fetched for a name.
  */
-async function checkedRequest(factory: Factory, query: string, options: SearchOptions): Promise<{ request: SearchRequest; timeoutMs: number }> {
+export async function checkedRequest(
+  factory: Factory,
+  query: string,
+  options: SearchFieldOptions & { timeout?: string },
+  unsent = 'The search was not sent.',
+): Promise<{ request: SearchRequest; timeoutMs: number }> {
   const names = courtNamesOf(options);
   const local = buildSearchRequest(query, options, { pending: names.length > 0 });
   const timeoutMs = parseTimeout(options.timeout);
@@ -68,11 +74,11 @@ async function checkedRequest(factory: Factory, query: string, options: SearchOp
   const { resolveCourtNames, sourceTypeLookupProblems } = await import('./lookups.js');
   const courts = names.length > 0 ? await resolveCourtNames(factory, names) : { ids: new Map<string, number>(), problems: [] };
   if (courts.problems.length > 0) {
-    throw searchUsageError([...courts.problems, ...(await sourceTypeLookupProblems(factory, local))], { catalogAsked: true });
+    throw searchUsageError([...courts.problems, ...(await sourceTypeLookupProblems(factory, local))], { catalogAsked: true, unsent });
   }
   const request = names.length > 0 ? buildSearchRequest(query, options, { ids: courts.ids }) : local;
   const problems = await sourceTypeLookupProblems(factory, request);
-  if (problems.length > 0) throw searchUsageError(problems, { catalogAsked: true });
+  if (problems.length > 0) throw searchUsageError(problems, { catalogAsked: true, unsent });
   return { request, timeoutMs };
 }
 
