@@ -231,7 +231,7 @@ describe.skipIf(!haveStatutes)('a real statute of ../shared/corpus (read at run 
     };
     const element = document.elements![index]!;
     // A window of 60 whole words from inside the article, across one of its line breaks, cut at both ends.
-    const words = element.text.split(/(?<=\s)/u);
+    const words = statute.elements[index]!.text.split(/(?<=\s)/u);
     const lineEnd = words.findIndex((word, i) => i > 25 && word.endsWith('\n'));
     const start = lineEnd - 20;
     expect(words.slice(start, start + 60).join('')).toContain('\n');
