@@ -178,6 +178,14 @@ export function resolveCitations(answer: string, sources: AnswerJob['sources']):
   return { segments, citations, uncited };
 }
 
+/**
+ * {@link resolveCitations} of a job's `answer` (empty when absent) and `sources`: the one call the renderer and the
+ * verifier both make, so that the numbers printed in the answer are those of the verification's checks.
+ */
+export function resolvedAnswerOf(job: Pick<AnswerJob, 'answer' | 'sources'>): ResolvedAnswer {
+  return resolveCitations(typeof job.answer === 'string' ? job.answer : '', job.sources);
+}
+
 /** The ids of a bracket's content with what each names, or `undefined` when the bracket is ordinary text. */
 function markerIds(content: string, ids: SourceIds): Array<{ id: string; target: Target | undefined }> | undefined {
   const whole = ids.find(content);
