@@ -24,6 +24,8 @@ Exit codes:
   4    authentication: no key configured, or missing/invalid/revoked key
   5    monthly quota exceeded
   6    network or timeout: the server could not be reached, or the request may have reached it
+  7    the answer job failed (pravo answer: its error_code, e.g. timed_out, is printed)
+  8    pravo answer --verify: a citation could not be verified against its document
   130  cancelled (Ctrl-C)
 
 Environment: PRAVO_PROFILE, PRAVO_BASE_URL, PRAVO_API_KEY, PRAVO_CONFIG_DIR, PRAVO_STATE_DIR, PRAVO_CACHE_DIR,
@@ -119,15 +121,24 @@ export async function main(args: string[], host: Host = processHost()): Promise<
     host.stdout.write(`${host.version}\n`);
     return EXIT.ok;
   }
-  const [{ Command, CommanderError }, { runCommand }, { registerSearch }, { registerDoc }, { registerCatalog }, { registerConfig }, { registerSandbox }] =
-    await Promise.all([
-      import('commander'),
-      import('./commands/run.js'),
-      import('./commands/search/index.js'),
-      import('./commands/doc/index.js'),
-      import('./commands/catalog/index.js'),
-      import('./commands/config/index.js'),
-      import('./commands/sandbox/index.js'),
+  const [
+    { Command, CommanderError },
+    { runCommand },
+    { registerSearch },
+    { registerDoc },
+    { registerAnswer },
+    { registerCatalog },
+    { registerConfig },
+    { registerSandbox },
+  ] = await Promise.all([
+    import('commander'),
+    import('./commands/run.js'),
+    import('./commands/search/index.js'),
+    import('./commands/doc/index.js'),
+    import('./commands/answer/index.js'),
+    import('./commands/catalog/index.js'),
+    import('./commands/config/index.js'),
+    import('./commands/sandbox/index.js'),
     ]);
 
   const program = new Command('pravo');
@@ -153,6 +164,7 @@ Examples:
   $ pravo config set-key && pravo config set base-url https://api.example.bg
   $ pravo search -n 5 "обществени поръчки обжалване"
   $ pravo doc 1 --article 45
+  $ pravo answer --verify "Кога работодателят може да прекрати трудовия договор без предизвестие?"
   $ pravo search --court ВКС --judge Mihova "отмяна на присъдата"
   $ pravo catalog courts | grep Пловдив
   $ pravo sandbox serve --corpus ../shared/corpus
@@ -167,6 +179,7 @@ ${EXIT_CODES_HELP}`,
   };
   registerSearch(program, run);
   registerDoc(program, run);
+  registerAnswer(program, run);
   registerCatalog(program, run);
   registerConfig(program, run);
   registerSandbox(program, run);

@@ -1,0 +1,123 @@
+/**
+ * Registration of `pravo answer` (spec: POST /v1/answers, GET /v1/answers/{job_id}): asking creates an answer job and
+ * follows it to the end; `wait`, `show` and `list` come back to jobs pravo recorded. The work is in `run.ts`, loaded
+ * when a command runs.
+ */
+import type { Command } from 'commander';
+import { LIMITS } from '../../api/types.js';
+import { addTargetOptions, collect, type RunAction } from '../shared.js';
+import type { AnswerOptions, FollowOptions, ListOptions } from './run.js';
+
+const EXAMPLES = `
+Examples:
+  $ pravo answer "Кога работодателят може да прекрати трудовия договор без предизвестие?"
+  $ pravo answer --verify "Какъв е срокът за обжалване на решение по обществена поръчка?"
+  $ pravo answer --type high_courts_cases --court ВКС "Кога се отменя присъда при съществено процесуално нарушение?"
+  $ pravo answer --no-wait "Какви са правата на потребителя при несъответствие на стоката?"
+  $ pravo answer wait                      # the latest unfinished job
+  $ pravo answer list
+  $ pravo answer --sandbox --verify --yes "обезщетение при застраховка" > answer.txt
+
+The service writes the answer in Bulgarian (usually in 30 to 90 s) with citation markers; pravo numbers them [1],
+[2] ... and lists the sources under the answer. A marker that names no source stays visible, flagged "unresolved".
+--verify retrieves each cited document (through the document cache; each retrieval spends a unit of the retrieval
+quota, and pravo asks first on a terminal: --yes for scripts) and checks that the cited text is in it.
+
+Every job is recorded before pravo waits for it: Ctrl-C stops waiting, not the job (\`pravo answer wait\` resumes),
+and --no-wait prints the job id at once. Polling follows the contract: first check after 2 s, then 4, 8, 10, 10 s.
+
+Exit codes: 0 answered (and verified), 7 the job failed (timed_out: its quota unit was restored, ask again),
+8 a citation failed verification, 130 stopped waiting (the job goes on); see \`pravo --help\` for the others.`;
+
+const FOLLOW_EXAMPLES = (verb: string): string => `
+Examples:
+  $ pravo answer ${verb}${verb === 'wait' ? '' : ' ans_3f9c2a7e41d0b8c6a5e2f170'}
+  $ pravo answer ${verb} ans_3f9c2a7e41d0b8c6a5e2f170 --verify
+  $ pravo answer ${verb} ans_3f9c2a7e41d0b8c6a5e2f170 --json | jq -r .answer`;
+
+/** The options `wait` and `show` share with asking: output and verification. */
+function addFollowOptions(command: Command): Command {
+  return command
+    .option('--verify', 'check every cited passage against its full document (retrieves documents; see --yes)')
+    .option('-y, --yes', 'with --verify: retrieve the documents without asking (scripts)')
+    .option('--json', "print the final job exactly as the server sent it (with --verify: {job, verification})");
+}
+
+/** Registers `answer` and its subcommands on the program. */
+export function registerAnswer(program: Command, run: RunAction): void {
+  const answer = program
+    .command('answer')
+    .description('Ask a question: a written answer in Bulgarian with cited, checkable sources')
+    .argument('<query...>', `the question, in Bulgarian for best results (${LIMITS.queryMinLength} to ${LIMITS.queryMaxLength} characters)`)
+    .option('-t, --type <source_type>', 'source type from the catalog, e.g. bulgarian_laws_regulations (repeatable)', collect)
+    .option('-c, --court <court>', 'court: its code from the catalog, a name or an abbreviation such as ВКС; case law only (repeatable)', collect)
+    .option('-j, --judge <name>', 'reporting judge, approximate and case-insensitive')
+    .option('--from <YYYY-MM-DD>', 'sources published on or after this date')
+    .option('--to <YYYY-MM-DD>', 'sources published on or before this date')
+    .option('-n, --max-results <n>', `sources to draw on, ${LIMITS.maxResultsMin} to ${LIMITS.maxResultsMax} (server default ${LIMITS.maxResultsDefault})`)
+    .option('--no-wait', 'create the job, print its id and how to resume, and exit')
+    .option('--timeout <seconds>', `give up creating the job after this many seconds (default ${LIMITS.searchTimeoutMs / 1000}); waiting has no limit`);
+  addTargetOptions(addFollowOptions(answer))
+    .addHelpText('after', EXAMPLES)
+    .action(async (words: string[], _options: AnswerOptions, cmd: Command) => {
+      const options = cmd.opts<AnswerOptions>();
+      await run(cmd, { command: 'answer', json: options.json === true }, async (factory) => {
+        const { runAnswer } = await import('./run.js');
+        return runAnswer(factory, words.join(' '), options);
+      });
+    });
+
+  // The parent's options (--json, --verify, --yes, --sandbox ...) are also read after a subcommand's name
+  // (`pravo answer wait --json`), where commander gives them to the parent: the actions read optsWithGlobals().
+  const wait = answer
+    .command('wait')
+    .description('Wait for a recorded answer job to finish and print it (default: the latest unfinished job)')
+    .argument('[job_id]', 'the job to wait for (see `pravo answer list`)');
+  addTargetOptions(addFollowOptions(wait))
+    .addHelpText('after', FOLLOW_EXAMPLES('wait'))
+    .action(async (jobId: string | undefined, _options: FollowOptions, cmd: Command) => {
+      const options = cmd.optsWithGlobals<FollowOptions & Record<string, unknown>>();
+      await run(cmd, { command: 'answer wait', json: options.json === true }, async (factory) => {
+        const { runWait } = await import('./run.js');
+        return runWait(factory, jobId, options);
+      });
+    });
+
+  const show = answer
+    .command('show')
+    .description('Fetch an answer job again and print it (a status check: spends nothing)')
+    .argument('<job_id>', 'the job (see `pravo answer list`)');
+  addTargetOptions(addFollowOptions(show))
+    .addHelpText('after', FOLLOW_EXAMPLES('show'))
+    .action(async (jobId: string, _options: FollowOptions, cmd: Command) => {
+      const options = cmd.optsWithGlobals<FollowOptions & Record<string, unknown>>();
+      await run(cmd, { command: 'answer show', json: options.json === true }, async (factory) => {
+        const { runShow } = await import('./run.js');
+        return runShow(factory, jobId, options);
+      });
+    });
+
+  answer
+    .command('list')
+    .description('List the answer jobs pravo has recorded, newest first, with their last known status (local: sends nothing)')
+    .option('-n, --limit <n>', 'how many jobs to list (default 20; 0 lists all)')
+    .option('--json', "print the records as a JSON array (pravo's own objects)")
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ pravo answer list
+  $ pravo answer list -n 0 | awk -F'\\t' '$2 == "running"'
+  $ pravo answer list --json | jq -r '.[0].job_id'
+
+Piped: one job per line, tab-separated: job_id, last_status, created_at, checked_at, profile, sandbox, error_code,
+query.`,
+    )
+    .action(async (_options: ListOptions, cmd: Command) => {
+      const options = cmd.optsWithGlobals<ListOptions>();
+      await run(cmd, { command: 'answer list', json: options.json === true, local: true }, async (factory) => {
+        const { runList } = await import('./run.js');
+        return runList(factory, options);
+      });
+    });
+}
