@@ -3,6 +3,7 @@
  * Used by `pravo sandbox serve` (long-lived) and `pravo search --sandbox` (one request, in the same process).
  */
 import type { AddressInfo } from 'node:net';
+import { AnswerRunner, checkAnswerRunnerOptions, type AnswerRunnerOptions } from './answers/jobs.js';
 import { openIndex, type IndexProgress } from './corpus/index-db.js';
 import type { CorpusInputs } from './corpus/inputs.js';
 import { createSandboxServer } from './http/server.js';
@@ -25,8 +26,15 @@ export interface StartSandboxOptions {
   host?: string;
   /** TCP port; `0` (default) picks a free one. */
   port?: number;
-  /** Monthly quotas in units; default unlimited. */
+  /** Monthly quotas in units (`search`, `documents`, `answers`); default unlimited. */
   quotas?: Quotas;
+  /**
+   * Answer jobs (see `AnswerRunner`): `delayMs` from creation to the final status (default 3000; `running` after a
+   * quarter of it), `failureRate` 0 to 1 (default 0), `clock` of the jobs' timers, times and 15-minute rule (default
+   * the system clock; also the state's clock when `now` is not given), `random` drawn against `failureRate` (default
+   * `Math.random`). Jobs still pending when the sandbox closes stay unfinished in `state.sqlite`.
+   */
+  answers?: Omit<AnswerRunnerOptions, 'log'>;
   /**
    * Issue a key that is deleted when the sandbox stops (for one-command sandboxes). Only this sandbox's key is deleted;
    * one whose process was killed first is removed by a later start on the same data directory (see
@@ -44,7 +52,7 @@ export interface StartSandboxOptions {
   signal?: AbortSignal;
   /** Log lines (requests, events); default: discarded. */
   log?: (line: string) => void;
-  /** Clock of the account state (month of usage); default the system clock. */
+  /** Clock of the account state (month of usage, key times); default `answers.clock`, else the system clock. */
   now?: () => Date;
 }
 
@@ -67,7 +75,8 @@ export interface RunningSandbox {
 /**
  * Starts a sandbox. Builds the corpus index on first use of a corpus (reporting progress), then reuses it. Removes
  * the ephemeral keys of ended runs before issuing this run's key.
- * @throws CorpusError when an input file is missing or malformed, or a `document_id` is in two corpus files; AbortError (a `DOMException`) when `signal` aborts
+ * @throws RangeError when `answers.delayMs` or `answers.failureRate` is out of range (before anything is opened);
+ *   CorpusError when an input file is missing or malformed, or a `document_id` is in two corpus files; AbortError (a `DOMException`) when `signal` aborts
  *   during the index build (nothing is left behind in `dataDir`); Error with `code` `EADDRINUSE` / `EACCES` when the
  *   port cannot be taken; the file-system or SQLite error when `state.sqlite` cannot be opened or migrated or the key
  *   cannot be issued (e.g. it was written by a newer pravo, or other processes keep it locked for 10 s). Nothing stays
@@ -75,6 +84,9 @@ export interface RunningSandbox {
  */
 export async function startSandbox(options: StartSandboxOptions): Promise<RunningSandbox> {
   const log = options.log ?? (() => {});
+  checkAnswerRunnerOptions(options.answers ?? {});
+  const clock = options.answers?.clock;
+  const now = options.now ?? (clock ? () => new Date(clock.now()) : undefined);
   const index = await openIndex({
     ...(options.inputs ? { inputs: options.inputs } : {}),
     ...(options.corpusPath !== undefined ? { corpusPath: options.corpusPath } : {}),
@@ -87,7 +99,7 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
   try {
     // Load the search's in-memory metadata now (about 0.1 s on the full corpus) rather than on the first request.
     prepareSearch(index);
-    state = SandboxState.open(options.dataDir, { quotas: options.quotas ?? {}, ...(options.now ? { now: options.now } : {}) });
+    state = SandboxState.open(options.dataDir, { quotas: options.quotas ?? {}, ...(now ? { now } : {}) });
   } catch (error) {
     index.close();
     throw error;
@@ -103,7 +115,8 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
     throw error;
   }
 
-  const server = createSandboxServer({ index, state, log }, ROUTES);
+  const answers = new AnswerRunner(index, state, { ...options.answers, log });
+  const server = createSandboxServer({ index, state, answers, log }, ROUTES);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -113,6 +126,7 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
       });
     });
   } catch (error) {
+    answers.close();
     try {
       if (options.ephemeralKey) state.deleteEphemeralKey(issued.key_id);
     } finally {
@@ -135,6 +149,8 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
     documentCount: index.documentCount,
     articleCount: index.articleCount,
     close() {
+      // Jobs still pending stay queued or running in state.sqlite; the 15-minute rule fails them later.
+      answers.close();
       closed ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

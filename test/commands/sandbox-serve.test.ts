@@ -1,6 +1,7 @@
 /**
  * `pravo sandbox serve` run in this process on test streams: the ready line, a request served, the stop on SIGTERM
- * with exit 0, `--save-to-profile`, and start-up errors.
+ * with exit 0, `--save-to-profile`, answer jobs with `--answer-delay` and `--answers-quota`, and start-up errors
+ * (the answer options' bad values among them).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -136,5 +137,51 @@ describe('pravo sandbox serve (in process)', () => {
     expect(malformed.exitCode).toBe(1);
     expect(malformed.stderr).toMatch(/line 1/);
     expect(malformed.stderr).not.toMatch(/bug in pravo/);
+  });
+
+  it('runs answer jobs with --answer-delay 0 and counts them against --answers-quota', async () => {
+    const env = { PRAVO_CONFIG_DIR: path.join(root, 'config-answers'), PRAVO_STATE_DIR: path.join(root, 'state-answers') };
+    const t = testHost({ env });
+    const args = ['sandbox', 'serve', '--corpus', corpus, '--data-dir', path.join(root, 'data-answers'), '--answer-delay', '0', '--answers-quota', '1'];
+    const run = main(args, t.host);
+    const ready = JSON.parse(await firstLine(t.stdout, t.host.stdout)) as { base_url: string; api_key: string };
+    const headers = { 'x-api-key': ready.api_key, 'content-type': 'application/json' };
+    const post = () => fetch(`${ready.base_url}/v1/answers`, { method: 'POST', headers, body: JSON.stringify({ query: 'неустойка по договор' }) });
+    const created = await post();
+    expect(created.status).toBe(202);
+    const { poll_url } = (await created.json()) as { poll_url: string };
+    // A delay of 0: the job's timers fire at the next turn of the server's event loop; each check is one more turn.
+    let job: { status: string; answer?: string; sources?: unknown[] } = { status: 'queued' };
+    for (let i = 0; i < 100 && (job.status === 'queued' || job.status === 'running'); i++) {
+      job = (await (await fetch(`${ready.base_url}${poll_url}`, { headers })).json()) as typeof job;
+    }
+    expect(job.status).toBe('succeeded');
+    expect(job.sources?.length).toBeGreaterThan(0);
+    expect((await post()).status).toBe(429);
+
+    t.signal('SIGTERM');
+    expect(await run).toBe(0);
+    expect(t.stderr()).toMatch(/POST \/v1\/answers 202/);
+    expect(t.stderr()).toMatch(/answer job ans_[0-9a-f]{24} succeeded/);
+    expect(t.stderr()).toMatch(/POST \/v1\/answers 429/);
+  });
+
+  it.each([
+    [['--answer-delay', 'soon'], /--answer-delay takes a number of seconds from 0 to 3600, not "soon"/],
+    [['--answer-delay', '3600.5'], /--answer-delay takes a number of seconds from 0 to 3600, not "3600.5"/],
+    [['--answer-delay', '-1'], /--answer-delay takes a number of seconds from 0 to 3600, not "-1"/],
+    [['--answer-delay', '1e3'], /--answer-delay takes a number of seconds from 0 to 3600, not "1e3"/],
+    [['--answer-failure-rate', '1.5'], /--answer-failure-rate takes a probability from 0 to 1, not "1.5"/],
+    [['--answer-failure-rate', 'half'], /--answer-failure-rate takes a probability from 0 to 1, not "half"/],
+    [['--answers-quota', 'many'], /--answers-quota takes a whole number, not "many"/],
+    [['--answers-quota', '2.5'], /--answers-quota takes a whole number, not "2.5"/],
+  ])('%j is a usage error (exit 2) naming the option, before anything starts', async (option, message) => {
+    const env = { PRAVO_CONFIG_DIR: path.join(root, 'config-bad-answers') };
+    const dataDir = path.join(root, 'data-bad-answers');
+    const result = await runPravo(['sandbox', 'serve', '--corpus', corpus, '--data-dir', dataDir, ...option], { env });
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(message);
+    expect(fs.existsSync(dataDir)).toBe(false);
   });
 });

@@ -7,7 +7,9 @@ const EXAMPLES = `
 Examples:
   $ pravo sandbox serve --corpus ../shared/corpus
   $ pravo sandbox serve --corpus ../shared/corpus/bg-statutes.jsonl.gz --corpus ../shared/corpus/bg-courts.json
-  $ pravo sandbox serve --port 8787 --search-quota 100 --retrieval-quota 20
+  $ pravo sandbox serve --port 8787 --search-quota 100 --retrieval-quota 20 --answers-quota 10
+  $ pravo sandbox serve --answer-delay 0.5                         # answer jobs finish in half a second
+  $ pravo sandbox serve --answer-failure-rate 0.3                  # 3 answer jobs in 10 fail answer_failed
   $ pravo sandbox serve --json 2> sandbox.log.jsonl                # logs as JSON lines
 
 A profile that follows the sandbox across restarts (the two commands in two terminals):
@@ -30,6 +32,11 @@ its other settings are kept) once the server listens, and the ready line becomes
 the key is printed nowhere, it is only in the profile. PRAVO_BASE_URL and PRAVO_API_KEY, when set, still override
 the profile's values.
 
+Answer jobs (POST /v1/answers) run in this process: running after a quarter of --answer-delay (default 3 s),
+succeeded after all of it, with an answer quoted from the excerpts of the search, each sentence cited. A job still
+queued or running 15 minutes after its creation (e.g. left by a stopped sandbox) fails timed_out at its next check,
+and its unit of --answers-quota is restored.
+
 Corpus: --corpus PATH (repeatable), else PRAVO_SANDBOX_CORPUS (paths separated by ":", ";" on Windows), else
 \`pravo config set sandbox-corpus PATH\`. A PATH is a corpus file (JSON Lines, gzipped or not), the courts file (a name
 ending in courts.json), or a directory: its files ending in .jsonl or .jsonl.gz are corpus files, one ending in
@@ -50,6 +57,9 @@ export function registerSandbox(program: Command, run: RunAction): void {
     .option('--data-dir <dir>', 'where to keep the index, keys and usage')
     .option('--search-quota <n>', 'monthly search quota; searches beyond it get monthly_quota_exceeded (default: unlimited)')
     .option('--retrieval-quota <n>', 'monthly document retrieval quota (GET /v1/documents); beyond it monthly_quota_exceeded (default: unlimited)')
+    .option('--answers-quota <n>', 'monthly answer jobs quota (POST /v1/answers); beyond it monthly_quota_exceeded (default: unlimited)')
+    .option('--answer-delay <seconds>', 'seconds from an answer job\'s creation to its answer, 0 to 3600, decimals allowed', '3')
+    .option('--answer-failure-rate <r>', 'probability, 0 to 1, that an answer job fails with answer_failed (no unit consumed)', '0')
     .option('--save-to-profile <name>', "save this start's base URL and key into this profile (instead of printing the key)")
     .option('--json', 'log to stderr as JSON lines {"time","message"}, and report errors as JSON (the ready line is always JSON)')
     .addHelpText('after', EXAMPLES)

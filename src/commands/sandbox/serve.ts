@@ -12,6 +12,7 @@ import { checkListenHost, prepareDataDir, resolveCorpus } from '../../config/san
 import { checkProfileName } from '../../config/store.js';
 import { ConfigError, UsageError } from '../../errors/cli.js';
 import type { Factory } from '../../factory.js';
+import { sanitizeLine } from '../../io/sanitize.js';
 import type { Quotas } from '../../sandbox/state/index.js';
 import { startSandboxWithProgress } from '../../target.js';
 
@@ -24,6 +25,12 @@ export interface ServeOptions {
   dataDir?: string;
   searchQuota?: string;
   retrievalQuota?: string;
+  /** `--answers-quota N`: monthly answer jobs. */
+  answersQuota?: string;
+  /** `--answer-delay SECONDS`: time from an answer job's creation to its final status (decimal, 0 to 3600). */
+  answerDelay?: string;
+  /** `--answer-failure-rate R`: probability (0 to 1) that an answer job fails `answer_failed`. */
+  answerFailureRate?: string;
   /** `--save-to-profile NAME`: the profile that receives this start's base URL and key. */
   saveToProfile?: string;
   json?: boolean;
@@ -44,6 +51,10 @@ export async function runServe(f: Factory, options: ServeOptions): Promise<numbe
   if (searchQuota !== undefined) quotas.search = searchQuota;
   const retrievalQuota = quotaOption('--retrieval-quota', options.retrievalQuota);
   if (retrievalQuota !== undefined) quotas.documents = retrievalQuota;
+  const answersQuota = quotaOption('--answers-quota', options.answersQuota);
+  if (answersQuota !== undefined) quotas.answers = answersQuota;
+  const answerDelaySeconds = decimalOption('--answer-delay', options.answerDelay, ANSWER_DELAY_MAX_SECONDS, 'a number of seconds');
+  const failureRate = decimalOption('--answer-failure-rate', options.answerFailureRate, 1, 'a probability');
   const profileName = options.saveToProfile === undefined ? undefined : checkSaveToProfile(options.saveToProfile);
   await checkListenHost(options.host);
   const store = await f.config();
@@ -63,6 +74,10 @@ export async function runServe(f: Factory, options: ServeOptions): Promise<numbe
       host: options.host,
       port,
       quotas,
+      answers: {
+        ...(answerDelaySeconds !== undefined ? { delayMs: Math.round(answerDelaySeconds * 1000) } : {}),
+        ...(failureRate !== undefined ? { failureRate } : {}),
+      },
       keyName: `sandbox serve ${new Date(f.clock.now()).toISOString()}`,
       signal: f.signal,
       log,
@@ -91,8 +106,25 @@ export async function runServe(f: Factory, options: ServeOptions): Promise<numbe
 /** A quota option's value: a whole number of units per month, or undefined when not given. @throws UsageError */
 function quotaOption(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`${name} takes a whole number, not "${value}"`);
+  if (!/^\d+$/.test(value)) throw new UsageError(`${name} takes a whole number, not "${sanitizeLine(value)}"`);
   return Number(value);
+}
+
+/** Longest `--answer-delay`, in seconds (an hour: far past the 15 minutes after which a job times out). */
+export const ANSWER_DELAY_MAX_SECONDS = 3600;
+
+/**
+ * A decimal option's value from 0 to `max` (digits with an optional fraction: `3`, `0.5`, `.25`; surrounding white
+ * space ignored), or undefined when not given.
+ * @throws UsageError naming the option, the range and the value (sanitized).
+ */
+function decimalOption(name: string, value: string | undefined, max: number, what: string): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value.trim());
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(value.trim()) || !(number <= max)) {
+    throw new UsageError(`${name} takes ${what} from 0 to ${max}, not "${sanitizeLine(value)}"`);
+  }
+  return number;
 }
 
 /** Checks the `--save-to-profile` name with the rules of every profile name. @throws UsageError */

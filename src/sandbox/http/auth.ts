@@ -6,14 +6,20 @@ import { ERROR_CODES } from '../../api/types.js';
 import type { SandboxState } from '../state/index.js';
 import { HttpError } from './errors.js';
 
+/** Who an accepted API key is: its `key_id` and the account it belongs to. */
+export interface ApiKeyIdentity {
+  keyId: string;
+  accountId: string;
+}
+
 /**
  * Authenticates by API key: exactly one of `X-API-Key: <key>` and `Authorization: Bearer <key>` (rule 1), checked by
  * `state.authenticate` (rule 3). Messages never repeat the key.
- * @returns the key's `key_id`.
+ * @returns the key's `key_id` and account.
  * @throws HttpError 401 `missing_api_key` (no header, or an empty one), 401 `invalid_api_key`, 401 `revoked_api_key`;
  *   400 `invalid_request` when both headers are sent; the state's SQLite error when the lookup fails.
  */
-export function authenticateApiKey(request: http.IncomingMessage, state: SandboxState): string {
+export function authenticateApiKey(request: http.IncomingMessage, state: SandboxState): ApiKeyIdentity {
   const header = request.headers['x-api-key'];
   const xApiKey = Array.isArray(header) ? header[0] : header;
   const authorization = request.headers.authorization;
@@ -37,7 +43,7 @@ export function authenticateApiKey(request: http.IncomingMessage, state: Sandbox
       check.code === 'revoked_api_key' ? 'This API key has been revoked.' : 'The API key is malformed or unknown.',
     );
   }
-  return check.key_id;
+  return { keyId: check.key_id, accountId: check.account_id };
 }
 
 /** Query parameter names that carry a key or token in other APIs; refused whatever their value (any case). */

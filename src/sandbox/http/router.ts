@@ -11,14 +11,20 @@
  */
 import type http from 'node:http';
 import { ERROR_CODES } from '../../api/types.js';
+import type { AnswerRunner } from '../answers/jobs.js';
 import type { SearchIndex } from '../corpus/index-db.js';
 import type { SandboxState } from '../state/index.js';
 import { HttpError } from './errors.js';
 
-/** What handlers need: the corpus index, the account state, a clock and a log. */
+/** What handlers need: the corpus index, the account state, the answer jobs' runner, a clock and a log. */
 export interface ServerDeps {
   index: SearchIndex;
   state: SandboxState;
+  /**
+   * Creates and runs answer jobs (`POST /v1/answers`, `GET /v1/answers/{job_id}`); its owner closes it (clearing its
+   * timers) when the server stops. Without one, both answer endpoints answer 501 `not_implemented`.
+   */
+  answers?: AnswerRunner;
   /** Receives one line per request and per notable event; never a key. */
   log: (line: string) => void;
   /** Milliseconds clock for request durations in the log; default `performance.now`. */
@@ -53,6 +59,8 @@ export interface RouteContext {
   body(): Promise<unknown>;
   /** The authenticated key's `key_id` (`-` for routes without API-key auth). */
   keyId: string;
+  /** The account the authenticated key belongs to (`-` for routes without API-key auth). */
+  accountId: string;
   /** `req_` + 16 hex digits; also the response's `x-request-id`. */
   requestId: string;
   deps: ServerDeps;

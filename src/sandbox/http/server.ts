@@ -210,7 +210,8 @@ function createRequestListener(
       if (route.notImplemented || route.auth === 'session') {
         throw new HttpError(501, 'not_implemented', `The sandbox does not serve ${method} ${route.pattern} yet.`);
       }
-      if (route.auth === 'api-key') exchange.keyId = authenticateApiKey(request, deps.state);
+      let accountId = '-';
+      if (route.auth === 'api-key') ({ keyId: exchange.keyId, accountId } = authenticateApiKey(request, deps.state));
       let body: Promise<unknown> | undefined;
       const context: RouteContext = {
         request,
@@ -219,6 +220,7 @@ function createRequestListener(
         query: url.searchParams,
         body: () => (body ??= readJsonBody(request)),
         keyId: exchange.keyId,
+        accountId,
         requestId,
         deps,
       };

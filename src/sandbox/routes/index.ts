@@ -9,8 +9,8 @@
  * | GET | /v1/catalog/judges | api-key | | yes (`judges.ts`) |
  * | GET | /v1/documents | api-key | retrieval | yes (`documents.ts`) |
  * | GET | /v1/usage | api-key | | 501 |
- * | POST | /v1/answers | api-key | answers | 501 (202 when built) |
- * | GET | /v1/answers/:job_id | api-key | | 501 |
+ * | POST | /v1/answers | api-key | answers | yes, 202 (`answers.ts`) |
+ * | GET | /v1/answers/:job_id | api-key | | yes (`answers.ts`) |
  * | GET, POST | /v1/keys | session | | 501 |
  * | POST | /v1/keys/:key_id/revoke | session | | 501 |
  * | GET | /v1/account | session | | 501 |
@@ -18,6 +18,7 @@
  */
 import { PATHS } from '../../api/types.js';
 import type { Route } from '../http/router.js';
+import { ANSWER_ROUTES } from './answers.js';
 import { CATALOG_ROUTES } from './catalog.js';
 import { DOCUMENT_ROUTES } from './documents.js';
 import { JUDGES_ROUTES } from './judges.js';
@@ -26,12 +27,6 @@ import { SEARCH_ROUTES } from './search.js';
 
 /** `GET /v1/usage` (spec: GET /v1/usage). */
 const USAGE_ROUTES: readonly Route[] = [notImplemented({ method: 'GET', pattern: PATHS.usage, auth: 'api-key' })];
-
-/** Answer jobs (spec: POST /v1/answers, GET /v1/answers/{job_id}). */
-const ANSWER_ROUTES: readonly Route[] = [
-  notImplemented({ method: 'POST', pattern: PATHS.answers, auth: 'api-key', quota: 'answers', status: 202 }),
-  notImplemented({ method: 'GET', pattern: `${PATHS.answers}/:job_id`, auth: 'api-key' }),
-];
 
 /** Key management (spec: Key and account endpoints), user-session auth. */
 const KEY_ROUTES: readonly Route[] = [

@@ -32,6 +32,18 @@ export function prepareSearch(index: SearchIndex): void {
 }
 
 /**
+ * Checks what the search itself rejects as invalid, without searching: the source-type choice (`chooseSourceTypes`,
+ * the same call `search` makes): an unknown source type, or `court_ids` with only non-court types (spec: POST
+ * /v1/search, rule 1). For requests that must be refused before anything is consumed or queued
+ * (`POST /v1/answers`). Fast: no article is read.
+ * @param request a request `searchRequestProblems` found nothing wrong with.
+ * @throws SearchRequestError (`invalid_request`) as `search` would; the index's SQLite errors.
+ */
+export function checkSearchRequest(index: SearchIndex, request: SearchRequest): void {
+  chooseSourceTypes(request, analyzeQuery(request.query), searchMetadata(index).sourceTypes);
+}
+
+/**
  * Runs `POST /v1/search` on the index (spec: POST /v1/search; result shape: Search result, Search response).
  *
  * The request must already be valid (`searchRequestProblems` found nothing); this applies the semantics:

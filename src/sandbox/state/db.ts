@@ -83,6 +83,31 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE api_keys ADD COLUMN owner_host TEXT;
     `,
   },
+  {
+    version: 3,
+    description:
+      'api_keys.account_id (the account a key belongs to; existing keys: acct_sandbox) and answer_jobs (one row per answer job)',
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN account_id TEXT NOT NULL DEFAULT 'acct_sandbox';
+      CREATE TABLE IF NOT EXISTS answer_jobs (
+        job_id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        key_id TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'succeeded', 'failed')),
+        query TEXT NOT NULL,
+        request_json TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        finished_at TEXT,
+        answer TEXT,
+        sources_json TEXT,
+        error_code TEXT,
+        error_message TEXT,
+        usage_month TEXT NOT NULL,
+        unit_released INTEGER NOT NULL DEFAULT 0 CHECK (unit_released IN (0, 1))
+      );
+    `,
+  },
 ];
 
 /** The `user_version` of a database with every migration of {@link MIGRATIONS} applied. */

@@ -1,6 +1,6 @@
 /**
- * The sandbox's account state in `<data dir>/state.sqlite`: API keys (`keys.ts`) and monthly usage (`usage.ts`), over
- * the database opened and migrated by `db.ts`.
+ * The sandbox's account state in `<data dir>/state.sqlite`: API keys (`keys.ts`), monthly usage (`usage.ts`) and answer
+ * jobs (`answer-jobs.ts`), over the database opened and migrated by `db.ts`.
  *
  * Single writer per process; several processes may open the same directory (WAL). During a request, a lock held by
  * another process makes a write fail after {@link BUSY_TIMEOUT_MS} with SQLITE_BUSY, which the HTTP server answers
@@ -10,11 +10,22 @@
 import os from 'node:os';
 import type { DatabaseSync } from 'node:sqlite';
 import { BUSY_TIMEOUT_MS, openStateDatabase, patiently, STARTUP_BUSY_TIMEOUT_MS } from './db.js';
-import { KeyStore, type IssuedKey, type KeyCheck, type KeyOwner } from './keys.js';
+import { AnswerJobStore, type AnswerJobRecord, type NewAnswerJob } from './answer-jobs.js';
+import { KeyStore, type IssuedKey, type IssueKeyOptions, type KeyCheck, type KeyOwner } from './keys.js';
 import { UsageStore, type Consumption, type Quotas, type UsageKind } from './usage.js';
 
-export { EPHEMERAL_KEY_MAX_AGE_MS, SANDBOX_KEY_PREFIX, sha256, type IssuedKey, type KeyCheck, type KeyOwner } from './keys.js';
+export {
+  DEFAULT_ACCOUNT_ID,
+  EPHEMERAL_KEY_MAX_AGE_MS,
+  SANDBOX_KEY_PREFIX,
+  sha256,
+  type IssuedKey,
+  type IssueKeyOptions,
+  type KeyCheck,
+  type KeyOwner,
+} from './keys.js';
 export type { Consumption, Quotas, UsageKind } from './usage.js';
+export { UNFINISHED_STATUSES, type AnswerJobRecord, type NewAnswerJob } from './answer-jobs.js';
 export { BUSY_TIMEOUT_MS, STARTUP_BUSY_TIMEOUT_MS };
 
 /** Options of {@link SandboxState.open}. */
@@ -29,17 +40,24 @@ export interface OpenStateOptions {
   isRunning?: (pid: number) => boolean;
 }
 
-/** The sandbox's keys and usage. */
+/** What {@link SandboxState.createAnswerJob} did. */
+export type AnswerJobCreation =
+  | { created: true; job: AnswerJobRecord; consumption: Consumption }
+  | { created: false; consumption: Consumption };
+
+/** The sandbox's keys, usage and answer jobs. */
 export class SandboxState {
   readonly #db: DatabaseSync;
   readonly #keys: KeyStore;
   readonly #usage: UsageStore;
+  readonly #jobs: AnswerJobStore;
 
   private constructor(db: DatabaseSync, options: OpenStateOptions) {
     const now = options.now ?? (() => new Date());
     this.#db = db;
     this.#keys = new KeyStore(db, now, options.owner ?? { pid: process.pid, host: os.hostname() }, options.isRunning);
     this.#usage = new UsageStore(db, now, options.quotas ?? {});
+    this.#jobs = new AnswerJobStore(db);
   }
 
   /**
@@ -53,15 +71,19 @@ export class SandboxState {
 
   /**
    * Issues a new active key (see `KeyStore.issue`), waiting up to {@link STARTUP_BUSY_TIMEOUT_MS} for the write lock.
-   * An `ephemeral` key records this process as its owner and is removed by {@link deleteEphemeralKey}, or, if this
-   * process dies first, by {@link deleteStaleEphemeralKeys} in a later start.
+   * The key belongs to `options.account` (default `acct_sandbox`, see `DEFAULT_ACCOUNT_ID`). An `ephemeral` key
+   * records this process as its owner and is removed by {@link deleteEphemeralKey}, or, if this process dies first, by
+   * {@link deleteStaleEphemeralKeys} in a later start.
    * @throws the SQLite error of the insert.
    */
-  issueKey(name: string, options: { ephemeral?: boolean } = {}): IssuedKey {
+  issueKey(name: string, options: IssueKeyOptions = {}): IssuedKey {
     return patiently(this.#db, () => this.#keys.issue(name, options));
   }
 
-  /** Checks a presented key (spec: Authentication, rule 3; see `KeyStore.authenticate`). */
+  /**
+   * Checks a presented key (spec: Authentication, rule 3; see `KeyStore.authenticate`): an accepted key comes with its
+   * `key_id` and the `account_id` it belongs to.
+   */
   authenticate(apiKey: string): KeyCheck {
     return this.#keys.authenticate(apiKey);
   }
@@ -96,9 +118,12 @@ export class SandboxState {
     return this.#usage.consume(kind);
   }
 
-  /** Gives back one unit of `kind` consumed this month (never below zero). */
-  release(kind: UsageKind): void {
-    this.#usage.release(kind);
+  /**
+   * Gives back one unit of `kind` to `month` (`YYYY-MM`, UTC; default the current month), never below zero; true when
+   * a unit was given back (see `UsageStore.release`).
+   */
+  release(kind: UsageKind, month?: string): boolean {
+    return this.#usage.release(kind, month);
   }
 
   /** Whether one more unit of `kind` could be consumed now, consuming nothing (see `UsageStore.allows`). */
@@ -111,9 +136,80 @@ export class SandboxState {
     return this.#usage.quota(kind);
   }
 
-  /** Units of `kind` used in the current month. */
-  used(kind: UsageKind): number {
-    return this.#usage.used(kind);
+  /** Units of `kind` used in `month` (`YYYY-MM`, UTC; default the current month). */
+  used(kind: UsageKind, month?: string): number {
+    return this.#usage.used(kind, month);
+  }
+
+  /**
+   * Creates an answer job (spec: POST /v1/answers; Quota rules 2): in one transaction, consumes one `answers` unit of
+   * the current month and inserts the job `queued` with that month; when the quota is used up, nothing is consumed or
+   * inserted (`created: false`, the server answers `monthly_quota_exceeded`).
+   * @param job the new job without its usage month (that of the consumption).
+   * @throws the SQLite error (busy after {@link BUSY_TIMEOUT_MS}, full, a duplicate `job_id`); nothing is consumed or
+   *   inserted then.
+   */
+  createAnswerJob(job: Omit<NewAnswerJob, 'usage_month'>): AnswerJobCreation {
+    let inserted: NewAnswerJob | undefined;
+    const consumption = this.#usage.consume('answers', ({ month }) => {
+      inserted = { ...job, usage_month: month };
+      this.#jobs.insert(inserted);
+    });
+    if (!consumption.allowed || !inserted) return { created: false, consumption };
+    return { created: true, job: this.#jobs.get(job.job_id)!, consumption };
+  }
+
+  /** The answer job with this id, of any account; undefined when there is none. @throws the SQLite error of the read. */
+  answerJob(jobId: string): AnswerJobRecord | undefined {
+    return this.#jobs.get(jobId);
+  }
+
+  /**
+   * `queued` → `running` at `at`; false when the job is no longer `queued` (see `AnswerJobStore.markRunning`).
+   * @throws the SQLite error of the update.
+   */
+  markAnswerJobRunning(jobId: string, at: Date): boolean {
+    return this.#jobs.markRunning(jobId, at.toISOString());
+  }
+
+  /**
+   * `queued` or `running` → `succeeded` with the answer and its sources at `at`; false when the job is already final
+   * (it then stays as it is; its unit, if given back, stays given back). See `AnswerJobStore.succeed`.
+   * @throws the SQLite error of the update.
+   */
+  succeedAnswerJob(jobId: string, outcome: Parameters<AnswerJobStore['succeed']>[1], at: Date): boolean {
+    return this.#jobs.succeed(jobId, outcome, at.toISOString());
+  }
+
+  /**
+   * `queued` or `running` → `failed` with `failure.code` and `failure.message` at `at`, and, in the same transaction,
+   * its `answers` unit given back to the month it was consumed in (spec: States and transitions: a failed job consumes
+   * no unit, a timed-out job has its unit restored). With `createdAtOrBefore`, only a job created then or earlier (the
+   * 15-minute rule). Conditional on the stored status and the unit's flag, so among any number of processes and calls
+   * a job is failed, and its unit given back, at most once.
+   * @returns true when the job was failed now; false when it is unknown, already final, or younger than the bound.
+   * @throws the SQLite error (busy after {@link BUSY_TIMEOUT_MS}, full); nothing changes then.
+   */
+  failAnswerJob(jobId: string, failure: { code: string; message: string }, at: Date, createdAtOrBefore?: Date): boolean {
+    return this.#transaction(() => {
+      const month = this.#jobs.fail(jobId, failure, at.toISOString(), createdAtOrBefore?.toISOString());
+      if (month === undefined) return false;
+      this.#usage.release('answers', month);
+      return true;
+    });
+  }
+
+  /** Runs `work` in a `BEGIN IMMEDIATE` transaction: committed when it returns, rolled back when it throws. */
+  #transaction<T>(work: () => T): T {
+    this.#db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = work();
+      this.#db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+      throw error;
+    }
   }
 
   /** Closes the database. Safe to call twice. */

@@ -21,6 +21,12 @@ export const SANDBOX_KEY_PREFIX = 'sbx_live_';
 /** Characters of a key shown in listings (the prefix and the first four random characters). */
 const DISPLAY_PREFIX_LENGTH = SANDBOX_KEY_PREFIX.length + 4;
 
+/**
+ * The account of keys issued without one, and of every key issued before accounts were recorded (schema version 3's
+ * default of `api_keys.account_id`).
+ */
+export const DEFAULT_ACCOUNT_ID = 'acct_sandbox';
+
 /** `last_used_at` of a key is written at most once per this many milliseconds. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -46,9 +52,17 @@ export interface IssuedKey {
   prefix: string;
 }
 
-/** Result of checking a presented key. */
+/** Options of {@link KeyStore.issue}. */
+export interface IssueKeyOptions {
+  /** Deleted when its run stops (see the module's doc); default false. */
+  ephemeral?: boolean;
+  /** The account the key belongs to; default {@link DEFAULT_ACCOUNT_ID}. Answer jobs are visible to its keys only. */
+  account?: string;
+}
+
+/** Result of checking a presented key: for an accepted key, its `key_id` and the `account_id` it belongs to. */
 export type KeyCheck =
-  | { ok: true; key_id: string }
+  | { ok: true; key_id: string; account_id: string }
   | { ok: false; code: 'invalid_api_key' | 'revoked_api_key' };
 
 /** The `api_keys` table. */
@@ -73,33 +87,44 @@ export class KeyStore {
     this.#now = now;
     this.#owner = owner;
     this.#isRunning = isRunning;
-    this.#findByHash = db.prepare('SELECT key_id, status FROM api_keys WHERE key_sha256 = ?');
+    this.#findByHash = db.prepare('SELECT key_id, status, account_id FROM api_keys WHERE key_sha256 = ?');
     this.#touch = db.prepare(
       'UPDATE api_keys SET last_used_at = ? WHERE key_id = ? AND (last_used_at IS NULL OR last_used_at <= ?)',
     );
   }
 
   /**
-   * Issues a new active key and stores its SHA-256 hash. An `ephemeral` key records this process as its owner; the
-   * owner deletes it with {@link deleteEphemeral}, or, once the owner is dead, any process with {@link deleteStale}.
+   * Issues a new active key of `options.account` (default {@link DEFAULT_ACCOUNT_ID}) and stores its SHA-256 hash. An
+   * `ephemeral` key records this process as its owner; the owner deletes it with {@link deleteEphemeral}, or, once the
+   * owner is dead, any process with {@link deleteStale}.
    * @throws the SQLite error of the insert (e.g. SQLITE_BUSY when another process holds the write lock).
    */
-  issue(name: string, options: { ephemeral?: boolean } = {}): IssuedKey {
+  issue(name: string, options: IssueKeyOptions = {}): IssuedKey {
     const apiKey = SANDBOX_KEY_PREFIX + randomBase62(32);
     const keyId = `key_${crypto.randomBytes(6).toString('hex')}`;
     const prefix = apiKey.slice(0, DISPLAY_PREFIX_LENGTH);
     const owner = options.ephemeral ? this.#owner : { pid: null, host: null };
     this.#db
       .prepare(
-        'INSERT INTO api_keys (key_id, name, prefix, key_sha256, ephemeral, created_at, owner_pid, owner_host) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO api_keys (key_id, name, prefix, key_sha256, ephemeral, created_at, owner_pid, owner_host, account_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       )
-      .run(keyId, name, prefix, sha256(apiKey), options.ephemeral ? 1 : 0, this.#now().toISOString(), owner.pid, owner.host);
+      .run(
+        keyId,
+        name,
+        prefix,
+        sha256(apiKey),
+        options.ephemeral ? 1 : 0,
+        this.#now().toISOString(),
+        owner.pid,
+        owner.host,
+        options.account ?? DEFAULT_ACCOUNT_ID,
+      );
     return { key_id: keyId, api_key: apiKey, prefix };
   }
 
   /**
    * Checks a presented key (spec: Authentication, rule 3): `invalid_api_key` when malformed or unknown,
-   * `revoked_api_key` when revoked. For an accepted key, records `last_used_at` at most once per
+   * `revoked_api_key` when revoked; an accepted key with its `key_id` and `account_id`. For an accepted key, records `last_used_at` at most once per
    * {@link LAST_USED_RESOLUTION_MS} (remembered per key in this process, and checked against the stored value, so other
    * processes' writes count too). That write is best effort: when the database is busy or full it is skipped (and
    * tried again at the next authentication), so a read-only request still succeeds.
@@ -107,11 +132,11 @@ export class KeyStore {
    */
   authenticate(apiKey: string): KeyCheck {
     if (!LIVE_KEY_PATTERN.test(apiKey)) return { ok: false, code: 'invalid_api_key' };
-    const row = this.#findByHash.get(sha256(apiKey)) as { key_id: string; status: string } | undefined;
+    const row = this.#findByHash.get(sha256(apiKey)) as { key_id: string; status: string; account_id: string } | undefined;
     if (!row) return { ok: false, code: 'invalid_api_key' };
     if (row.status !== 'active') return { ok: false, code: 'revoked_api_key' };
     this.#recordUse(row.key_id);
-    return { ok: true, key_id: row.key_id };
+    return { ok: true, key_id: row.key_id, account_id: row.account_id };
   }
 
   #recordUse(keyId: string): void {

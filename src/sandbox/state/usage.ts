@@ -45,10 +45,12 @@ export class UsageStore {
   /**
    * Consumes one unit of the month's quota for `kind` when the quota allows it; when the quota is reached, consumes
    * nothing and returns `allowed: false` (the server then answers `monthly_quota_exceeded`).
+   * @param andThen run inside the same transaction once the unit is counted (not when the quota is reached), with the
+   *   consumption: what is recorded with the unit (an answer job) is then committed together with it, or not at all.
    * @throws the SQLite error, e.g. SQLITE_BUSY after the busy timeout when another process holds the write lock, or
-   *   SQLITE_FULL; nothing is consumed then.
+   *   SQLITE_FULL; whatever `andThen` throws. Nothing is consumed then.
    */
-  consume(kind: UsageKind): Consumption {
+  consume(kind: UsageKind, andThen?: (consumption: Consumption) => void): Consumption {
     const month = this.#month();
     const quota = this.#quotas[kind];
     this.#db.exec('BEGIN IMMEDIATE');
@@ -66,8 +68,10 @@ export class UsageStore {
           'INSERT INTO usage (month, kind, used) VALUES (?, ?, 1) ON CONFLICT (month, kind) DO UPDATE SET used = used + 1',
         )
         .run(month, kind);
+      const consumption: Consumption = { allowed: true, used: used + 1, quota, month };
+      andThen?.(consumption);
       this.#db.exec('COMMIT');
-      return { allowed: true, used: used + 1, quota, month };
+      return consumption;
     } catch (error) {
       if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
       throw error;
@@ -75,12 +79,15 @@ export class UsageStore {
   }
 
   /**
-   * Gives back one unit consumed this month (never below zero): for a request rejected after its unit was consumed,
-   * and for the spec's restored units (a timed-out answer job has its unit restored).
+   * Gives back one unit of `kind` (never below zero) to `month` (`YYYY-MM`, UTC; default the current month): for a
+   * request rejected after its unit was consumed, and for the spec's restored units (a timed-out or failed answer job
+   * gives its unit back to the month it was consumed in, even when that month is over).
+   * @returns whether a unit was given back (false when that month's count was already 0).
    * @throws the SQLite error of the update.
    */
-  release(kind: UsageKind): void {
-    this.#db.prepare('UPDATE usage SET used = used - 1 WHERE month = ? AND kind = ? AND used > 0').run(this.#month(), kind);
+  release(kind: UsageKind, month: string = this.#month()): boolean {
+    const result = this.#db.prepare('UPDATE usage SET used = used - 1 WHERE month = ? AND kind = ? AND used > 0').run(month, kind);
+    return Number(result.changes) > 0;
   }
 
   /**
@@ -98,9 +105,9 @@ export class UsageStore {
     return this.#quotas[kind];
   }
 
-  /** Units of `kind` used in the current month. @throws the SQLite error of the read. */
-  used(kind: UsageKind): number {
-    const row = this.#db.prepare('SELECT used FROM usage WHERE month = ? AND kind = ?').get(this.#month(), kind) as
+  /** Units of `kind` used in `month` (`YYYY-MM`, UTC; default the current month). @throws the SQLite error of the read. */
+  used(kind: UsageKind, month: string = this.#month()): number {
+    const row = this.#db.prepare('SELECT used FROM usage WHERE month = ? AND kind = ?').get(month, kind) as
       | { used: number }
       | undefined;
     return row?.used ?? 0;

@@ -7,6 +7,7 @@ import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
+import { AnswerRunner, type AnswerRunnerOptions } from '../../../src/sandbox/answers/jobs.js';
 import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import type { Route } from '../../../src/sandbox/http/router.js';
 import { createSandboxServer, type SandboxServerOptions } from '../../../src/sandbox/http/server.js';
@@ -33,6 +34,8 @@ export async function openSyntheticIndex(prefix: string): Promise<{ root: string
 export interface TestServer {
   baseUrl: string;
   state: SandboxState;
+  /** The server's answer runner (closed by {@link TestServer.close}). */
+  answers: AnswerRunner;
   /** The directory of `state.sqlite`. */
   stateDir: string;
   key: string;
@@ -41,23 +44,33 @@ export interface TestServer {
   logs: string[];
   /** Resolves with the first line logged (before or after the call) that matches `pattern`. */
   waitForLog(pattern: RegExp): Promise<string>;
-  /** Stops the server, closes the state and removes its directory. */
+  /** Stops the server, closes the runner (clearing its timers) and the state, and removes its directory unless given. */
   close(): Promise<void>;
 }
 
+/** Options of {@link startTestServer}. */
+export interface TestServerOptions {
+  routes?: readonly Route[];
+  quotas?: Quotas;
+  /** Clock of the state; default `answers.clock` when given, else fixed at 2025-03-15T12:00:00Z. */
+  now?: () => Date;
+  server?: SandboxServerOptions;
+  /** The answer runner's options (give a `FakeClock` as `clock`; its log is the server's). */
+  answers?: Omit<AnswerRunnerOptions, 'log'>;
+  /** An existing state directory to open (kept by `close`), e.g. one a closed server left; default a new one. */
+  stateDir?: string;
+}
+
 /**
- * Starts a server on 127.0.0.1:0 (state in a new directory under `root`; fixed clock 2025-03-15T12:00:00Z; request
- * durations logged as 0 ms); `server` sets its time limits (default: those of `pravo sandbox`).
+ * Starts a server on 127.0.0.1:0 (state in a new directory under `root`, or `options.stateDir`; request durations
+ * logged as 0 ms) with an answer runner; `server` sets its time limits (default: those of `pravo sandbox`).
  */
-export async function startTestServer(
-  root: string,
-  index: SearchIndex,
-  options: { routes?: readonly Route[]; quotas?: Quotas; now?: () => Date; server?: SandboxServerOptions } = {},
-): Promise<TestServer> {
-  const stateDir = fs.mkdtempSync(path.join(root, 'state-'));
+export async function startTestServer(root: string, index: SearchIndex, options: TestServerOptions = {}): Promise<TestServer> {
+  const stateDir = options.stateDir ?? fs.mkdtempSync(path.join(root, 'state-'));
+  const clock = options.answers?.clock;
   const state = SandboxState.open(stateDir, {
     quotas: options.quotas ?? {},
-    now: options.now ?? (() => new Date('2025-03-15T12:00:00Z')),
+    now: options.now ?? (clock ? () => new Date(clock.now()) : () => new Date('2025-03-15T12:00:00Z')),
   });
   const issued = state.issueKey('server-test');
   const logs: string[] = [];
@@ -69,12 +82,14 @@ export async function startTestServer(
       waiter.resolve(line);
     }
   };
-  const server = createSandboxServer({ index, state, log, now: () => 0 }, options.routes ?? ROUTES, options.server);
+  const answers = new AnswerRunner(index, state, { ...options.answers, log });
+  const server = createSandboxServer({ index, state, answers, log, now: () => 0 }, options.routes ?? ROUTES, options.server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     state,
+    answers,
     stateDir,
     key: issued.api_key,
     keyId: issued.key_id,
@@ -85,12 +100,13 @@ export async function startTestServer(
       return new Promise((resolve) => waiters.push({ pattern, resolve }));
     },
     async close() {
+      answers.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
       state.close();
-      fs.rmSync(stateDir, { recursive: true, force: true });
+      if (options.stateDir === undefined) fs.rmSync(stateDir, { recursive: true, force: true });
     },
   };
 }

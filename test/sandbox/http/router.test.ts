@@ -41,13 +41,15 @@ describe('ROUTES', () => {
     expect(ROUTES.find((r) => r.method === 'POST' && r.pattern === '/v1/answers')?.status).toBe(202);
   });
 
-  it('search, the three catalogs and documents are built', () => {
-    expect(ROUTES.filter((r) => !r.notImplemented).map((r) => r.pattern)).toEqual([
-      '/v1/search',
-      '/v1/catalog/source-types',
-      '/v1/catalog/courts',
-      '/v1/catalog/judges',
-      '/v1/documents',
+  it('search, the three catalogs, documents and the two answer endpoints are built', () => {
+    expect(ROUTES.filter((r) => !r.notImplemented).map((r) => `${r.method} ${r.pattern}`)).toEqual([
+      'POST /v1/search',
+      'GET /v1/catalog/source-types',
+      'GET /v1/catalog/courts',
+      'GET /v1/catalog/judges',
+      'GET /v1/documents',
+      'POST /v1/answers',
+      'GET /v1/answers/:job_id',
     ]);
   });
 });
@@ -108,11 +110,9 @@ describe('routing over HTTP', () => {
   });
 
   it.each([
-    ['GET', '/v1/answers/abc'],
     ['POST', '/v1/keys/k1/revoke'],
     ['GET', '/v1/usage'],
     ['PATCH', '/v1/account/overages'],
-    ['POST', '/v1/answers'],
     ['GET', '/v1/keys'],
   ])('%s %s → 501 not_implemented, with or without a key', async (method, path) => {
     expectError(await request(sandbox.baseUrl, method, path, { headers: withKey() }), 501, 'not_implemented');
@@ -148,7 +148,7 @@ describe('routing over HTTP', () => {
   it.each([
     ['/v1/catalog/source-types', 401, {}],
     ['/v1/usage', 501, { 'x-api-key': 'k' }],
-    ['/v1/answers/abc', 501, {}],
+    ['/v1/answers/abc', 401, {}],
     ['/v1/nowhere', 404, {}],
   ])('HEAD %s → %i as for GET, without a body', async (path, status, headers) => {
     const head = await request(sandbox.baseUrl, 'HEAD', path, { headers });
@@ -159,10 +159,10 @@ describe('routing over HTTP', () => {
   });
 
   it('logs a 501 and a 405 like any other request', async () => {
-    await request(sandbox.baseUrl, 'GET', '/v1/answers/abc');
+    await request(sandbox.baseUrl, 'GET', '/v1/usage');
     await request(sandbox.baseUrl, 'GET', '/v1/search');
     expect(sandbox.logs).toHaveLength(2);
-    expect(sandbox.logs[0]).toMatch(/^GET \/v1\/answers\/abc 501 \d+ms key=- req_[0-9a-f]{16}$/);
+    expect(sandbox.logs[0]).toMatch(/^GET \/v1\/usage 501 \d+ms key=- req_[0-9a-f]{16}$/);
     expect(sandbox.logs[1]).toMatch(/^GET \/v1\/search 405 /);
   });
 });

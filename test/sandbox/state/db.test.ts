@@ -19,7 +19,7 @@ import {
   STARTUP_BUSY_TIMEOUT_MS,
   type Migration,
 } from '../../../src/sandbox/state/db.js';
-import { SandboxState, sha256 } from '../../../src/sandbox/state/index.js';
+import { DEFAULT_ACCOUNT_ID, SandboxState, sha256 } from '../../../src/sandbox/state/index.js';
 
 let root: string;
 let dataDir: string;
@@ -114,7 +114,7 @@ describe('migrations', () => {
     writeFirstReleaseDirectory();
     const state = SandboxState.open(dataDir, { now: () => new Date('2025-03-20T10:00:00Z'), quotas: { search: 8 } });
     try {
-      expect(state.authenticate(OLD_KEY)).toEqual({ ok: true, key_id: 'key_000000000001' });
+      expect(state.authenticate(OLD_KEY)).toEqual({ ok: true, key_id: 'key_000000000001', account_id: DEFAULT_ACCOUNT_ID });
       expect(state.used('search')).toBe(7);
       expect(state.consume('search')).toMatchObject({ allowed: true, used: 8 });
       expect(state.consume('search').allowed).toBe(false);
@@ -134,7 +134,7 @@ describe('migrations', () => {
     state.close();
     const db = new DatabaseSync(path.join(dataDir, 'state.sqlite'), { readOnly: true });
     try {
-      expect(schemaVersion(db)).toBe(2);
+      expect(schemaVersion(db)).toBe(LATEST_STATE_VERSION);
       const owners = db.prepare('SELECT key_id, owner_pid, owner_host FROM api_keys ORDER BY created_at, key_id').all();
       expect(owners).toEqual(
         expect.arrayContaining([
@@ -143,6 +143,31 @@ describe('migrations', () => {
           { key_id: lasting.key_id, owner_pid: null, owner_host: null },
         ]),
       );
+    } finally {
+      db.close();
+    }
+  });
+
+  it('migration 3 gives every existing key the account acct_sandbox and adds answer_jobs; new keys take their account', () => {
+    writeFirstReleaseDirectory();
+    openStateDatabase(dataDir, MIGRATIONS.slice(0, 2)).close();
+    const state = SandboxState.open(dataDir);
+    try {
+      expect(state.authenticate(OLD_KEY)).toEqual({ ok: true, key_id: 'key_000000000001', account_id: 'acct_sandbox' });
+      const other = state.issueKey('another account', { account: 'acct_other' });
+      expect(state.authenticate(other.api_key)).toEqual({ ok: true, key_id: other.key_id, account_id: 'acct_other' });
+      expect(state.answerJob('ans_000000000000000000000000')).toBeUndefined();
+    } finally {
+      state.close();
+    }
+    const db = new DatabaseSync(path.join(dataDir, 'state.sqlite'), { readOnly: true });
+    try {
+      expect(schemaVersion(db)).toBe(3);
+      const columns = (db.prepare('PRAGMA table_info(answer_jobs)').all() as { name: string }[]).map((c) => c.name);
+      expect(columns).toEqual([
+        'job_id', 'account_id', 'key_id', 'status', 'query', 'request_json', 'created_at', 'updated_at', 'finished_at',
+        'answer', 'sources_json', 'error_code', 'error_message', 'usage_month', 'unit_released',
+      ]);
     } finally {
       db.close();
     }

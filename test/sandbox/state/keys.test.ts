@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SandboxState, sha256 } from '../../../src/sandbox/state/index.js';
+import { DEFAULT_ACCOUNT_ID, SandboxState, sha256 } from '../../../src/sandbox/state/index.js';
 
 let dataDir: string;
 const opened: SandboxState[] = [];
@@ -89,7 +89,7 @@ describe('last_used_at', () => {
     first.authenticate(issued.api_key);
     const second = open(clock.now);
     clock.set('2025-05-01T10:00:40.000Z');
-    expect(second.authenticate(issued.api_key)).toEqual({ ok: true, key_id: issued.key_id });
+    expect(second.authenticate(issued.api_key)).toEqual({ ok: true, key_id: issued.key_id, account_id: DEFAULT_ACCOUNT_ID });
     expect(lastUsedAt(issued.key_id)).toBe('2025-05-01T10:00:00.000Z');
     clock.set('2025-05-01T10:01:10.000Z');
     second.authenticate(issued.api_key);
@@ -124,14 +124,14 @@ describe('ephemeral keys on a shared data directory', () => {
 
     expect(first.deleteEphemeralKey(mine.key_id)).toBe(true);
     expect(first.authenticate(mine.api_key)).toEqual({ ok: false, code: 'invalid_api_key' });
-    expect(second.authenticate(theirs.api_key)).toEqual({ ok: true, key_id: theirs.key_id });
-    expect(second.authenticate(lasting.api_key)).toEqual({ ok: true, key_id: lasting.key_id });
+    expect(second.authenticate(theirs.api_key)).toEqual({ ok: true, key_id: theirs.key_id, account_id: DEFAULT_ACCOUNT_ID });
+    expect(second.authenticate(lasting.api_key)).toEqual({ ok: true, key_id: lasting.key_id, account_id: DEFAULT_ACCOUNT_ID });
 
     expect(second.deleteEphemeralKey(theirs.key_id)).toBe(true);
     expect(second.deleteEphemeralKey(theirs.key_id)).toBe(false);
     // A key not issued as ephemeral is never deleted this way.
     expect(second.deleteEphemeralKey(lasting.key_id)).toBe(false);
-    expect(first.authenticate(lasting.api_key)).toEqual({ ok: true, key_id: lasting.key_id });
+    expect(first.authenticate(lasting.api_key)).toEqual({ ok: true, key_id: lasting.key_id, account_id: DEFAULT_ACCOUNT_ID });
   });
 
   it('a later start removes the key of a run that was killed, and keeps those of running processes', () => {
@@ -147,8 +147,8 @@ describe('ephemeral keys on a shared data directory', () => {
     const next = open(clock.now);
     expect(next.deleteStaleEphemeralKeys()).toBe(1);
     expect(next.authenticate(orphan.api_key)).toEqual({ ok: false, code: 'invalid_api_key' });
-    expect(next.authenticate(live.api_key)).toEqual({ ok: true, key_id: live.key_id });
-    expect(next.authenticate(serve.api_key)).toEqual({ ok: true, key_id: serve.key_id });
+    expect(next.authenticate(live.api_key)).toEqual({ ok: true, key_id: live.key_id, account_id: DEFAULT_ACCOUNT_ID });
+    expect(next.authenticate(serve.api_key)).toEqual({ ok: true, key_id: serve.key_id, account_id: DEFAULT_ACCOUNT_ID });
     expect(next.deleteStaleEphemeralKeys()).toBe(0);
   });
 

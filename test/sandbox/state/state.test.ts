@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SANDBOX_KEY_PREFIX, SandboxState, sha256 } from '../../../src/sandbox/state/index.js';
+import { DEFAULT_ACCOUNT_ID, SANDBOX_KEY_PREFIX, SandboxState, sha256 } from '../../../src/sandbox/state/index.js';
 
 let dataDir: string;
 const opened: SandboxState[] = [];
@@ -56,7 +56,7 @@ describe('SandboxState keys', () => {
     expect(issued.api_key.startsWith(SANDBOX_KEY_PREFIX)).toBe(true);
     expect(SANDBOX_KEY_PREFIX.endsWith('_live_')).toBe(true);
     expect(issued.api_key.length).toBeGreaterThanOrEqual(SANDBOX_KEY_PREFIX.length + 16);
-    expect(state.authenticate(issued.api_key)).toEqual({ ok: true, key_id: issued.key_id });
+    expect(state.authenticate(issued.api_key)).toEqual({ ok: true, key_id: issued.key_id, account_id: DEFAULT_ACCOUNT_ID });
   });
 
   it('issues a different key every time', () => {
@@ -65,7 +65,7 @@ describe('SandboxState keys', () => {
     const b = state.issueKey('b');
     expect(a.api_key).not.toBe(b.api_key);
     expect(a.key_id).not.toBe(b.key_id);
-    expect(state.authenticate(b.api_key)).toEqual({ ok: true, key_id: b.key_id });
+    expect(state.authenticate(b.api_key)).toEqual({ ok: true, key_id: b.key_id, account_id: DEFAULT_ACCOUNT_ID });
   });
 
   it('gives a display prefix that does not reveal the secret part', () => {
@@ -131,7 +131,7 @@ describe('SandboxState keys', () => {
     const kept = state.issueKey('new');
     expect(state.revokeKey(revoked.key_id)).toBe(true);
     expect(state.authenticate(revoked.api_key)).toEqual({ ok: false, code: 'revoked_api_key' });
-    expect(state.authenticate(kept.api_key)).toEqual({ ok: true, key_id: kept.key_id });
+    expect(state.authenticate(kept.api_key)).toEqual({ ok: true, key_id: kept.key_id, account_id: DEFAULT_ACCOUNT_ID });
   });
 
   it('revokeKey returns false for an unknown or already revoked key', () => {
@@ -149,7 +149,7 @@ describe('SandboxState keys', () => {
     first.revokeKey(revoked.key_id);
     first.close();
     const second = open();
-    expect(second.authenticate(active.api_key)).toEqual({ ok: true, key_id: active.key_id });
+    expect(second.authenticate(active.api_key)).toEqual({ ok: true, key_id: active.key_id, account_id: DEFAULT_ACCOUNT_ID });
     expect(second.authenticate(revoked.api_key)).toEqual({ ok: false, code: 'revoked_api_key' });
   });
 
@@ -160,8 +160,8 @@ describe('SandboxState keys', () => {
     const lasting = state.issueKey('serve');
     expect(state.deleteEphemeralKey(ephemeral.key_id)).toBe(true);
     expect(state.authenticate(ephemeral.api_key)).toEqual({ ok: false, code: 'invalid_api_key' });
-    expect(state.authenticate(other.api_key)).toEqual({ ok: true, key_id: other.key_id });
-    expect(state.authenticate(lasting.api_key)).toEqual({ ok: true, key_id: lasting.key_id });
+    expect(state.authenticate(other.api_key)).toEqual({ ok: true, key_id: other.key_id, account_id: DEFAULT_ACCOUNT_ID });
+    expect(state.authenticate(lasting.api_key)).toEqual({ ok: true, key_id: lasting.key_id, account_id: DEFAULT_ACCOUNT_ID });
   });
 });
 
