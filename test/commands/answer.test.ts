@@ -125,16 +125,17 @@ const running = (): AnswerJob => ({ job_id: '', status: 'running' });
 
 /**
  * Runs `pravo ...args` with the fake clock, advancing it through each wait as soon as pravo has started it (so no test
- * waits in real time); `onSleep(n)` may act before wait n is advanced (Ctrl-C).
+ * waits in real time); `onSleep(n)` may act before wait n is advanced, and returns true when it has ended the run (Ctrl-C).
  */
-async function drive(clock: FakeClock, args: string[], options: TestHostOptions & { onSleep?: (n: number, t: ReturnType<typeof testHost>) => void } = {}) {
+async function drive(clock: FakeClock, args: string[], options: TestHostOptions & { onSleep?: (n: number, t: ReturnType<typeof testHost>) => boolean } = {}) {
   const t = testHost({ env, clock, ...options });
   let finished = false;
   const run = main(args, t.host).finally(() => (finished = true));
   for (let n = clock.sleeps.length + 1; !finished; n++) {
     await vi.waitFor(() => expect(finished || clock.sleeps.length >= n).toBe(true), { timeout: 5_000, interval: 2 });
     if (finished) break;
-    options.onSleep?.(n, t);
+    // A Ctrl-C ends the wait by itself; advancing the clock further would run out the runner's grace period too.
+    if (options.onSleep?.(n, t) === true) break;
     await clock.advance(clock.sleeps[n - 1]!);
   }
   return { exitCode: await run, stdout: t.stdout(), stderr: t.stderr() };
@@ -226,7 +227,7 @@ describe('pravo answer: no job is forgotten', () => {
   it('Ctrl-C while waiting says the job goes on and how to resume (exit 130); `answer wait` then finishes it', async () => {
     const clock = new FakeClock();
     const server = await serve(clock, [{ statuses: [running(), running(), succeededJob('ans_1')] }]);
-    const stopped = await drive(clock, ['answer', QUESTION], { onSleep: (n, t) => n === 2 && t.signal('SIGINT') });
+    const stopped = await drive(clock, ['answer', QUESTION], { onSleep: (n, t) => n === 2 && (t.signal('SIGINT'), true) });
     expect(stopped.exitCode).toBe(130);
     expect(stopped.stderr).toContain('Stopped waiting for answer job ans_1 (last seen running); the job was not cancelled');
     expect(stopped.stderr).toContain('`pravo answer wait ans_1`');

@@ -11,7 +11,7 @@ import type { AnswerOptions, FollowOptions, ListOptions } from './run.js';
 const EXAMPLES = `
 Examples:
   $ pravo answer "Кога работодателят може да прекрати трудовия договор без предизвестие?"
-  $ pravo answer --verify "Какъв е срокът за обжалване на решение по обществена поръчка?"
+  $ pravo answer --verify --yes "Какъв е срокът за обжалване на решение по обществена поръчка?"
   $ pravo answer --type high_courts_cases --court ВКС "Кога се отменя присъда при съществено процесуално нарушение?"
   $ pravo answer --no-wait "Какви са правата на потребителя при несъответствие на стоката?"
   $ pravo answer wait                      # the latest unfinished job
@@ -29,11 +29,19 @@ and --no-wait prints the job id at once. Polling follows the contract: first che
 Exit codes: 0 answered (and verified), 7 the job failed (timed_out: its quota unit was restored, ask again),
 8 a citation failed verification, 130 stopped waiting (the job goes on); see \`pravo --help\` for the others.`;
 
-const FOLLOW_EXAMPLES = (verb: string): string => `
+const WAIT_EXAMPLES = `
 Examples:
-  $ pravo answer ${verb}${verb === 'wait' ? '' : ' ans_3f9c2a7e41d0b8c6a5e2f170'}
-  $ pravo answer ${verb} ans_3f9c2a7e41d0b8c6a5e2f170 --verify
-  $ pravo answer ${verb} ans_3f9c2a7e41d0b8c6a5e2f170 --json | jq -r .answer`;
+  $ pravo answer --no-wait "Какъв е срокът на давност за вземане по запис на заповед?" && pravo answer wait
+  $ pravo answer wait "$(pravo answer --no-wait "неустойка при забава")" --verify --yes
+  $ pravo answer wait "$(pravo answer --no-wait "обезщетение при застраховка")" --json | jq -r .answer
+
+Without a job id: the latest job recorded for this profile (or for --sandbox) whose last known status is queued
+or running. The first check is at once when the job is older than 2 s.`;
+
+const SHOW_EXAMPLES = `
+Examples:
+  $ pravo answer show "$(pravo answer list --json | jq -r '.[0].job_id')"          # the newest recorded job
+  $ pravo answer show "$(pravo answer list --json | jq -r '.[0].job_id')" --json | jq -r .status`;
 
 /** The options `wait` and `show` share with asking: output and verification. */
 function addFollowOptions(command: Command): Command {
@@ -74,7 +82,7 @@ export function registerAnswer(program: Command, run: RunAction): void {
     .description('Wait for a recorded answer job to finish and print it (default: the latest unfinished job)')
     .argument('[job_id]', 'the job to wait for (see `pravo answer list`)');
   addTargetOptions(addFollowOptions(wait))
-    .addHelpText('after', FOLLOW_EXAMPLES('wait'))
+    .addHelpText('after', WAIT_EXAMPLES)
     .action(async (jobId: string | undefined, _options: FollowOptions, cmd: Command) => {
       const options = cmd.optsWithGlobals<FollowOptions & Record<string, unknown>>();
       await run(cmd, { command: 'answer wait', json: options.json === true }, async (factory) => {
@@ -88,7 +96,7 @@ export function registerAnswer(program: Command, run: RunAction): void {
     .description('Fetch an answer job again and print it (a status check: spends nothing)')
     .argument('<job_id>', 'the job (see `pravo answer list`)');
   addTargetOptions(addFollowOptions(show))
-    .addHelpText('after', FOLLOW_EXAMPLES('show'))
+    .addHelpText('after', SHOW_EXAMPLES)
     .action(async (jobId: string, _options: FollowOptions, cmd: Command) => {
       const options = cmd.optsWithGlobals<FollowOptions & Record<string, unknown>>();
       await run(cmd, { command: 'answer show', json: options.json === true }, async (factory) => {

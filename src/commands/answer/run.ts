@@ -194,6 +194,8 @@ async function follow(factory: Factory, printer: Printer, job: FollowedJob, opti
   const schedule = (attempt: number): number =>
     attempt === 1 ? Math.max(0, job.createdAt + answerPollDelayMs(1) - factory.clock.now()) : answerPollDelayMs(attempt);
   const label = (): string => `Answer job ${id}: ${trouble ?? (status === 'unknown' ? 'checking' : status)}`;
+  // Record updates run in order, and are awaited before pravo reports anything (the record is what `wait` resumes).
+  let recorded: Promise<void> = Promise.resolve();
   let response: ApiResponse<AnswerJob>;
   try {
     response = await waitWithSpinner(
@@ -205,7 +207,7 @@ async function follow(factory: Factory, printer: Printer, job: FollowedJob, opti
           schedule,
           onUpdate: (current) => {
             trouble = undefined;
-            if (current.status !== status) void updateRecord(factory, current);
+            if (current.status !== status) recorded = recorded.then(() => updateRecord(factory, current));
             status = current.status;
           },
           onTransientError: (_error, failures) => {
@@ -215,6 +217,7 @@ async function follow(factory: Factory, printer: Printer, job: FollowedJob, opti
       Number.isFinite(job.createdAt) ? { startedAt: job.createdAt } : {},
     );
   } catch (error) {
+    await recorded;
     const resume = resumeCommand(factory, job.jobId);
     if (error instanceof CancelledError || factory.signal.aborted) {
       const seen = status === 'unknown' ? '' : ` (last seen ${status})`;
@@ -232,6 +235,7 @@ async function follow(factory: Factory, printer: Printer, job: FollowedJob, opti
     printer.note(`Answer job ${id} was not cancelled by this error; resume waiting with \`${resume}\`.`);
     throw error;
   }
+  await recorded;
   await updateRecord(factory, response.data);
   return printFinal(factory, printer, response, options);
 }
