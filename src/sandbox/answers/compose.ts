@@ -262,9 +262,14 @@ function nameOf(result: SearchResult): string {
   return result.title.replace(/\s+/gu, ' ').replace(/\[/gu, '(').replace(/\]/gu, ')').trim() || result.document_id;
 }
 
-/** The lead sentence: the cited acts and decisions by title, each followed by its `[document_id]`. */
+/**
+ * The lead sentence: the cited acts and decisions by title, each followed by its `[document_id]`; a title that several
+ * of them share (amending acts of one law) is told apart by its date, `(от 2011-06-10)`.
+ */
 function leadSentence(results: readonly SearchResult[]): string {
-  const named = results.map((r) => `${nameOf(r)} [${r.document_id}]`);
+  const names = results.map(nameOf);
+  const shared = (name: string): boolean => names.filter((n) => n === name).length > 1;
+  const named = results.map((r, i) => `${names[i]}${shared(names[i]!) && r.date ? ` (от ${r.date})` : ''} [${r.document_id}]`);
   if (named.length === 1) return `Най-относимият източник, намерен по въпроса, е ${named[0]}.`;
   const list = `${named.slice(0, -1).join(', ')} и ${named.at(-1)}`;
   return `Най-относимите източници, намерени по въпроса, са ${list}.`;

@@ -34,7 +34,7 @@ export function parseAnswer(answer: string): ParsedAnswer {
  * Asserts the citation rules of an answer with sources (spec: Answer job, `sources`: "each citation marker in `answer`
  * points to an `excerpt_id` or a `document_id` in this array"; GUIDE: nothing is said that the cited excerpt does not
  * say): every bracketed marker names a source's `document_id` or `excerpt_id`; the lead names every source by
- * title and marker, in order; each quoted sentence is a substring of its excerpt's `text`; every excerpt of `sources`
+ * title (and date, when several share the title) and marker, in order; each quoted sentence is a substring of its excerpt's `text`; every excerpt of `sources`
  * is cited; at most 5 quotes, at most 2 per document. Returns the parsed answer.
  */
 export function expectWellCited(answer: string, sources: readonly AnswerSource[]): ParsedAnswer {
@@ -45,7 +45,12 @@ export function expectWellCited(answer: string, sources: readonly AnswerSource[]
   }
   const parsed = parseAnswer(answer);
   expect(parsed.leadIds).toEqual(sources.map((s) => s.document_id));
-  for (const source of sources) expect(parsed.lead).toContain(`${source.title.replace(/\s+/g, ' ')} [${source.document_id}]`);
+  for (const source of sources) {
+    // A title several sources share is followed by the source's date: `… (от 2011-06-10) [act-1]`.
+    const title = source.title.replace(/\s+/g, ' ');
+    const shared = sources.filter((s) => s.title.replace(/\s+/g, ' ') === title).length > 1;
+    expect(parsed.lead).toContain(`${title}${shared ? ` (от ${source.date})` : ''} [${source.document_id}]`);
+  }
   expect(parsed.quotes.length).toBeGreaterThan(0);
   expect(parsed.quotes.length).toBeLessThanOrEqual(5);
   for (const { sentence, id } of parsed.quotes) {

@@ -130,6 +130,18 @@ describe('composeAnswer', () => {
     expect(Object.keys(sources[1]!)).toEqual(Object.keys(bFields));
   });
 
+  it('tells apart sources that share a title (amending acts of one law) by their date in the lead', () => {
+    const title = 'Закон за изменение на Закона за пазителите на фарове (ТЕСТОВИ ДАННИ)';
+    const a = result('test-a', [['1', 'Пазителят на фара поддържа светлината на фара всяка нощ.']], { title, date: '2011-06-10' });
+    const b = result('test-b', [['2', 'Пазителят на фара води дневник на корабите всяка нощ.']], { title, date: '2018-08-01' });
+    const c = result('test-c', [['3', 'Пазителят на фара има право на почивка веднъж седмично.']]);
+    const { answer } = composeAnswer(request, response([a, b, c]));
+    expect(answer.split('\n')[0]).toBe(
+      `Най-относимите източници, намерени по въпроса, са ${title} (от 2011-06-10) [test-a], ${title} (от 2018-08-01) [test-b] и ` +
+        'Закон за пазителите на фарове test-c (ТЕСТОВИ ДАННИ) [test-c].',
+    );
+  });
+
   it('quotes at most 5 sentences, from the top results, and never the same sentence twice', () => {
     const same = 'Пазителят на фара поддържа светлината на фара всяка нощ.';
     const results = ['a', 'b', 'c', 'd', 'e'].map((d) =>
