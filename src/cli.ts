@@ -164,7 +164,7 @@ Examples:
   $ pravo config set-key && pravo config set base-url https://api.example.bg
   $ pravo search -n 5 "обществени поръчки обжалване"
   $ pravo doc 1 --article 45
-  $ pravo answer --verify "Кога работодателят може да прекрати трудовия договор без предизвестие?"
+  $ pravo answer --verify --yes "Кога работодателят може да прекрати трудовия договор без предизвестие?"
   $ pravo search --court ВКС --judge Mihova "отмяна на присъдата"
   $ pravo catalog courts | grep Пловдив
   $ pravo sandbox serve --corpus ../shared/corpus

@@ -37,6 +37,11 @@ export const LIMITS = {
   maxResultsDefault: 20,
   /** Timeout the spec's reference example uses for search, in milliseconds. */
   searchTimeoutMs: 60_000,
+  /**
+   * An answer job still `queued` or `running` this long after its creation becomes `failed` with `timed_out` at the
+   * next status check, its unit restored (spec: Limits, "Answer job timeout": 15 minutes), in milliseconds.
+   */
+  answerJobTimeoutMs: 15 * 60 * 1000,
 } as const;
 
 /** Source types the spec names (spec: POST /v1/search, `source_types`). Others come from the catalog. */

@@ -302,16 +302,3 @@ export function renderVerification(
   const layout = options === undefined ? PLAIN : terminalLayout(options);
   return `${verificationLines(report, resolved, Array.isArray(sources) ? sources : [], layout).join('\n')}\n`;
 }
-
-/** What {@link verificationView} shows. */
-export interface VerificationViewData {
-  report: VerificationReport;
-  resolved: ResolvedAnswer;
-  sources: AnswerJob['sources'];
-}
-
-/** The verification's view for the printer: coloured and wrapped on a terminal, plain when piped. */
-export const verificationView: View<VerificationViewData> = {
-  table: (data, options) => renderVerification(data.report, data.resolved, data.sources, options),
-  tsv: (data) => renderVerification(data.report, data.resolved, data.sources),
-};

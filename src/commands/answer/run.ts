@@ -10,7 +10,7 @@
  */
 import { CancelledError } from '../../api/errors.js';
 import type { ApiResponse } from '../../api/transport.js';
-import { ERROR_CODES, isFinalAnswerJobStatus, type AnswerJob, type AnswerJobStatus } from '../../api/types.js';
+import { ERROR_CODES, LIMITS, isFinalAnswerJobStatus, type AnswerJob, type AnswerJobStatus } from '../../api/types.js';
 import { UsageError, UserCancelledError } from '../../errors/cli.js';
 import { EXIT } from '../../errors/exit-codes.js';
 import type { Factory } from '../../factory.js';
@@ -52,9 +52,6 @@ const DEFAULT_LIST_LIMIT = 20;
 
 /** Longest job id accepted on the command line, in characters (longer is surely not an id). */
 const MAX_JOB_ID_LENGTH = 256;
-
-/** Milliseconds after creation at which the service fails an unfinished job with `timed_out` (spec: Limits). */
-const ANSWER_JOB_TIMEOUT_MS = 15 * 60 * 1000;
 
 /**
  * Asks: checks the request as `pravo search` does, creates the job (never retried: the job may exist and its unit be
@@ -121,7 +118,7 @@ export async function runWait(factory: Factory, jobId: string | undefined, optio
   if (record) await checkRecordTarget(factory, record, 'wait');
   const printer = new Printer(factory.io, options.json === true);
   if (record?.sandbox && !isFinalAnswerJobStatus(record.last_status)) {
-    const at = new Date(Date.parse(record.created_at) + ANSWER_JOB_TIMEOUT_MS);
+    const at = new Date(Date.parse(record.created_at) + LIMITS.answerJobTimeoutMs);
     printer.note(
       `Answer job ${sanitizeLine(id)} ran in the in-process sandbox of the command that created it, which has stopped, so it cannot finish: ` +
         `the sandbox reports it timed_out from ${at.toISOString().slice(11, 16)} UTC (15 minutes after its creation) and restores its quota unit.`,

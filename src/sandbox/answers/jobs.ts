@@ -20,14 +20,14 @@
  */
 import crypto from 'node:crypto';
 import { systemClock, type Clock } from '../../api/clock.js';
-import { ERROR_CODES, PATHS, type AnswerJob, type AnswerJobCreated, type SearchRequest } from '../../api/types.js';
+import { ERROR_CODES, LIMITS, PATHS, type AnswerJob, type AnswerJobCreated, type SearchRequest } from '../../api/types.js';
 import type { SearchIndex } from '../corpus/index-db.js';
 import { search } from '../search/index.js';
 import { UNFINISHED_STATUSES, type AnswerJobRecord, type SandboxState } from '../state/index.js';
 import { composeAnswer, type ComposedAnswer } from './compose.js';
 
 /** A job still `queued` or `running` this long after its `created_at` fails `timed_out` at its next status check: 15 minutes, in ms. */
-export const ANSWER_JOB_TIMEOUT_MS = 15 * 60 * 1000;
+export const ANSWER_JOB_TIMEOUT_MS = LIMITS.answerJobTimeoutMs;
 
 /** Default time from a job's creation to its final status, in ms (`running` after a quarter of it). */
 export const DEFAULT_ANSWER_DELAY_MS = 3000;
