@@ -215,8 +215,10 @@ function notFoundDetail(excerpt: Excerpt, match: ExcerptMatch): string {
  *   `collection` → `document_not_retrievable`, the error as `detail`;
  * - an `excerpt_id` marker → `verified` when the excerpt's text is in the document ({@link findExcerptInDocument}),
  *   else `text_not_found`;
- * - a `document_id` marker → `verified` when every excerpt the source carries is in the document (also when it carries
- *   none: the document was retrieved), else `text_not_found` naming the first excerpt not found.
+ * - a `document_id` marker → `verified` when every excerpt the source carries that no excerpt marker of the answer
+ *   cites is in the document (also when there is none: the document was retrieved), else `text_not_found` naming the
+ *   first excerpt not found. An excerpt with its own marker is judged under that marker only, so a misquoted
+ *   excerpt fails exactly the citation that quotes it.
  *
  * `documents` is keyed by {@link documentKey}. Never throws.
  */
@@ -225,6 +227,7 @@ export function checkCitations(
   sources: AnswerSource[] | undefined,
   documents: ReadonlyMap<string, RetrievedDocument>,
 ): CitationCheck[] {
+  const citedExcerpts = new Set(resolved.citations.flatMap((c) => (c.resolved && c.excerpt ? [c.excerpt.excerpt_id] : [])));
   return resolved.citations.map((citation) => {
     const { number, marker } = citation;
     if (!citation.resolved) return check({ number, marker, verdict: 'unresolved_marker', detail: 'names no excerpt_id or document_id of the sources' });
@@ -239,7 +242,7 @@ export function checkCitations(
     if (document === undefined) return check({ ...cited, verdict: 'document_not_retrievable', detail: 'the document was not retrieved' });
     if (typeof document.error === 'string') return check({ ...cited, verdict: 'document_not_retrievable', detail: document.error });
 
-    const excerpts = citation.excerpt ? [citation.excerpt] : excerptsOf(source!);
+    const excerpts = citation.excerpt ? [citation.excerpt] : excerptsOf(source!).filter((e) => !citedExcerpts.has(e.excerpt_id));
     for (const excerpt of excerpts) {
       const match = findExcerptInDocument(excerptTextOf(excerpt), excerpt.excerpt_id, document as DocumentResponse);
       if (!match.found) return check({ ...cited, excerpt_id: excerpt.excerpt_id, verdict: 'text_not_found', detail: notFoundDetail(excerpt, match) });

@@ -294,7 +294,7 @@ describe('pravo answer --verify', () => {
     expect(body.verification.checks.map((c) => c.verdict)).toEqual(['verified', 'verified', 'verified', 'verified']);
   });
 
-  it('flags exactly the misquoted citation and the unresolved marker, and exits 8', async () => {
+  it('flags exactly the misquoted citation (not the document marker of its source) and the unresolved marker, and exits 8', async () => {
     const clock = new FakeClock();
     await serve(clock, [{ statuses: [succeededJob('ans_1', { misquote: true, unknownMarker: true })] }]);
     const result = await drive(clock, ['answer', '--verify', '--yes', '--json', QUESTION]);
@@ -302,7 +302,7 @@ describe('pravo answer --verify', () => {
     const body = JSON.parse(result.stdout) as { verification: { verified: boolean; checks: { number: number; marker: string; verdict: string }[] } };
     expect(body.verification.verified).toBe(false);
     expect(body.verification.checks.map((c) => [c.number, c.marker, c.verdict])).toEqual([
-      [1, 'test-act-1', 'text_not_found'],
+      [1, 'test-act-1', 'verified'],
       [2, 'test-case-1', 'verified'],
       [3, 'test-act-1:4', 'text_not_found'],
       [4, 'test-act-1:3', 'verified'],

@@ -143,7 +143,7 @@ describe('checkCitations', () => {
       [3, 'document_not_retrievable'],
       [4, 'unresolved_marker'],
       [5, 'verified'],
-      [6, 'text_not_found'],
+      [6, 'verified'],
       [7, 'document_not_retrievable'],
     ]);
     expect(checks[0]).toEqual({ number: 1, marker: 'syn-act-1:2', verdict: 'verified', document_id: 'syn-act-1', collection: 'c_syn', excerpt_id: 'syn-act-1:2' });
@@ -151,8 +151,15 @@ describe('checkCitations', () => {
     expect(checks[2]!.detail).toBe('HTTP 404 not_found: no such document');
     expect(checks[3]).toMatchObject({ marker: 'syn-act-9:9', verdict: 'unresolved_marker' });
     expect(checks[3]).not.toHaveProperty('document_id');
-    // A document marker fails on the first of its source's excerpts that is not in the document, and names it.
-    expect(checks[5]).toMatchObject({ marker: 'syn-act-1', excerpt_id: 'syn-act-1:1', verdict: 'text_not_found' });
+    // The document marker is judged on the excerpts no excerpt marker cites (syn-act-1:3): the misquoted syn-act-1:1
+    // fails its own citation [2] only.
+    expect(checks[5]).toMatchObject({ marker: 'syn-act-1', verdict: 'verified' });
+  });
+
+  it('a document marker alone fails on the first of its source\'s excerpts that is not in the document, and names it', () => {
+    const checks = checkCitations(resolveCitations('Е [syn-act-1] and Д [syn-act-3].', sources), sources, documents);
+    expect(checks.map((c) => c.verdict)).toEqual(['text_not_found', 'verified']);
+    expect(checks[0]).toMatchObject({ marker: 'syn-act-1', excerpt_id: 'syn-act-1:1', verdict: 'text_not_found' });
   });
 
   it('says a document that was not retrieved is not retrievable', () => {
