@@ -192,10 +192,13 @@ describe('pravo answer: polling', () => {
   it('bad input is refused before anything is sent (exit 2)', async () => {
     const clock = new FakeClock();
     const server = await serve(clock, []);
-    for (const args of [['answer', 'ab'], ['answer', '-n', '0', QUESTION], ['answer', '--verify', QUESTION], ['answer', '--no-wait', '--verify', QUESTION]]) {
+    for (const args of [['answer', 'ab'], ['answer', 'wiat'], ['answer', '-n', '0', QUESTION], ['answer', '--verify', QUESTION], ['answer', '--no-wait', '--verify', QUESTION]]) {
       const result = await drive(clock, args);
       expect(result.exitCode, args.join(' ')).toBe(2);
     }
+    const typo = await drive(clock, ['answer', 'lsit']);
+    expect(typo.exitCode).toBe(2);
+    expect(typo.stderr).toContain('looks like a mistyped `pravo answer list`');
     const verify = await drive(clock, ['answer', '--verify', QUESTION]);
     expect(verify.stderr).toContain('add --yes');
     expect(server.requests).toEqual([]);
@@ -262,6 +265,8 @@ describe('pravo answer: no job is forgotten', () => {
 
     const list = await drive(clock, ['answer', 'list']);
     expect(list.stdout).toBe('ans_9\trunning\t2025-01-01T00:00:00.000Z\t2025-01-01T00:00:00.000Z\twork\tfalse\t\tтестов въпрос\n');
+    const limited = await drive(clock, ['answer', 'list', '-n', '1']);
+    expect(limited.stdout.split('\n')).toHaveLength(2);
     const json = await drive(clock, ['answer', 'list', '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject([{ job_id: 'ans_9', last_status: 'running' }]);
   });
@@ -271,6 +276,18 @@ describe('pravo answer: no job is forgotten', () => {
     const result = await drive(clock, ['answer', '--sandbox', '--no-wait', QUESTION]);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('pravo sandbox serve --save-to-profile sandbox');
+  });
+
+  it('an exhausted answers quota is exit 5, and no job is recorded', async () => {
+    const clock = new FakeClock();
+    const server = await recordingServer(() => ({ status: 429, body: JSON.stringify({ error: { code: 'monthly_quota_exceeded', message: 'The monthly answers quota is used up.' } }) }));
+    servers.push(server);
+    env = { ...env, PRAVO_BASE_URL: server.url, PRAVO_API_KEY: KEY };
+    const result = await drive(clock, ['answer', QUESTION]);
+    expect(result.exitCode).toBe(5);
+    expect(result.stderr).toContain('monthly');
+    expect(server.requests).toHaveLength(1);
+    expect(await listAnswerJobs(env)).toEqual([]);
   });
 });
 

@@ -61,6 +61,7 @@ const MAX_JOB_ID_LENGTH = 256;
  *   terminal to ask on and no `--yes`); the client's errors; UserCancelledError when Ctrl-C stops the waiting.
  */
 export async function runAnswer(factory: Factory, query: string, options: AnswerOptions): Promise<number> {
+  await refuseMistypedSubcommand(query);
   if (options.wait === false && factory.globals.sandbox) {
     throw new UsageError(
       'The in-process sandbox of --sandbox stops when this command ends, and its answer job with it, so --no-wait would leave a job that never finishes. ' +
@@ -304,6 +305,28 @@ function rejectAskingOptions(options: Record<string, unknown>, command: string):
   if (options.wait === false) given.push('--no-wait');
   if (given.length > 0) {
     throw new UsageError(`${given.join(', ')} ${given.length === 1 ? 'applies' : 'apply'} to asking a question, not to \`pravo ${command}\`.`);
+  }
+}
+
+/** The subcommands of `pravo answer`, which a mistyped one (`lsit`) would otherwise send as a question. */
+const SUBCOMMANDS = ['wait', 'show', 'list'] as const;
+
+/**
+ * A question of one Latin word within two edits of a subcommand (`lsit`, `wiat`) is surely a mistyped subcommand:
+ * sending it would spend an answers unit on nothing.
+ * @throws UsageError naming the subcommand meant.
+ */
+async function refuseMistypedSubcommand(query: string): Promise<void> {
+  const word = query.trim().toLowerCase();
+  if (!/^[a-z]+$/.test(word)) return;
+  const { editDistance } = await import('../../courts.js');
+  // The nearest; of equally near ones, one with the same first letter (`lsit`: list and wait are both 2 edits away).
+  const ranked = SUBCOMMANDS.map((name) => ({ name, distance: editDistance(word, name, 2) + (name[0] === word[0] ? 0 : 0.5) }))
+    .filter((c) => c.distance <= 2.5)
+    .sort((a, b) => a.distance - b.distance);
+  const meant = ranked[0]?.name;
+  if (meant !== undefined) {
+    throw new UsageError(`"${word}" looks like a mistyped \`pravo answer ${meant}\`, not a question; ask a question of more words, or run \`pravo answer ${meant}\`.`);
   }
 }
 
