@@ -276,3 +276,9 @@ export function verificationReport(checks: CitationCheck[], cost: { retrieval_un
     documents_from_cache: cost.documents_from_cache,
   };
 }
+
+/** A verification and the resolution of the markers it was made on (whose numbers the answer is printed with). */
+export interface Verification {
+  report: VerificationReport;
+  resolved: ResolvedAnswer;
+}

@@ -11,7 +11,7 @@ import type { AnswerJob } from '../api/types.js';
 import type { View } from '../io/printer.js';
 import { sanitizeLine, sanitizeText } from '../io/sanitize.js';
 import { answerWithCitations, resolvedAnswerOf, type AnswerSource, type Citation, type ResolvedAnswer } from '../legal/citations.js';
-import type { CitationCheck, VerificationReport } from '../legal/verify.js';
+import type { CitationCheck, Verification, VerificationReport } from '../legal/verify.js';
 import { decisionFieldsOf, stringField } from './fields.js';
 import { wrapText } from './text.js';
 
@@ -302,3 +302,25 @@ export function renderVerification(
   const layout = options === undefined ? PLAIN : terminalLayout(options);
   return `${verificationLines(report, resolved, Array.isArray(sources) ? sources : [], layout).join('\n')}\n`;
 }
+
+/** A final job and, after `--verify`, its verification (what `pravo answer` prints). */
+export interface AnswerOutput {
+  job: AnswerJob;
+  verification?: Verification;
+}
+
+/**
+ * The answer (markers resolved, sources listed) followed, after `--verify`, by a blank line, one line per citation and
+ * a summary, in one piece so that the pager shows both. Piped: the same without colour or wrapping.
+ */
+export const answerOutputView: View<AnswerOutput> = {
+  page: true,
+  table: ({ job, verification }, options) => {
+    const answer = answerView.table(job, options);
+    return verification ? `${answer}\n${renderVerification(verification.report, verification.resolved, job.sources, options)}` : answer;
+  },
+  tsv: ({ job, verification }) => {
+    const answer = answerView.tsv(job);
+    return verification ? `${answer}\n${renderVerification(verification.report, verification.resolved, job.sources)}` : answer;
+  },
+};

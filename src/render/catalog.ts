@@ -9,12 +9,12 @@
  * - courts: `court_id`, `name`, `court_type`, `ecli_code`, `parent_court_id`, `decision_count`;
  * - judges: `name`, `decision_count`, `latest_date`, `court_ids` (codes joined by `,`).
  */
-import Table from 'cli-table3';
 import { Chalk } from 'chalk';
 import { isCourtSourceType, JUDGES_LIMIT, type CourtEntry, type CourtsResponse, type JudgeEntry, type JudgesResponse, type SourceTypeEntry, type SourceTypesResponse } from '../api/types.js';
 import { sanitizeLine } from '../io/sanitize.js';
 import type { View } from '../io/printer.js';
 import { booleanField, courtIdOf, numberField, stringField } from './fields.js';
+import { compactTable } from './table.js';
 import { trimToWidth, tsvLines } from './text.js';
 
 /** Options of the table renderers. */
@@ -143,17 +143,6 @@ function summaryLine(full: string, short: string, width: number): string {
   return chars(full) <= width ? full : trimToWidth(short, width);
 }
 
-/** A compact cli-table3 table (no rules between rows), bold headers, grey borders when coloured. */
-function table(c: InstanceType<typeof Chalk>, head: string[], colWidths: number[], colAligns: Array<'left' | 'right'>, color: boolean): Table.Table {
-  return new Table({
-    head: head.map((h) => c.bold(h)),
-    colWidths,
-    colAligns,
-    wordWrap: true,
-    style: { head: [], border: color ? ['grey'] : [], compact: true },
-  });
-}
-
 const count = (n: number | undefined): string => (n === undefined ? '' : String(n));
 
 /**
@@ -172,7 +161,7 @@ export function renderSourceTypesTable(catalog: SourceTypesResponse, options: Ca
   const room = width - 5 - caseLaw - documents;
   const idWidth = Math.min(Math.max(13, ...rows.map((r) => chars(sanitizeLine(r.id)))) + 2, room - 12);
   const nameWidth = Math.min(wanted('Name', rows.map((r) => sanitizeLine(r.name ?? ''))).widest, room - idWidth);
-  const t = table(c, ['Source type', 'Name', 'Case law', 'Documents'], [idWidth, nameWidth, caseLaw, documents], ['left', 'left', 'left', 'right'], options.color);
+  const t = compactTable(c, ['Source type', 'Name', 'Case law', 'Documents'], [idWidth, nameWidth, caseLaw, documents], ['left', 'left', 'left', 'right'], options.color);
   for (const r of rows) {
     t.push([
       { content: sanitizeLine(r.id), wrapOnWordBoundary: false },
@@ -216,7 +205,7 @@ export function renderCourtsTable(catalog: CourtsResponse, options: CatalogTable
     ],
     width - 6 - code - decisions,
   );
-  const t = table(c, ['Code', 'Name', 'Type', 'Parent', 'Decisions'], [code, nameWidth!, typeWidth!, parentWidth!, decisions], ['right', 'left', 'left', 'left', 'right'], options.color);
+  const t = compactTable(c, ['Code', 'Name', 'Type', 'Parent', 'Decisions'], [code, nameWidth!, typeWidth!, parentWidth!, decisions], ['right', 'left', 'left', 'left', 'right'], options.color);
   for (const r of rows) t.push([String(r.courtId), names.get(r.courtId) ?? '', sanitizeLine(r.courtType ?? ''), parentOf(r), count(r.decisionCount)]);
   const counted = rows.filter((r) => r.decisionCount !== undefined);
   const total = counted.reduce((sum, r) => sum + (r.decisionCount ?? 0), 0);
@@ -269,7 +258,7 @@ export function renderJudgesTable(view: JudgesView, options: CatalogTableOptions
   const latest = 12;
   const courts = rows.map((r) => r.courtIds.join(', '));
   const [nameWidth, courtsWidth] = fit([wanted('Judge', rows.map((r) => sanitizeLine(r.name))), wanted('Courts', courts)], width - 5 - decisions - latest);
-  const t = table(c, ['Judge', 'Decisions', 'Latest', 'Courts'], [nameWidth!, decisions, latest, courtsWidth!], ['left', 'right', 'left', 'left'], options.color);
+  const t = compactTable(c, ['Judge', 'Decisions', 'Latest', 'Courts'], [nameWidth!, decisions, latest, courtsWidth!], ['left', 'right', 'left', 'left'], options.color);
   rows.forEach((r, i) => t.push([sanitizeLine(r.name), count(r.decisionCount), sanitizeLine(r.latestDate ?? ''), courts[i]!]));
   const limit = view.limit ?? JUDGES_LIMIT.default;
   // The server says nothing of how many more there are: a list as long as the limit may have been cut.

@@ -21,7 +21,7 @@ import { shellQuote } from '../doc/argument.js';
 import { checkedRequest } from '../search/run.js';
 import type { SearchFieldOptions } from '../search/request.js';
 import { waitWithSpinner } from '../shared.js';
-import type { AnswerOutput } from './view.js';
+import type { AnswerOutput } from '../../render/answer.js';
 
 /** Options of `pravo answer wait` and `pravo answer show` (and of asking): output and verification. */
 export interface FollowOptions {
@@ -163,8 +163,8 @@ export async function runList(factory: Factory, options: ListOptions): Promise<n
   const all = await listAnswerJobs(factory.env);
   const records = limit === 0 ? all : all.slice(0, limit);
   const printer = new Printer(factory.io, options.json === true);
-  const { answerListView } = await import('./view.js');
-  await printer.local(records, answerListView(factory.clock.now(), all.length));
+  const { answerJobsView } = await import('../../render/answer-jobs.js');
+  await printer.local(records, answerJobsView(factory.clock.now(), all.length));
   return EXIT.ok;
 }
 
@@ -245,7 +245,7 @@ async function follow(factory: Factory, printer: Printer, job: FollowedJob, opti
  */
 async function printFinal(factory: Factory, printer: Printer, response: ApiResponse<AnswerJob>, options: FollowOptions): Promise<number> {
   const job = response.data;
-  const { answerOutputView } = await import('./view.js');
+  const { answerOutputView } = await import('../../render/answer.js');
   if (job.status === 'failed') {
     printer.responseIfJson(response);
     printer.note(failedMessage(job));

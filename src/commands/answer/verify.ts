@@ -10,17 +10,10 @@ import type { AnswerJob } from '../../api/types.js';
 import { describeError } from '../../errors/advice.js';
 import type { Factory } from '../../factory.js';
 import type { Printer } from '../../io/printer.js';
-import type { ResolvedAnswer } from '../../legal/citations.js';
-import type { RetrievedDocument, VerificationReport } from '../../legal/verify.js';
+import type { RetrievedDocument, Verification } from '../../legal/verify.js';
 import { plural } from '../../render/text.js';
 import { isDocumentCached, retrieveDocument } from '../doc/retrieve.js';
 import { waitWithSpinner } from '../shared.js';
-
-/** What `--verify` produced: the report (the `verification` object of `--json`) and the markers it was built on. */
-export interface Verification {
-  report: VerificationReport;
-  resolved: ResolvedAnswer;
-}
 
 /**
  * Resolves the job's markers, works out which documents the resolved citations need and how many of them are cached,

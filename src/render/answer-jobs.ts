@@ -1,0 +1,88 @@
+/**
+ * The recorded answer jobs (`pravo answer list`; records of `state/answer-jobs.ts`): a compact table for terminals and
+ * tab-separated lines for pipes. Pure functions of the data; every recorded string (ids and error codes came from a
+ * server, questions from a user) passes through the sanitizer.
+ */
+import { Chalk } from 'chalk';
+import type { View } from '../io/printer.js';
+import { sanitizeLine } from '../io/sanitize.js';
+import type { AnswerJobRecord } from '../state/answer-jobs.js';
+import { compactTable } from './table.js';
+import { trimToWidth, tsvLines } from './text.js';
+
+/** `45s`, `13m`, `5h`, `2d`: how long ago, `ms` milliseconds before now, in a column's few characters. */
+export function shortAge(ms: number): string {
+  const seconds = Math.floor(Math.max(0, ms) / 1000);
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
+  if (seconds < 48 * 3600) return `${Math.floor(seconds / 3600)}h`;
+  return `${Math.floor(seconds / 86_400)}d`;
+}
+
+/** The target a job was created on, as the flags that reach it: `--sandbox`, or the profile's name. */
+function targetOf(record: AnswerJobRecord): string {
+  return record.sandbox ? '--sandbox' : sanitizeLine(record.profile);
+}
+
+/** The status shown: the `error_code` of a failed job (`timed_out`), else the status. */
+function statusOf(record: AnswerJobRecord): string {
+  return sanitizeLine(record.last_status === 'failed' && record.error_code ? record.error_code : record.last_status);
+}
+
+/**
+ * The recorded jobs at `width` columns (at least 60): a one-line summary (`3 of 12 recorded answer jobs, newest
+ * first`), then columns `Job`, `Status` (a failed job's `error_code`, red; `succeeded` green; unfinished yellow), `Age`
+ * (since creation, `13m`), `Target` (only when the jobs were created on more than one: the profile or `--sandbox`;
+ * otherwise named in the summary) and `Question`, which wraps. `now` is in ms since the epoch; `total` counts every
+ * recorded job.
+ */
+export function renderAnswerJobsTable(records: readonly AnswerJobRecord[], options: { width: number; color: boolean; now: number; total: number }): string {
+  const c = new Chalk({ level: options.color ? 1 : 0 });
+  if (records.length === 0) return 'No answer jobs are recorded. Ask with `pravo answer "…"`.\n';
+  const width = Math.max(60, options.width);
+  const targets = [...new Set(records.map(targetOf))];
+  const showTarget = targets.length > 1;
+  const shown = records.length < options.total ? `${records.length} of ${options.total}` : String(options.total);
+  const where = showTarget ? '' : ` (${targets[0] === '--sandbox' ? 'on the in-process sandbox' : `profile ${targets[0]}`})`;
+  const summary = `${shown} recorded answer job${options.total === 1 ? '' : 's'}${where}, newest first${records.length < options.total ? '; -n 0 lists all' : ''}.`;
+
+  const chars = (text: string): number => [...text].length;
+  const idWidth = Math.min(34, Math.max(...records.map((r) => chars(sanitizeLine(r.job_id))), 3) + 2);
+  const statusWidth = Math.min(15, Math.max(...records.map((r) => chars(statusOf(r))), 6) + 2);
+  const ageWidth = 5;
+  const targetWidth = showTarget ? Math.min(14, Math.max(...targets.map(chars), 6) + 2) : 0;
+  const columns = showTarget ? 5 : 4;
+  const questionWidth = Math.max(12, width - (columns + 1) - idWidth - statusWidth - ageWidth - targetWidth);
+  const head = ['Job', 'Status', 'Age', ...(showTarget ? ['Target'] : []), 'Question'];
+  const widths = [idWidth, statusWidth, ageWidth, ...(showTarget ? [targetWidth] : []), questionWidth];
+  const table = compactTable(c, head, widths, ['left', 'left', 'right', ...(showTarget ? ['left' as const] : []), 'left'], options.color);
+  for (const r of records) {
+    const paint = r.last_status === 'failed' ? c.red : r.last_status === 'succeeded' ? c.green : c.yellow;
+    table.push([
+      trimToWidth(sanitizeLine(r.job_id), idWidth - 2),
+      paint(trimToWidth(statusOf(r), statusWidth - 2)),
+      shortAge(options.now - Date.parse(r.created_at)),
+      ...(showTarget ? [trimToWidth(targetOf(r), targetWidth - 2)] : []),
+      sanitizeLine(r.query),
+    ]);
+  }
+  return `${trimToWidth(summary, width)}\n${table.toString()}\n`;
+}
+
+/**
+ * The recorded jobs piped: one per line, tab-separated: `job_id`, `last_status`, `created_at`, `checked_at`,
+ * `profile`, `sandbox` (`true`/`false`), `error_code` (empty unless failed), `query`.
+ */
+export function renderAnswerJobsTsv(records: readonly AnswerJobRecord[]): string {
+  return tsvLines(records.map((r) => [r.job_id, r.last_status, r.created_at, r.checked_at, r.profile, r.sandbox, r.error_code ?? '', r.query]));
+}
+
+/** The view of `pravo answer list`: `now` (ms since the epoch) dates the ages; `total` counts every recorded job. */
+export function answerJobsView(now: number, total: number): View<AnswerJobRecord[]> {
+  return {
+    page: true,
+    table: (records, { width, color }) => renderAnswerJobsTable(records, { width, color, now, total }),
+    tsv: renderAnswerJobsTsv,
+  };
+}
+
