@@ -121,7 +121,7 @@ export async function runWait(factory: Factory, jobId: string | undefined, optio
   if (record?.sandbox && !isFinalAnswerJobStatus(record.last_status)) {
     const at = new Date(Date.parse(record.created_at) + LIMITS.answerJobTimeoutMs);
     printer.note(
-      `Answer job ${sanitizeLine(id)} ran in the in-process sandbox of the command that created it, which has stopped, so it cannot finish: ` +
+      `Answer job ${sanitizeLine(id)} ran in the in-process sandbox of the command that created it, which has stopped: unless it finished before that, ` +
         `the sandbox reports it timed_out from ${at.toISOString().slice(11, 16)} UTC (15 minutes after its creation) and restores its quota unit.`,
     );
   }
