@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { LIMITS } from '../../api/types.js';
 import { addTargetOptions, collect, type RunAction } from '../shared.js';
+import type { Factory } from '../../factory.js';
 import type { AnswerOptions, FollowOptions, ListOptions } from './run.js';
 
 const EXAMPLES = `
@@ -77,33 +78,20 @@ export function registerAnswer(program: Command, run: RunAction): void {
 
   // The parent's options (--json, --verify, --yes, --sandbox ...) are also read after a subcommand's name
   // (`pravo answer wait --json`), where commander gives them to the parent: the actions read optsWithGlobals().
-  const wait = answer
-    .command('wait')
-    .description('Wait for a recorded answer job to finish and print it (default: the latest unfinished job)')
-    .argument('[job_id]', 'the job to wait for (see `pravo answer list`)');
-  addTargetOptions(addFollowOptions(wait))
-    .addHelpText('after', WAIT_EXAMPLES)
-    .action(async (jobId: string | undefined, _options: FollowOptions, cmd: Command) => {
-      const options = cmd.optsWithGlobals<FollowOptions & Record<string, unknown>>();
-      await run(cmd, { command: 'answer wait', json: options.json === true }, async (factory) => {
-        const { runWait } = await import('./run.js');
-        return runWait(factory, jobId, options);
-      });
-    });
-
-  const show = answer
-    .command('show')
-    .description('Fetch an answer job again and print it (a status check: spends nothing)')
-    .argument('<job_id>', 'the job (see `pravo answer list`)');
-  addTargetOptions(addFollowOptions(show))
-    .addHelpText('after', SHOW_EXAMPLES)
-    .action(async (jobId: string, _options: FollowOptions, cmd: Command) => {
-      const options = cmd.optsWithGlobals<FollowOptions & Record<string, unknown>>();
-      await run(cmd, { command: 'answer show', json: options.json === true }, async (factory) => {
-        const { runShow } = await import('./run.js');
-        return runShow(factory, jobId, options);
-      });
-    });
+  registerFollow(answer, run, {
+    name: 'wait',
+    argument: ['[job_id]', 'the job to wait for (see `pravo answer list`)'],
+    description: 'Wait for a recorded answer job to finish and print it (default: the latest unfinished job)',
+    examples: WAIT_EXAMPLES,
+    body: async (factory, jobId, options) => (await import('./run.js')).runWait(factory, jobId, options),
+  });
+  registerFollow(answer, run, {
+    name: 'show',
+    argument: ['<job_id>', 'the job (see `pravo answer list`)'],
+    description: 'Fetch an answer job again and print it (a status check: spends nothing)',
+    examples: SHOW_EXAMPLES,
+    body: async (factory, jobId, options) => (await import('./run.js')).runShow(factory, jobId!, options),
+  });
 
   answer
     .command('list')
@@ -127,5 +115,26 @@ query.`,
         const { runList } = await import('./run.js');
         return runList(factory, options);
       });
+    });
+}
+
+/** A subcommand that comes back to a recorded job (`wait`, `show`): its id argument, the follow and target options. */
+function registerFollow(
+  parent: Command,
+  run: RunAction,
+  spec: {
+    name: 'wait' | 'show';
+    argument: [string, string];
+    description: string;
+    examples: string;
+    body: (factory: Factory, jobId: string | undefined, options: FollowOptions & Record<string, unknown>) => Promise<number>;
+  },
+): void {
+  const command = parent.command(spec.name).description(spec.description).argument(...spec.argument);
+  addTargetOptions(addFollowOptions(command))
+    .addHelpText('after', spec.examples)
+    .action(async (jobId: string | undefined, _options: FollowOptions, cmd: Command) => {
+      const options = cmd.optsWithGlobals<FollowOptions & Record<string, unknown>>();
+      await run(cmd, { command: `answer ${spec.name}`, json: options.json === true }, (factory) => spec.body(factory, jobId, options));
     });
 }
