@@ -135,6 +135,8 @@ function entryLines(prefix: string, prefixWidth: number, source: AnswerSource, l
 function sourceLines(resolved: ResolvedAnswer, sources: AnswerSource[], layout: Layout): string[] {
   const { c } = layout;
   const lines: string[] = [];
+  /** The number under which each source (by index) was listed in full. */
+  const listed = new Map<number, number>();
   if (sources.length === 0) lines.push('', 'No sources.');
   if (resolved.citations.length > 0) {
     const numberWidth = `[${resolved.citations.length}] `.length;
@@ -148,7 +150,16 @@ function sourceLines(resolved: ResolvedAnswer, sources: AnswerSource[], layout: 
         continue;
       }
       const source = sources[citation.sourceIndex] ?? {};
-      lines.push(...entryLines(`${c.bold(number)}${pad}`, numberWidth, source, citedLabel(citation), layout));
+      const label = citedLabel(citation);
+      const first = listed.get(citation.sourceIndex);
+      if (first !== undefined) {
+        // The document is listed in full at [first]: say only what of it this citation cites.
+        const what = label === undefined ? `the document of [${first}]` : `${sanitizeLine(label)} · same document as [${first}]`;
+        lines.push(...hanging(`${c.bold(number)}${pad}`, numberWidth, what, layout));
+        continue;
+      }
+      listed.set(citation.sourceIndex, citation.number);
+      lines.push(...entryLines(`${c.bold(number)}${pad}`, numberWidth, source, label, layout));
     }
   }
   const uncited = resolved.uncited.map((i) => sources[i]).filter((s): s is AnswerSource => typeof s === 'object' && s !== null);
@@ -177,7 +188,9 @@ function renderAnswer(job: AnswerJob, layout: Layout): string {
  * its markers numbered `[1]`, `[2]`… in order of first appearance (a repeated marker keeps its number; an unresolved
  * one is printed `[?<marker>]`, red when colour is on); then a blank line and `Sources`, one entry per number:
  * `[n] <title> — <label of the cited excerpt> · <date>`, for a court decision also `· <court> · дело № <case>`, and the
- * url on its own indented line; an unresolved one as `[n] unresolved: "<marker>" names no source of this answer`.
+ * url on its own indented line; a later citation of a source already listed at `[m]` in one short line,
+ * `[n] <label> · same document as [m]` (or `[n] the document of [m]`); an unresolved one as
+ * `[n] unresolved: "<marker>" names no source of this answer`.
  * Then, when some sources are cited by no marker, `Also among the sources (not cited):` with the same entries, without
  * numbers (`Sources (none cited):` when the answer has no marker at all). No sources: the answer and `No sources.`
  * (then any unresolved markers listed). `failed`: `Answer job <id> failed: <error_code>: <error_message>`. An

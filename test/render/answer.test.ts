@@ -92,6 +92,21 @@ describe('renderAnswerText: a succeeded job at width 80', () => {
     expect(lines).toContain('[4] Трети синтетичен тестов закон · 2021-03-03');
   });
 
+  it('lists a source cited again (by another excerpt, or as a document) in one short line pointing at its full entry', () => {
+    const more = job({
+      answer: 'Първо [syn-act-1:2], после [syn-act-1:5] и целият закон [syn-act-1].',
+      sources: [{ ...job().sources![0]!, excerpts: [...(job().sources![0]!.excerpts ?? []), { excerpt_id: 'syn-act-1:5', label: 'Чл. 5.', text: 'синтетичен' }] }],
+    });
+    const listed = linesOf(renderAnswerText(more, { width: 80, color: false }));
+    const at = listed.indexOf('Sources');
+    expect(listed.slice(at + 1, at + 5)).toEqual([
+      '[1] Синтетичен тестов закон за уведомленията — Чл. 2. · 2020-01-01',
+      '    https://example.invalid/syn-act-1',
+      '[2] Чл. 5. · same document as [1]',
+      '[3] the document of [1]',
+    ]);
+  });
+
   it('names the court and the case of a court decision', () => {
     const entry = strip(out).slice(strip(out).indexOf('[2] Решение')).split('https://')[0]!.replace(/\s+/g, ' ');
     expect(entry).toContain('Решение № 145 по синтетично тестово дело — ¶ 6 · 2015-06-01');
