@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors/cli.js';
-import { parseDocArgument, rankedDocument, shellQuote } from '../../src/commands/doc/argument.js';
+import { parseDocArgument, rankedDocument } from '../../src/commands/doc/argument.js';
+import { shellQuote } from '../../src/commands/targets.js';
 import { otherOccurrences, parseElementRequest, selectElement, type ElementRequest } from '../../src/commands/doc/select.js';
 import type { LastResults } from '../../src/state/last-results.js';
 import { testDecision, testStatute } from '../helpers/documents.js';

@@ -17,7 +17,7 @@ import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
 import { sanitizeLine } from '../../io/sanitize.js';
 import type { AnswerJobRecord } from '../../state/answer-jobs.js';
-import { shellQuote } from '../doc/argument.js';
+import { flagsToReach, shellQuote, type RunTarget } from '../targets.js';
 import { checkedRequest } from '../search/run.js';
 import type { SearchFieldOptions } from '../search/request.js';
 import { waitWithSpinner } from '../shared.js';
@@ -372,15 +372,9 @@ async function updateRecord(factory: Factory, job: AnswerJob): Promise<void> {
   await updateAnswerJobStatus(factory.env, job.job_id, job.status, new Date(factory.clock.now()).toISOString(), job.error_code).catch(() => undefined);
 }
 
-/** Whether a record belongs to this run's target: the same profile, both or neither on the in-process sandbox. */
-async function sameTarget(factory: Factory, record: AnswerJobRecord): Promise<boolean> {
-  if (record.sandbox) return factory.globals.sandbox === true;
-  return factory.globals.sandbox !== true && record.profile === (await factory.profile()).name;
-}
-
-/** The target options that reach a record's job: `--sandbox`, or `--profile P`. */
-function targetFlags(record: AnswerJobRecord): string {
-  return record.sandbox ? ' --sandbox' : record.profile === 'default' ? '' : ` --profile ${shellQuote(record.profile)}`;
+/** This run's target, to compare with a record's (`RunTarget`: `--sandbox`, and the profile it resolves to). */
+async function currentTarget(factory: Factory): Promise<RunTarget> {
+  return { sandbox: factory.globals.sandbox === true, profile: (await factory.profile()).name };
 }
 
 /**
@@ -388,10 +382,11 @@ function targetFlags(record: AnswerJobRecord): string {
  *   the in-process sandbox vs the service), with the command that reaches it.
  */
 async function checkRecordTarget(factory: Factory, record: AnswerJobRecord, verb: 'wait' | 'show'): Promise<void> {
-  if (await sameTarget(factory, record)) return;
+  const flags = flagsToReach(record, await currentTarget(factory));
+  if (flags === undefined) return;
   const where = record.sandbox ? 'the in-process sandbox (--sandbox)' : `profile "${sanitizeLine(record.profile)}"`;
   throw new UsageError(
-    `Answer job ${sanitizeLine(record.job_id)} was created with ${where}, so it is asked for there: run \`pravo answer ${verb} ${shellQuote(record.job_id)}${targetFlags(record)}\`.`,
+    `Answer job ${sanitizeLine(record.job_id)} was created with ${where}, so it is asked for there: run \`pravo answer ${verb} ${shellQuote(record.job_id)}${flags}\`.`,
   );
 }
 
@@ -402,11 +397,13 @@ async function checkRecordTarget(factory: Factory, record: AnswerJobRecord, verb
 async function latestUnfinishedJob(factory: Factory): Promise<AnswerJobRecord> {
   const { listAnswerJobs } = await import('../../state/answer-jobs.js');
   const unfinished = (await listAnswerJobs(factory.env)).filter((r) => !isFinalAnswerJobStatus(r.last_status));
-  for (const record of unfinished) if (await sameTarget(factory, record)) return record;
+  const current = await currentTarget(factory);
+  const mine = unfinished.find((record) => flagsToReach(record, current) === undefined);
+  if (mine) return mine;
   const other = unfinished[0];
   if (other) {
     throw new UsageError(
-      `No unfinished answer job is recorded for this target; the latest unfinished one, ${sanitizeLine(other.job_id)}, was created with ${other.sandbox ? '--sandbox' : `profile "${sanitizeLine(other.profile)}"`}: run \`pravo answer wait ${shellQuote(other.job_id)}${targetFlags(other)}\`.`,
+      `No unfinished answer job is recorded for this target; the latest unfinished one, ${sanitizeLine(other.job_id)}, was created with ${other.sandbox ? '--sandbox' : `profile "${sanitizeLine(other.profile)}"`}: run \`pravo answer wait ${shellQuote(other.job_id)}${flagsToReach(other, current)}\`.`,
     );
   }
   throw new UsageError('No unfinished answer job is recorded. `pravo answer list` shows the recorded jobs; `pravo answer wait JOB_ID` waits for any job by its id.');

@@ -8,6 +8,7 @@ import type { DocumentQuery } from '../../api/resources/documents.js';
 import { UsageError } from '../../errors/cli.js';
 import { sanitizeLine } from '../../io/sanitize.js';
 import type { LastResults } from '../../state/last-results.js';
+import { flagsToReach, type RunTarget } from '../targets.js';
 
 /** What the argument names before the last results are read. */
 export type DocArgument = { kind: 'rank'; rank: number } | { kind: 'id'; document_id: string; collection: string };
@@ -32,14 +33,6 @@ export function parseDocArgument(argument: string, collection: string | undefine
     `"${sanitizeLine(argument)}" is not a result number, so it is a document_id, and a document_id needs --collection C: ` +
       'the collection of the same search result (`pravo search ... | cut -f2,3` prints both).',
   );
-}
-
-/** Where this run would send its request, as the last results record it. */
-export interface RunTarget {
-  /** `--sandbox`. */
-  sandbox: boolean;
-  /** The profile this run resolves to (without `--sandbox`, the one it would use). */
-  profile: string;
 }
 
 /** The document of result N, with what the messages need. */
@@ -70,39 +63,20 @@ export function rankedDocument(last: LastResults | undefined, rank: number, curr
   if (rank > count) {
     throw new UsageError(`The last search, for "${query}", had ${count} ${count === 1 ? 'result' : 'results'}: give a number from 1 to ${count}.`);
   }
-  const searchedSandbox = last.sandbox === true;
-  const searchedProfile = typeof last.profile === 'string' ? last.profile : 'default';
-  const profileFlag = ` --profile ${shellQuote(searchedProfile)}`;
-  if (searchedSandbox && !current.sandbox) {
-    throw new UsageError(
-      `Result ${rank} of the last search ("${query}") came from the sandbox (\`pravo search --sandbox\`), so it is opened there: run \`${retry(' --sandbox')}\`.`,
-    );
-  }
-  if (!searchedSandbox && current.sandbox) {
-    const flags = searchedProfile === current.profile ? '' : profileFlag;
-    throw new UsageError(
-      `Result ${rank} of the last search ("${query}") came from the service (profile "${sanitizeLine(searchedProfile)}"), not the sandbox: run \`${retry(flags)}\`.`,
-    );
-  }
-  if (!searchedSandbox && searchedProfile !== current.profile) {
-    throw new UsageError(
-      `Result ${rank} of the last search ("${query}") came from profile "${sanitizeLine(searchedProfile)}", not "${sanitizeLine(current.profile)}": run \`${retry(profileFlag)}\`.`,
-    );
+  const searched: RunTarget = { sandbox: last.sandbox === true, profile: typeof last.profile === 'string' ? last.profile : 'default' };
+  const flags = flagsToReach(searched, current);
+  if (flags !== undefined) {
+    const from = `Result ${rank} of the last search ("${query}") came from`;
+    const why = searched.sandbox
+      ? `${from} the sandbox (\`pravo search --sandbox\`), so it is opened there`
+      : current.sandbox
+        ? `${from} the service (profile "${sanitizeLine(searched.profile)}"), not the sandbox`
+        : `${from} profile "${sanitizeLine(searched.profile)}", not "${sanitizeLine(current.profile)}"`;
+    throw new UsageError(`${why}: run \`${retry(flags)}\`.`);
   }
   const result = last.results[rank - 1]!;
   if (typeof result.document_id !== 'string' || typeof result.collection !== 'string') {
     throw new UsageError(`The stored result ${rank} is damaged (no document_id or collection): run the search again.`);
   }
   return { rank, document_id: result.document_id, collection: result.collection, title: typeof result.title === 'string' ? result.title : '' };
-}
-
-/**
- * A value as one shell word for a command pravo suggests: as is when it holds only safe characters (letters, digits,
- * `_ - . / : @ % + = ,` and Cyrillic), else in single quotes (a `'` inside written `'\''`). Control characters are
- * removed first (`sanitizeLine`).
- */
-export function shellQuote(value: string): string {
-  const clean = sanitizeLine(value);
-  if (clean !== '' && /^[\p{L}\p{N}_\-./:@%+=,]+$/u.test(clean)) return clean;
-  return `'${clean.replace(/'/g, `'\\''`)}'`;
 }

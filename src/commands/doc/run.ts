@@ -13,7 +13,8 @@ import { elementRefOf, elementsOf, isCourtDecision } from '../../legal/documents
 import { findArticleCitations, referencedArticles } from '../../legal/references.js';
 import type { DocumentViewData, ElementReferences } from '../../render/document.js';
 import { parseTimeout } from '../search/request.js';
-import { parseDocArgument, rankedDocument, shellQuote, type DocArgument } from './argument.js';
+import { shellQuote } from '../targets.js';
+import { parseDocArgument, rankedDocument, type DocArgument } from './argument.js';
 import { otherOccurrences, parseElementRequest, selectElement, type SelectedElement } from './select.js';
 import { plural, timeAgo } from '../../render/text.js';
 

@@ -1,0 +1,39 @@
+/**
+ * What is stored of a run's target (the last search's results, a recorded answer job) belongs to that target: ids of
+ * the in-process sandbox mean nothing to the service, nor those of one profile to another. These pure helpers say
+ * which flags reach a stored target from the current run, and quote values for the commands pravo suggests.
+ */
+import { sanitizeLine } from '../io/sanitize.js';
+
+/** Where a run sends its requests, as pravo stores it beside results and jobs. */
+export interface RunTarget {
+  /** `--sandbox`: the in-process sandbox. */
+  sandbox: boolean;
+  /** The profile the run resolves to (with `--sandbox` too: the one it would use without it). */
+  profile: string;
+}
+
+/**
+ * The target flags that reach `stored` from a run against `current`, or `undefined` when both are the same target:
+ * - stored on the in-process sandbox, this run not: ` --sandbox`;
+ * - stored on the service, this run on the sandbox: `` (drop `--sandbox`), or ` --profile P` when the profile differs;
+ * - both on the service with different profiles: ` --profile P` (also for `default`: the run's profile may come from
+ *   PRAVO_PROFILE).
+ */
+export function flagsToReach(stored: RunTarget, current: RunTarget): string | undefined {
+  const profileFlag = ` --profile ${shellQuote(stored.profile)}`;
+  if (stored.sandbox) return current.sandbox ? undefined : ' --sandbox';
+  if (current.sandbox) return stored.profile === current.profile ? '' : profileFlag;
+  return stored.profile === current.profile ? undefined : profileFlag;
+}
+
+/**
+ * A value as one shell word for a command pravo suggests: as is when it holds only safe characters (letters, digits,
+ * `_ - . / : @ % + = ,` and Cyrillic), else in single quotes (a `'` inside written `'\''`). Control characters are
+ * removed first (`sanitizeLine`).
+ */
+export function shellQuote(value: string): string {
+  const clean = sanitizeLine(value);
+  if (clean !== '' && /^[\p{L}\p{N}_\-./:@%+=,]+$/u.test(clean)) return clean;
+  return `'${clean.replace(/'/g, `'\\''`)}'`;
+}
