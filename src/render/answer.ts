@@ -13,7 +13,7 @@ import { sanitizeLine, sanitizeText } from '../io/sanitize.js';
 import { answerWithCitations, resolvedAnswerOf, type AnswerSource, type Citation, type ResolvedAnswer } from '../legal/citations.js';
 import type { CitationCheck, Verification, VerificationReport } from '../legal/verify.js';
 import { decisionFieldsOf, stringField } from './fields.js';
-import { wrapText } from './text.js';
+import { hang, wrapText } from './text.js';
 
 /** Options of the terminal forms. */
 export interface AnswerTextOptions {
@@ -48,8 +48,7 @@ const PLAIN: Layout = { c: new Chalk({ level: 0 }), width: undefined };
 function hanging(prefix: string, prefixWidth: number, text: string, layout: Layout): string[] {
   if (layout.width === undefined) return [`${prefix}${sanitizeLine(text)}`];
   const lines = wrapText(text, layout.width - prefixWidth);
-  if (lines.length === 0) return [prefix.trimEnd()];
-  return lines.map((line, i) => `${i === 0 ? prefix : ' '.repeat(prefixWidth)}${line}`);
+  return lines.length === 0 ? [prefix.trimEnd()] : hang(prefix, prefixWidth, lines);
 }
 
 /** The sources of a job: its `sources` when an array, else none. */

@@ -12,7 +12,7 @@ import type { View } from '../io/printer.js';
 import { sanitizeLine, sanitizeText } from '../io/sanitize.js';
 import { elementRefOf, elementsOf, isCourtDecision } from '../legal/documents.js';
 import type { ReferencedArticle } from '../legal/references.js';
-import { tsvLines, wrapText } from './text.js';
+import { hang, tsvLines, wrapText } from './text.js';
 
 /** What the document view shows. */
 export interface DocumentViewData {
@@ -136,7 +136,7 @@ function renderFields(fields: [string, string][], width: number, c: Painter): st
   const column = Math.max(...fields.map(([name]) => name.length), 0) + 2;
   const lines: string[] = [];
   for (const [name, value] of fields) {
-    wrapText(value, width - column).forEach((line, i) => lines.push(`${i === 0 ? c.dim(name.padEnd(column)) : ' '.repeat(column)}${line}`));
+    lines.push(...hang(c.dim(name.padEnd(column)), column, wrapText(value, width - column)));
   }
   return lines;
 }
@@ -166,7 +166,7 @@ function renderElement(element: DocumentElement, decision: boolean, width: numbe
     const room = Math.max(20, width - gutter);
     const wrapped = body.split('\n').flatMap((line) => wrapText(line, room));
     if (wrapped.length === 0) return [c.dim(label)];
-    return wrapped.map((line, i) => `${i === 0 ? c.dim(label.padEnd(gutter)) : ' '.repeat(gutter)}${line}`);
+    return hang(c.dim(label.padEnd(gutter)), gutter, wrapped);
   }
   const rest = label === '' ? undefined : afterLabel(body, label);
   if (rest !== undefined) {

@@ -47,6 +47,14 @@ export function wrapText(text: string, width: number): string[] {
 }
 
 /**
+ * Lines with a hanging indent: the first behind `first` (already painted; `indent` columns wide), the others behind
+ * `indent` spaces. `lines` are already wrapped to the room beside the indent. No lines: none.
+ */
+export function hang(first: string, indent: number, lines: readonly string[]): string[] {
+  return lines.map((line, i) => `${i === 0 ? first : ' '.repeat(indent)}${line}`);
+}
+
+/**
  * Tab-separated records, one line per row, each ending in a newline: every field through `sanitizeTsvField` (no
  * TAB, CR or LF inside a field; `undefined` and `null` empty). No rows: an empty string. The piped form of every view.
  */
