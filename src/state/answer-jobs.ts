@@ -128,9 +128,13 @@ export async function listAnswerJobs(env: NodeJS.ProcessEnv): Promise<AnswerJobR
 
 /**
  * Removes the oldest finished records beyond {@link MAX_ANSWER_JOB_RECORDS} (an unfinished job is never removed: it
- * may still be waited for). Best effort: a file that cannot be removed stays.
+ * may still be waited for). Reads the records only when the directory holds more files than that. Best effort: a file
+ * that cannot be removed stays. Returns the number removed.
  */
 export async function pruneAnswerJobs(env: NodeJS.ProcessEnv, keep = MAX_ANSWER_JOB_RECORDS): Promise<number> {
+  // Counting the files is enough to know there is nothing to do: the records are read only past the limit.
+  const files = await fs.readdir(answerJobsDir(env)).catch(() => [] as string[]);
+  if (files.length <= keep) return 0;
   const records = await listAnswerJobs(env).catch(() => []);
   let removed = 0;
   for (const record of records.slice(keep)) {
