@@ -137,19 +137,31 @@ export function migrate(db: DatabaseSync, migrations: readonly Migration[] = MIG
   }
   for (const migration of migrations) {
     if (migration.version <= found) continue;
-    db.exec('BEGIN IMMEDIATE');
-    try {
+    immediateTransaction(db, () => {
       if (schemaVersion(db) < migration.version) {
         db.exec(migration.sql);
         db.exec(`PRAGMA user_version = ${Math.trunc(migration.version)}`);
       }
-      db.exec('COMMIT');
-    } catch (error) {
-      if (db.isTransaction) db.exec('ROLLBACK');
-      throw error;
-    }
+    });
   }
   return schemaVersion(db);
+}
+
+/**
+ * Runs `work` in a `BEGIN IMMEDIATE` transaction (the write lock taken at once, waiting up to the connection's busy
+ * timeout): committed when `work` returns, rolled back when it throws.
+ * @throws what `work` throws; the SQLite error of `BEGIN` (busy) or `COMMIT` (full). Nothing is written then.
+ */
+export function immediateTransaction<T>(db: DatabaseSync, work: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = work();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
 }
 
 /**

@@ -9,7 +9,7 @@
  */
 import os from 'node:os';
 import type { DatabaseSync } from 'node:sqlite';
-import { BUSY_TIMEOUT_MS, openStateDatabase, patiently, STARTUP_BUSY_TIMEOUT_MS } from './db.js';
+import { BUSY_TIMEOUT_MS, immediateTransaction, openStateDatabase, patiently, STARTUP_BUSY_TIMEOUT_MS } from './db.js';
 import { AnswerJobStore, type AnswerJobRecord, type NewAnswerJob } from './answer-jobs.js';
 import { KeyStore, type IssuedKey, type IssueKeyOptions, type KeyCheck, type KeyOwner } from './keys.js';
 import { UsageStore, type Consumption, type Quotas, type UsageKind } from './usage.js';
@@ -191,25 +191,12 @@ export class SandboxState {
    * @throws the SQLite error (busy after {@link BUSY_TIMEOUT_MS}, full); nothing changes then.
    */
   failAnswerJob(jobId: string, failure: { code: string; message: string }, at: Date, createdAtOrBefore?: Date): boolean {
-    return this.#transaction(() => {
+    return immediateTransaction(this.#db, () => {
       const month = this.#jobs.fail(jobId, failure, at.toISOString(), createdAtOrBefore?.toISOString());
       if (month === undefined) return false;
       this.#usage.release('answers', month);
       return true;
     });
-  }
-
-  /** Runs `work` in a `BEGIN IMMEDIATE` transaction: committed when it returns, rolled back when it throws. */
-  #transaction<T>(work: () => T): T {
-    this.#db.exec('BEGIN IMMEDIATE');
-    try {
-      const result = work();
-      this.#db.exec('COMMIT');
-      return result;
-    } catch (error) {
-      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
-      throw error;
-    }
   }
 
   /** Closes the database. Safe to call twice. */

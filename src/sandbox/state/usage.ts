@@ -3,6 +3,7 @@
  * account's monthly quota per kind.
  */
 import type { DatabaseSync } from 'node:sqlite';
+import { immediateTransaction } from './db.js';
 
 /**
  * Quota-consuming operations (spec: Quota rules): `search`, `documents` (document retrieval, the spec's "retrieval
@@ -53,16 +54,12 @@ export class UsageStore {
   consume(kind: UsageKind, andThen?: (consumption: Consumption) => void): Consumption {
     const month = this.#month();
     const quota = this.#quotas[kind];
-    this.#db.exec('BEGIN IMMEDIATE');
-    try {
+    return immediateTransaction(this.#db, () => {
       const row = this.#db.prepare('SELECT used FROM usage WHERE month = ? AND kind = ?').get(month, kind) as
         | { used: number }
         | undefined;
       const used = row?.used ?? 0;
-      if (quota !== undefined && used >= quota) {
-        this.#db.exec('COMMIT');
-        return { allowed: false, used, quota, month };
-      }
+      if (quota !== undefined && used >= quota) return { allowed: false, used, quota, month };
       this.#db
         .prepare(
           'INSERT INTO usage (month, kind, used) VALUES (?, ?, 1) ON CONFLICT (month, kind) DO UPDATE SET used = used + 1',
@@ -70,12 +67,8 @@ export class UsageStore {
         .run(month, kind);
       const consumption: Consumption = { allowed: true, used: used + 1, quota, month };
       andThen?.(consumption);
-      this.#db.exec('COMMIT');
       return consumption;
-    } catch (error) {
-      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
-      throw error;
-    }
+    });
   }
 
   /**
