@@ -42,6 +42,7 @@ import {
   type ResponseHeaders,
 } from './errors.js';
 import { ShapeError } from './shapes.js';
+import { buildPath } from './types.js';
 
 /** Options of a {@link Transport} (and of `LegalResearchClient`). */
 export interface TransportOptions {
@@ -492,20 +493,6 @@ export class Transport {
     }
     return new NetworkError(error, counted && sent);
   }
-}
-
-/**
- * Replaces each `:name` of `template` by `encodeURIComponent(params[name])`.
- * @throws TypeError when a parameter is missing, empty, `.` or `..` (which would address another resource).
- */
-export function buildPath(template: string, params: Record<string, string> = {}): string {
-  return template.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_match, name: string) => {
-    const value = Object.hasOwn(params, name) ? params[name] : undefined;
-    if (typeof value !== 'string' || value === '' || value === '.' || value === '..') {
-      throw new TypeError(`Path parameter "${name}" of ${template} is ${JSON.stringify(value) ?? 'missing'}.`);
-    }
-    return encodeURIComponent(value);
-  });
 }
 
 /** `?a=1&b=x%20y` from the defined entries (each name and value `encodeURIComponent`-encoded), or `''`. */

@@ -26,6 +26,20 @@ export const PATHS = {
   accountOverages: '/v1/account/overages',
 } as const;
 
+/**
+ * A path of {@link PATHS} with each `:name` replaced by `encodeURIComponent(params[name])` (`/v1/answers/ans_1`).
+ * @throws TypeError when a parameter is missing, empty, `.` or `..` (which would address another resource).
+ */
+export function buildPath(template: string, params: Record<string, string> = {}): string {
+  return template.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_match, name: string) => {
+    const value = Object.hasOwn(params, name) ? params[name] : undefined;
+    if (typeof value !== 'string' || value === '' || value === '.' || value === '..') {
+      throw new TypeError(`Path parameter "${name}" of ${template} is ${JSON.stringify(value) ?? 'missing'}.`);
+    }
+    return encodeURIComponent(value);
+  });
+}
+
 /** Limits of `POST /v1/search` and `POST /v1/answers` (spec: POST /v1/search, Limits). */
 export const LIMITS = {
   /** `query` length in characters (Unicode code points), inclusive. */

@@ -20,7 +20,7 @@
  */
 import crypto from 'node:crypto';
 import { systemClock, type Clock } from '../../api/clock.js';
-import { ERROR_CODES, LIMITS, PATHS, type AnswerJob, type AnswerJobCreated, type SearchRequest } from '../../api/types.js';
+import { buildPath, ERROR_CODES, LIMITS, PATHS, type AnswerJob, type AnswerJobCreated, type SearchRequest } from '../../api/types.js';
 import type { SearchIndex } from '../corpus/index-db.js';
 import { search } from '../search/index.js';
 import { UNFINISHED_STATUSES, type AnswerJobRecord, type SandboxState } from '../state/index.js';
@@ -252,7 +252,7 @@ export function newJobId(): string {
 
 /** `/v1/answers/<job_id>`, the id URL-encoded (spec: POST /v1/answers, `poll_url`). */
 export function pollUrlOf(jobId: string): string {
-  return PATHS.answer.replace(':job_id', encodeURIComponent(jobId));
+  return buildPath(PATHS.answer, { job_id: jobId });
 }
 
 /** The request with only the contract's fields that are present (spec: POST /v1/search, request body). */
