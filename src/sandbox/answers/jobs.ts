@@ -13,7 +13,7 @@
  * it is.
  *
  * The 15-minute rule (spec): when a status check (`GET /v1/answers/{job_id}`, by any process on the data directory)
- * finds a job `queued` or `running` {@link ANSWER_JOB_TIMEOUT_MS} or more after its `created_at` by this runner's
+ * finds a job `queued` or `running` `LIMITS.answerJobTimeoutMs` (15 minutes) or more after its `created_at` by this runner's
  * clock, the job becomes `failed` with `error_code` `timed_out` and its unit is given back to the month it was
  * consumed in, at that check, once. A job whose process stopped before finishing it (a restart, a crash, `close`)
  * stays unfinished until then: there is no queue, as in the spec's beta.
@@ -25,9 +25,6 @@ import type { SearchIndex } from '../corpus/index-db.js';
 import { search } from '../search/index.js';
 import { UNFINISHED_STATUSES, type AnswerJobRecord, type SandboxState } from '../state/index.js';
 import { composeAnswer, type ComposedAnswer } from './compose.js';
-
-/** A job still `queued` or `running` this long after its `created_at` fails `timed_out` at its next status check: 15 minutes, in ms. */
-export const ANSWER_JOB_TIMEOUT_MS = LIMITS.answerJobTimeoutMs;
 
 /** Default time from a job's creation to its final status, in ms (`running` after a quarter of it). */
 export const DEFAULT_ANSWER_DELAY_MS = 3000;
@@ -139,12 +136,12 @@ export class AnswerRunner {
     if (!job || job.account_id !== accountId) return undefined;
     if (UNFINISHED_STATUSES.includes(job.status)) {
       const now = this.#clock.now();
-      if (now - Date.parse(job.created_at) >= ANSWER_JOB_TIMEOUT_MS) {
+      if (now - Date.parse(job.created_at) >= LIMITS.answerJobTimeoutMs) {
         const failed = this.#state.failAnswerJob(
           jobId,
           { code: ERROR_CODES.timedOut, message: TIMED_OUT_MESSAGE },
           new Date(now),
-          new Date(now - ANSWER_JOB_TIMEOUT_MS),
+          new Date(now - LIMITS.answerJobTimeoutMs),
         );
         if (failed) {
           this.#cancel(jobId);

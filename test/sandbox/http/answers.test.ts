@@ -9,9 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseAnswerJob, parseAnswerJobCreated } from '../../../src/api/shapes.js';
-import type { AnswerJob } from '../../../src/api/types.js';
+import { LIMITS, type AnswerJob } from '../../../src/api/types.js';
 import type { AnswerSource } from '../../../src/sandbox/answers/compose.js';
-import { ANSWER_FAILED, ANSWER_JOB_TIMEOUT_MS } from '../../../src/sandbox/answers/jobs.js';
+import { ANSWER_FAILED } from '../../../src/sandbox/answers/jobs.js';
 import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { expectWellCited } from '../answers/answer-text.js';
@@ -198,7 +198,7 @@ describe('GET /v1/answers/{job_id}', () => {
     const pollUrl = await create(server);
     await create(server);
     expect(server.state.used('answers')).toBe(2);
-    await clock.advance(ANSWER_JOB_TIMEOUT_MS - 1);
+    await clock.advance(LIMITS.answerJobTimeoutMs - 1);
     expect((await job(server, pollUrl)).status).toBe('running');
     await clock.advance(1);
     const failed = await job(server, pollUrl);
@@ -219,7 +219,7 @@ describe('GET /v1/answers/{job_id}', () => {
     const pollUrl = await create(server);
     await clock.advance(3000);
     const done = await job(server, pollUrl);
-    await clock.advance(ANSWER_JOB_TIMEOUT_MS);
+    await clock.advance(LIMITS.answerJobTimeoutMs);
     expect(await job(server, pollUrl)).toEqual(done);
     expect(server.state.used('answers')).toBe(1);
   });
@@ -229,7 +229,7 @@ describe('GET /v1/answers/{job_id}', () => {
     const { server: accepting } = await serve({ answers: { delayMs: 20 * 60 * 1000 } }, clock);
     const pollUrl = await create(accepting);
     const { server: other } = await serve({ stateDir: accepting.stateDir }, clock);
-    await clock.advance(ANSWER_JOB_TIMEOUT_MS);
+    await clock.advance(LIMITS.answerJobTimeoutMs);
     expect(await job(other, pollUrl)).toMatchObject({ status: 'failed', error_code: 'timed_out' });
     expect(accepting.state.used('answers')).toBe(0);
     // The accepting process's timer fires at 20 minutes: its result is dropped.
@@ -252,7 +252,7 @@ describe('GET /v1/answers/{job_id}', () => {
     await clock.advance(60 * 1000);
     expect((await job(second, pollUrl)).status).toBe('queued');
     expect(second.state.used('answers')).toBe(1);
-    await clock.advance(ANSWER_JOB_TIMEOUT_MS - 60 * 1000);
+    await clock.advance(LIMITS.answerJobTimeoutMs - 60 * 1000);
     expect(await job(second, pollUrl)).toMatchObject({ status: 'failed', error_code: 'timed_out' });
     expect(second.state.used('answers')).toBe(0);
   });
