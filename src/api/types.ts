@@ -302,6 +302,63 @@ export interface JudgesResponse {
  */
 export const JUDGES_LIMIT = { min: 1, max: 100, default: 20 } as const;
 
+/**
+ * The quota kinds (spec: Quota rules): searches, document retrievals (the spec's "retrieval quota") and answer jobs,
+ * each with its own monthly quota. The names are those of `GET /v1/usage`, of `sandbox serve --quota` and of
+ * `pravo batch`'s plan.
+ */
+export const QUOTA_KINDS = ['search', 'retrieval', 'answers'] as const;
+
+/** One of {@link QUOTA_KINDS}. */
+export type QuotaKind = (typeof QUOTA_KINDS)[number];
+
+/**
+ * One kind's consumption in `GET /v1/usage` (spec: "Usage includes consumption against a monthly quota"; field names
+ * are the sandbox's, documented in the README, "Sandbox: usage"). All counts are quota units of this kind in the
+ * period.
+ */
+export interface QuotaUsage {
+  /** Units consumed in the period, overage included. */
+  used: number;
+  /** The monthly quota; null when unlimited. */
+  limit: number | null;
+  /** Units left within the quota, `max(0, limit - used)`; null when unlimited. Overage is not included. */
+  remaining: number | null;
+  /** Units of this kind consumed beyond its quota (part of `used`, counted against `overage.limit`). */
+  overage_used: number;
+  [key: string]: unknown;
+}
+
+/**
+ * The account's overage in `GET /v1/usage` (spec: "the account holds whether extra consumption (overage) is allowed
+ * and a monthly limit for it"). Units beyond the quotas, every kind together, in the period.
+ */
+export interface OverageUsage {
+  /** Whether consumption beyond a quota is allowed. */
+  allowed: boolean;
+  /** Overage units allowed per month, all kinds together (0 when not allowed). */
+  limit: number;
+  /** Overage units consumed in the period, all kinds together. */
+  used: number;
+  [key: string]: unknown;
+}
+
+/**
+ * Response of `GET /v1/usage` (spec: GET /v1/usage; fields "not shown", these are the sandbox's): the billing period,
+ * the plan, each quota kind's consumption and the overage. A client reads it tolerantly: the live service may name
+ * things otherwise (see `parseUsage` in `shapes.ts`).
+ */
+export interface UsageResponse {
+  /** The period counted: a calendar month in UTC. `start` inclusive, `end` exclusive, ISO 8601 UTC; `month` `YYYY-MM`. */
+  period: { start: string; end: string; month: string };
+  /** The account's plan, e.g. `sandbox`. */
+  plan?: string;
+  /** Consumption per quota kind. */
+  quotas: Partial<Record<QuotaKind, QuotaUsage>> & Record<string, unknown>;
+  overage: OverageUsage;
+  [key: string]: unknown;
+}
+
 /** Error codes of the contract (spec: Errors, Authentication). The complete list is not shown; others may arrive. */
 export const ERROR_CODES = {
   missingApiKey: 'missing_api_key',

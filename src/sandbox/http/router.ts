@@ -10,7 +10,7 @@
  * Endpoints of the spec not built yet are routes too (`notImplemented: true`), answered 501 `not_implemented`.
  */
 import type http from 'node:http';
-import { ERROR_CODES } from '../../api/types.js';
+import { ERROR_CODES, type QuotaKind } from '../../api/types.js';
 import type { AnswerRunner } from '../answers/jobs.js';
 import type { SearchIndex } from '../corpus/index-db.js';
 import type { SandboxState } from '../state/index.js';
@@ -41,7 +41,7 @@ export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 export type RouteAuth = 'api-key' | 'session' | 'none';
 
 /** The quota a route consumes (spec: Quota rules). Declared per route; consumption is done by the handlers. */
-export type QuotaKind = 'search' | 'retrieval' | 'answers';
+export type { QuotaKind };
 
 /** What a handler receives. */
 export interface RouteContext {
