@@ -26,6 +26,7 @@ Exit codes:
   6    network or timeout: the server could not be reached, or the request may have reached it
   7    the answer job failed (pravo answer: its error_code, e.g. timed_out, is printed)
   8    pravo answer --verify: a citation could not be verified against its document
+  9    pravo batch: not every line succeeded (some failed, were interrupted or are left; the summary lists them)
   130  cancelled (Ctrl-C)
 
 Environment: PRAVO_PROFILE, PRAVO_BASE_URL, PRAVO_API_KEY, PRAVO_CONFIG_DIR, PRAVO_STATE_DIR, PRAVO_CACHE_DIR,
@@ -130,6 +131,7 @@ export async function main(args: string[], host: Host = processHost()): Promise<
     { registerCatalog },
     { registerConfig },
     { registerSandbox },
+    { registerBatch },
   ] = await Promise.all([
     import('commander'),
     import('./commands/run.js'),
@@ -139,7 +141,8 @@ export async function main(args: string[], host: Host = processHost()): Promise<
     import('./commands/catalog/index.js'),
     import('./commands/config/index.js'),
     import('./commands/sandbox/index.js'),
-    ]);
+    import('./commands/batch/index.js'),
+  ]);
 
   const program = new Command('pravo');
   program
@@ -182,6 +185,7 @@ ${EXIT_CODES_HELP}`,
   registerAnswer(program, run);
   registerCatalog(program, run);
   registerConfig(program, run);
+  registerBatch(program, run);
   registerSandbox(program, run);
   // Subcommands inherited the suggestions above (`--jsno` → `--json`); at the top level, commands are few and differ
   // (a suggestion of "search" for "batch" misleads), so an unknown command points at the list instead.

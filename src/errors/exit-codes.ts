@@ -18,6 +18,11 @@ export const EXIT = {
   answerFailed: 7,
   /** `pravo answer --verify`: at least one citation could not be verified against its document. */
   verificationFailed: 8,
+  /**
+   * `pravo batch` ran to its end but not every line of its input succeeded: some failed (their results lines hold the
+   * error), were interrupted (they may have been counted; `--retry-interrupted`), or are unfinished or not sent.
+   */
+  batchIncomplete: 9,
   /** Cancelled by the user (Ctrl-C). */
   cancelled: 130,
 } as const;

@@ -62,9 +62,12 @@ export function tsvLines(rows: ReadonlyArray<ReadonlyArray<string | number | boo
   return rows.map((fields) => `${fields.map(sanitizeTsvField).join('\t')}\n`).join('');
 }
 
-/** `1 paragraph`, `3 paragraphs`: a count and its English noun, with `s` unless the count is 1. */
-export function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+/**
+ * `1 paragraph`, `3 paragraphs`: a count and its English noun, with `s` unless the count is 1; `pluralNoun` for nouns
+ * that do not take an `s` (`query`, `queries`).
+ */
+export function plural(count: number, noun: string, pluralNoun = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : pluralNoun}`;
 }
 
 /** How long ago something happened, `ms` milliseconds before now: `just now`, `5 minutes ago`, `3 hours ago`, `2 days ago`. */

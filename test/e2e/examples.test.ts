@@ -5,7 +5,8 @@
  * Each runs with bash in a scratch directory beside a link to `../shared` (so `../shared/corpus/...` resolves as in a
  * checkout), with `pravo` on PATH as the built CLI, the service being the shared test sandbox (PRAVO_BASE_URL and
  * PRAVO_API_KEY), the sandbox corpus and data directory given by PRAVO_SANDBOX_CORPUS and PRAVO_SANDBOX_DATA_DIR, and
- * the outside things an example names provided: a `pass` that prints a made-up key, a `key.txt`. How an example is
+ * the outside things an example names provided: a `pass` that prints a made-up key, a `key.txt`, and the inputs of
+ * `pravo batch` (`questions.txt`, `questions.jsonl`). How an example is
  * run follows from its text:
  * - a group of lines of which one runs something in the background (`&`) is one script, whose processes are all
  *   stopped afterwards;
@@ -36,6 +37,12 @@ fs.symlinkSync(path.dirname(CORPUS), path.join(scratch.dir, 'shared'));
 fs.writeFileSync(path.join(bin, 'pravo'), `#!/bin/sh\nexec node '${CLI}' "$@"\n`, { mode: 0o755 });
 fs.writeFileSync(path.join(bin, 'pass'), `#!/bin/sh\necho '${TYPED_KEY}'\n`, { mode: 0o755 });
 fs.writeFileSync(path.join(work, 'key.txt'), `${TYPED_KEY}\n`);
+// Inputs of `pravo batch` examples: questions of the kind a user asks (no legal content).
+fs.writeFileSync(path.join(work, 'questions.txt'), '# questions\nнеустойка при забава\nдавност на вземане по запис на заповед\n');
+fs.writeFileSync(
+  path.join(work, 'questions.jsonl'),
+  '{"query": "обезщетение при застраховка", "max_results": 5}\n{"query": "обществени поръчки обжалване", "source_types": ["bulgarian_laws_regulations"]}\n',
+);
 
 /** The environment of every example: nothing of the user's, pravo's directories in the scratch directory. */
 function exampleEnv(): Record<string, string> {

@@ -18,13 +18,14 @@ function documentRequest(query: DocumentQuery): { path: string; query: Record<st
  * The document, from the cache when a fresh copy is there (nothing sent, no client built, no sandbox started), else
  * retrieved (one retrieval unit) and cached.
  * @param options.refresh retrieve even when cached; `timeoutMs` of the request; `spinner` a label to show while
- *   waiting (on a terminal), or none.
+ *   waiting (on a terminal), or none; `signal` that cancels the request (default the run's: Ctrl-C; `pravo batch`
+ *   lets requests in flight finish after a first Ctrl-C, and passes none).
  * @throws the errors of `client.documents.retrieve`; ConfigError for a bad `PRAVO_CACHE_TTL`.
  */
 export async function retrieveDocument(
   factory: Factory,
   query: DocumentQuery,
-  options: { refresh?: boolean; timeoutMs?: number; spinner?: string } = {},
+  options: { refresh?: boolean; timeoutMs?: number; spinner?: string; signal?: AbortSignal | null } = {},
 ): Promise<CachedGetResult<DocumentResponse>> {
   const { parseDocument } = await import('../../api/shapes.js');
   return cachedGet(factory, {
@@ -37,7 +38,7 @@ export async function retrieveDocument(
       const send = () =>
         client.documents.retrieve(
           { document_id: query.document_id, collection: query.collection },
-          { signal: factory.signal, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) },
+          { signal: options.signal === undefined ? factory.signal : (options.signal ?? undefined), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) },
         );
       return options.spinner === undefined ? send() : waitWithSpinner(factory, options.spinner, send);
     },

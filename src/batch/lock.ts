@@ -1,0 +1,75 @@
+/**
+ * One `pravo batch` per results file at a time: two runs appending to one file and one journal would each send what
+ * the other is sending. The lock is a file beside the results (`<out>.lock`) created exclusively, holding the owner's
+ * process id and host. A run killed with `kill -9` leaves it behind; the next run on the same host sees that the owner
+ * no longer runs and takes the lock at once (no waiting for a staleness timeout, as mtime-based lock libraries do).
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import { UsageError } from '../errors/cli.js';
+import { processIsRunning } from '../sandbox/processes.js';
+
+/** What the lock file holds. */
+interface LockOwner {
+  pid: number;
+  host: string;
+  started_at: string;
+}
+
+/** A held lock; {@link BatchLock.release} removes it. */
+export interface BatchLock {
+  release(): Promise<void>;
+}
+
+/**
+ * Takes the lock of the results file `outPath`.
+ * @param isRunning whether a process of this host runs (default a signal-0 check).
+ * @throws UsageError when another run that is still running holds it (naming its process and start); the
+ *   file-system error when the lock file cannot be created.
+ */
+export async function acquireBatchLock(
+  outPath: string,
+  now: () => number,
+  isRunning: (pid: number) => boolean = processIsRunning,
+): Promise<BatchLock> {
+  const file = `${outPath}.lock`;
+  const owner: LockOwner = { pid: process.pid, host: os.hostname(), started_at: new Date(now()).toISOString() };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await fs.writeFile(file, `${JSON.stringify(owner)}\n`, { flag: 'wx', mode: 0o600 });
+      return { release: () => fs.rm(file, { force: true }) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw busy(outPath, file, undefined);
+        throw error;
+      }
+    }
+    const holder = await readOwner(file);
+    const dead = holder !== undefined && holder.host === owner.host && !isRunning(holder.pid);
+    // An unreadable lock file (empty: its writer was killed between creating and writing it) counts as abandoned.
+    if (holder === undefined || dead) {
+      await fs.rm(file, { force: true });
+      continue;
+    }
+    throw busy(outPath, file, holder);
+  }
+}
+
+async function readOwner(file: string): Promise<LockOwner | undefined> {
+  try {
+    const value = JSON.parse(await fs.readFile(file, 'utf8')) as Partial<LockOwner>;
+    if (typeof value.pid === 'number' && typeof value.host === 'string') {
+      return { pid: value.pid, host: value.host, started_at: String(value.started_at ?? '') };
+    }
+  } catch {
+    // Missing or unreadable: no owner.
+  }
+  return undefined;
+}
+
+function busy(outPath: string, file: string, holder: LockOwner | undefined): UsageError {
+  const who = holder ? ` (process ${holder.pid} on ${holder.host}, started ${holder.started_at})` : '';
+  return new UsageError(
+    `Another pravo batch${who} is writing to ${outPath}. Wait for it to finish, or stop it; if it is surely gone, remove ${file}.`,
+  );
+}

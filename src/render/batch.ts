@@ -1,0 +1,272 @@
+/**
+ * Texts of `pravo batch`: the problems of an input, the plan (pre-flight against the usage), the refusal, the
+ * confirmation question, the progress line and the closing summary, and the JSON forms of the plan and the summary.
+ * Pure functions of data; names from the input or the command line pass through `sanitizeLine`.
+ */
+import { Chalk } from 'chalk';
+import type { QuotaKind } from '../api/types.js';
+import { BATCH_FIELDS, type LineProblem } from '../batch/input.js';
+import type { BatchMode } from '../batch/journal.js';
+import type { BatchPlan } from '../batch/plan.js';
+import { sanitizeLine } from '../io/sanitize.js';
+import { progressBar } from './progress.js';
+import { plural } from './text.js';
+
+/** At most this many bad lines are listed; the rest are counted. */
+const MAX_PROBLEMS_SHOWN = 20;
+
+/** At most this many line numbers are listed in a sentence; the rest are counted. */
+const MAX_LINES_SHOWN = 12;
+
+/** `3, 17, 45` or `3, 17, 45 … and 9 more`. */
+export function lineList(lines: readonly number[]): string {
+  const shown = lines.slice(0, MAX_LINES_SHOWN).join(', ');
+  return lines.length > MAX_LINES_SHOWN ? `${shown} … and ${lines.length - MAX_LINES_SHOWN} more` : shown;
+}
+
+/** The bad lines of an input, one per line, and that nothing was sent. */
+export function lineProblemsText(problems: readonly LineProblem[], inputName: string): string {
+  const head = `${sanitizeLine(inputName)} has ${plural(problems.length, 'line')} that cannot be sent:`;
+  const shown = problems.slice(0, MAX_PROBLEMS_SHOWN).map((p) => `  line ${p.line}: ${sanitizeLine(p.message)}`);
+  if (problems.length > MAX_PROBLEMS_SHOWN) shown.push(`  … and ${problems.length - MAX_PROBLEMS_SHOWN} more`);
+  return [head, ...shown, `Fix ${problems.length === 1 ? 'it' : 'them'} and run the command again (a JSON line takes the search fields ${BATCH_FIELDS.join(', ')}).`].join('\n');
+}
+
+/** What the batch does with each line, in words. */
+function modeText(mode: BatchMode, fetchDocs: number): string {
+  if (mode === 'answers') return 'an answer job per line';
+  return fetchDocs > 0 ? `a search per line and its top ${plural(fetchDocs, 'document')}` : 'a search per line';
+}
+
+/** A count for the plan's table: `78`, `≤ 234`, `unlimited`, `unknown`. */
+function units(value: number | null | undefined, upTo = false): string {
+  if (value === null) return 'unlimited';
+  if (value === undefined) return 'unknown';
+  return `${upTo ? '≤ ' : ''}${value}`;
+}
+
+/**
+ * The plan: what the input holds, what earlier runs did, what this run sends, and per quota kind the units it needs
+ * against those remaining in the period; then the overage. Ends with a newline.
+ */
+export function planText(
+  plan: BatchPlan,
+  names: { input: string; out: string | undefined },
+  options: { color: boolean; interrupted: readonly number[]; usageProblem?: string | undefined },
+): string {
+  const c = new Chalk({ level: options.color ? 1 : 0 });
+  const { counts } = plan;
+  const to = names.out === undefined ? 'standard output' : sanitizeLine(names.out);
+  const lines = [`Batch: ${plural(counts.total, 'query', 'queries')} from ${sanitizeLine(names.input)} → ${to} (${modeText(plan.mode, plan.fetchDocs)})`];
+  const state: string[] = [];
+  if (counts.done > 0) state.push(`${counts.done} done before${counts.failed > 0 ? ` (${counts.failed} with an error)` : ''}`);
+  if (counts.interrupted > 0) {
+    state.push(`${counts.interrupted} interrupted (lines ${lineList(options.interrupted)}: they may have been counted, so they are not sent again without --retry-interrupted)`);
+  }
+  if (counts.jobsToCollect > 0) state.push(`${plural(counts.jobsToCollect, 'answer job')} to collect (created before: nothing spent)`);
+  if (counts.searchedToFinish > 0) state.push(`${counts.searchedToFinish} searched before, documents to retrieve`);
+  state.push(`${counts.toSend} to send`);
+  lines.push(`  ${state.join(' · ')}`);
+  if (plan.needs.some((n) => n.units > 0)) {
+    const rows = [['quota', 'needs', 'remaining', 'after']];
+    for (const need of plan.needs) {
+      const after = typeof need.remaining === 'number' ? need.remaining - need.units : need.remaining;
+      rows.push([need.kind, units(need.units, need.upTo), units(need.remaining), after === undefined || after === null ? units(after) : after < 0 ? `${-after} over` : String(after)]);
+    }
+    const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => [...r[i]!].length)));
+    rows.forEach((row, r) => {
+      const text = row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('   ');
+      const over = r > 0 && plan.needs[r - 1]!.beyondQuota > 0;
+      lines.push(`  ${r === 0 ? c.bold(text) : over ? c.yellow(text) : text}`);
+    });
+  }
+  if (!plan.needs.some((n) => n.units > 0)) return `${lines.join('\n')}\n`;
+  lines.push(`  ${overageText(plan)}${plan.periodEnd ? ` · the period ends ${sanitizeLine(plan.periodEnd.slice(0, 10))} (UTC)` : ''}`);
+  if (options.usageProblem) lines.push(`  ${c.yellow(`Not checked against the quota: ${options.usageProblem}.`)}`);
+  else if (plan.unknown.length > 0) lines.push(`  ${c.yellow(`The server did not report what remains of ${plan.unknown.join(', ')}: not checked.`)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The overage line of the plan. */
+function overageText(plan: BatchPlan): string {
+  const { allowed, available } = plan.overage;
+  if (allowed === false) return 'overage: not allowed';
+  if (allowed === undefined) return 'overage: not reported';
+  const left = available === undefined ? 'its limit not reported' : `${plural(available, 'unit')} left this period`;
+  const use = plan.beyondQuota > 0 ? `; this batch would use ${plan.beyondQuota}` : '';
+  return `overage: allowed, ${left}${use}`;
+}
+
+/** Why the batch is refused, and what to do. Ends with a newline. */
+export function refusalText(plan: BatchPlan): string {
+  const over = plan.needs.filter((n) => n.beyondQuota > 0).map((n) => `${n.kind} ${plural(n.units, 'unit')} against ${units(n.remaining)} remaining`);
+  const overage = plan.overage.allowed ? ` plus ${plural(plan.overage.available ?? 0, 'overage unit')}` : '';
+  const next = plan.periodEnd ? ` The next period starts ${sanitizeLine(plan.periodEnd.slice(0, 10))}.` : '';
+  return (
+    `Refused: the batch needs more than the period has left (${over.join('; ')}${overage}). Nothing was sent.${next}\n` +
+    'Send fewer lines, raise the quota or allow overage for the account, or add --allow-overage to send anyway: the batch then stops cleanly when the server refuses with monthly_quota_exceeded, keeping what is done, and a rerun continues.\n'
+  );
+}
+
+/** The question asked on a terminal before spending units. */
+export function confirmQuestion(plan: BatchPlan): string {
+  const parts = plan.needs.filter((n) => n.units > 0).map((n) => `${n.upTo ? 'up to ' : ''}${plural(n.units, `${n.kind} unit`)}`);
+  return `Send ${plural(plan.counts.toSend + plan.counts.searchedToFinish, 'line')}, spending ${parts.join(', ')}?`;
+}
+
+/** The facts of the progress line. */
+export interface BatchProgress {
+  /** Items finished in this run (whatever became of them), and the number this run works on. */
+  finished: number;
+  total: number;
+  tally: Record<'succeeded' | 'failed' | 'interrupted' | 'unsent' | 'unfinished', number>;
+  /** Items in flight now. */
+  inFlight: number;
+  /** Time since the run began sending, in ms. */
+  elapsedMs: number;
+  mode: BatchMode;
+  /** Set while stopping. */
+  stopping?: string | undefined;
+}
+
+/**
+ * `Batch [██████░░░░░░░░░░░░░░]  30% 60/200 lines · 2 failed · 2.4/s · ETA 58s`: counts, the rate since the start and
+ * the time left at that rate (once one item has finished).
+ */
+export function progressText(p: BatchProgress): string {
+  const parts = [progressBar('Batch', p.finished, p.total, 'lines')];
+  if (p.tally.failed > 0) parts.push(`${p.tally.failed} failed`);
+  if (p.tally.interrupted > 0) parts.push(`${p.tally.interrupted} interrupted`);
+  if (p.mode === 'answers' && p.inFlight > 0) parts.push(`${plural(p.inFlight, 'job')} running`);
+  if (p.finished > 0 && p.elapsedMs > 0) {
+    const perSecond = (p.finished * 1000) / p.elapsedMs;
+    parts.push(`${perSecond >= 10 ? Math.round(perSecond) : perSecond.toFixed(1)}/s`);
+    if (p.finished < p.total && !p.stopping) parts.push(`ETA ${duration(((p.total - p.finished) * p.elapsedMs) / p.finished)}`);
+  }
+  if (p.stopping) parts.push(`stopping (${p.stopping})`);
+  return parts.join(' · ');
+}
+
+/** `45s`, `3m05s`, `1h02m`. */
+export function duration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`;
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
+}
+
+/** What became of a run, for the summary. Line numbers are the input's. */
+export interface BatchSummary {
+  /** Requests in the input. */
+  total: number;
+  /** Lines written in this run without / with an error. */
+  succeeded: number;
+  failed: number;
+  /** Lines done by earlier runs (skipped), and how many of them hold an error. */
+  skipped: number;
+  skippedFailed: number;
+  /** Interrupted lines (earlier and in this run): they may have been counted; sent again only with --retry-interrupted. */
+  interrupted: number[];
+  /** Of `interrupted`, those interrupted in this run. */
+  interruptedNow: number;
+  /** Lines part done (an answer job running, a search made, documents not all retrieved): a rerun finishes them. */
+  unfinished: number[];
+  /** Lines not sent in this run (or refused without being counted): a rerun sends them. */
+  notSent: number[];
+  /** Units spent in this run per kind (a failed answer job's unit is not counted). */
+  units: Record<QuotaKind, number>;
+  /** Why the run stopped early, if it did. */
+  stop: string | undefined;
+  /** The error that stopped it, in words. */
+  stopMessage: string | undefined;
+  mode: BatchMode;
+  /** The period's end (exclusive, ISO 8601), when the usage said. */
+  periodEnd: string | undefined;
+}
+
+/** Why a batch stopped, in words, with what to do. */
+function stopText(summary: BatchSummary, rerun: string): string | undefined {
+  const period = summary.periodEnd ? ` (the next period starts ${sanitizeLine(summary.periodEnd.slice(0, 10))})` : '';
+  switch (summary.stop) {
+    case 'quota':
+      return `Stopped: the monthly quota is used up (${sanitizeLine(summary.stopMessage ?? 'monthly_quota_exceeded')}). What is done is kept. Continue when the period starts again${period} or the quota is raised, with \`${rerun}\`.`;
+    case 'auth':
+      return `Stopped: the key was refused (${sanitizeLine(summary.stopMessage ?? '')}). Fix the key (\`pravo config set-key\`) and continue with \`${rerun}\`.`;
+    case 'connection':
+      return `Stopped: the server could not be reached (${sanitizeLine(summary.stopMessage ?? '')}). Continue with \`${rerun}\` once it can.`;
+    case 'rate_limited':
+      return `Stopped: the server asked to slow down (HTTP 429). Continue later with \`${rerun}\`, perhaps with --concurrency 1.`;
+    case 'cancelled':
+      return `Stopped by Ctrl-C. What is done is kept; continue with \`${rerun}\`.`;
+    default:
+      return undefined;
+  }
+}
+
+/** The closing summary for people (stderr). Ends with a newline. */
+export function summaryText(
+  summary: BatchSummary,
+  options: { input: string; out: string | undefined; rerun: string; color: boolean },
+): string {
+  const c = new Chalk({ level: options.color ? 1 : 0 });
+  const to = options.out === undefined ? 'standard output' : sanitizeLine(options.out);
+  const lines = [c.bold(`Batch of ${plural(summary.total, 'query', 'queries')} from ${sanitizeLine(options.input)} → ${to}:`)];
+  lines.push(`  done        ${summary.succeeded + summary.failed} this run${summary.failed > 0 ? c.red(` (${summary.failed} failed: their lines hold the error)`) : ''}`);
+  if (summary.skipped > 0) lines.push(`  skipped     ${summary.skipped} done before${summary.skippedFailed > 0 ? ` (${summary.skippedFailed} with an error)` : ''}`);
+  if (summary.interrupted.length > 0) {
+    lines.push(
+      c.yellow(
+        `  interrupted ${summary.interrupted.length} (lines ${lineList(summary.interrupted)}): in flight at an interruption, they may have been counted; a rerun with --retry-interrupted sends them again`,
+      ),
+    );
+  }
+  if (summary.unfinished.length > 0) {
+    const what = summary.mode === 'answers' ? 'answer jobs created and recorded, not yet collected' : 'searched, documents still to retrieve';
+    lines.push(`  unfinished  ${summary.unfinished.length} (lines ${lineList(summary.unfinished)}): ${what}; a rerun finishes them without spending again`);
+  }
+  if (summary.notSent.length > 0) lines.push(`  not sent    ${summary.notSent.length} (lines ${lineList(summary.notSent)}): a rerun sends them`);
+  lines.push(`  units spent search ${summary.units.search}, retrieval ${summary.units.retrieval}, answers ${summary.units.answers}`);
+  const stop = stopText(summary, options.rerun);
+  if (stop) lines.push(c.yellow(stop));
+  else if (summary.interrupted.length === 0 && summary.unfinished.length === 0 && summary.notSent.length === 0 && summary.failed + summary.skippedFailed === 0) {
+    lines.push(c.green('Every line succeeded.'));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** pravo's JSON object of the summary (`--json`, on stdout). */
+export function summaryJson(summary: BatchSummary, names: { input: string; out: string | undefined }, exitCode: number): Record<string, unknown> {
+  return {
+    input: names.input,
+    out: names.out ?? null,
+    total: summary.total,
+    succeeded: summary.succeeded,
+    failed: summary.failed,
+    skipped: summary.skipped,
+    interrupted: summary.interrupted,
+    unfinished: summary.unfinished,
+    not_sent: summary.notSent,
+    units_spent: summary.units,
+    stopped: summary.stop ?? null,
+    exit_code: exitCode,
+  };
+}
+
+/** pravo's JSON object of the plan (`--dry-run --json`). */
+export function planJson(plan: BatchPlan, interrupted: readonly number[]): Record<string, unknown> {
+  return {
+    mode: plan.mode,
+    fetch_docs: plan.fetchDocs,
+    total: plan.counts.total,
+    done: plan.counts.done,
+    interrupted,
+    to_send: plan.counts.toSend,
+    jobs_to_collect: plan.counts.jobsToCollect,
+    searched_to_finish: plan.counts.searchedToFinish,
+    needs: Object.fromEntries(plan.needs.map((n) => [n.kind, { units: n.units, up_to: n.upTo, remaining: n.remaining ?? null, beyond_quota: n.beyondQuota }])),
+    overage: { allowed: plan.overage.allowed ?? null, available: plan.overage.available ?? null, needed: plan.beyondQuota },
+    exceeds: plan.exceeds,
+    period_end: plan.periodEnd ?? null,
+  };
+}
