@@ -9,30 +9,19 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
 import { DatabaseSync } from 'node:sqlite';
-import { execa, type ResultPromise } from 'execa';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { pravo, tempDir } from './helpers.js';
-import { CLI, CORPUS } from './paths.js';
+import { execa } from 'execa';
+import { linkedDataDir, pravo, serveSandbox, tempDir } from './helpers.js';
+import { CLI } from './paths.js';
 
 const shared = inject('sandbox');
 const home = tempDir('answers');
 afterAll(() => home.cleanup());
 
-let dirs = 0;
 /** A new data directory holding (a link to) the shared index. */
 function dataDir(): string {
-  const dir = path.join(home.dir, `data-${++dirs}`);
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  for (const name of fs.readdirSync(shared.dataDir).filter((n) => /^index-.*\.sqlite$/.test(n))) {
-    try {
-      fs.linkSync(path.join(shared.dataDir, name), path.join(dir, name));
-    } catch {
-      fs.copyFileSync(path.join(shared.dataDir, name), path.join(dir, name));
-    }
-  }
-  return dir;
+  return linkedDataDir(home.dir, shared.dataDir);
 }
 
 /** The CLI's environment: its own config (and state and cache beside it) under `home`. */
@@ -40,35 +29,7 @@ function env(name: string, extra: Record<string, string> = {}): Record<string, s
   return { PRAVO_CONFIG_DIR: path.join(home.dir, name), ...extra };
 }
 
-/** A running `pravo sandbox serve`. */
-interface Served {
-  baseUrl: string;
-  process: ResultPromise;
-  stop(): Promise<void>;
-}
-
-/** Starts `pravo sandbox serve` on `data` with `args`, saving its base URL and key to profile `sandbox` of `config`. */
-async function serve(data: string, config: Record<string, string>, args: string[] = []): Promise<Served> {
-  const child = execa('node', [CLI, 'sandbox', 'serve', '--corpus', CORPUS, '--data-dir', data, '--save-to-profile', 'sandbox', ...args], {
-    env: { ...config, PRAVO_STATE_DIR: path.join(config.PRAVO_CONFIG_DIR!, 'state') },
-    extendEnv: true,
-    reject: false,
-    stderr: 'pipe',
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    readline.createInterface({ input: child.stdout! }).once('line', resolve);
-    void child.then((r) => reject(new Error(`pravo sandbox serve exited (${r.exitCode}): ${String(r.stderr)}`)));
-  });
-  const ready = JSON.parse(line) as { base_url: string };
-  return {
-    baseUrl: ready.base_url,
-    process: child,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await child;
-    },
-  };
-}
+const serve = serveSandbox;
 
 /** Answers-quota units counted this month in a data directory's state (usage kind `answers`). */
 function answersCounted(data: string): number {

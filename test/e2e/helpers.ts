@@ -2,8 +2,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execa, type Result } from 'execa';
-import { CLI } from './paths.js';
+import readline from 'node:readline';
+import { execa, type Result, type ResultPromise } from 'execa';
+import { CLI, CORPUS } from './paths.js';
 
 /** A fresh temporary directory, removed by the returned cleanup. */
 export function tempDir(prefix: string): { dir: string; cleanup: () => void } {
@@ -57,4 +58,56 @@ export async function pravo(
 /** Whether text contains ANSI escape sequences. */
 export function hasAnsi(text: string): boolean {
   return /\u001b\[/.test(text);
+}
+
+/**
+ * A new data directory `<root>/data-<n>` holding the shared test sandbox's index (a hard link, else a copy: the index is
+ * opened read-only), so a test's sandbox processes count only its own units in their own `state.sqlite`.
+ */
+export function linkedDataDir(root: string, sharedDataDir: string): string {
+  const dir = path.join(root, `data-${++dataDirs}`);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  for (const name of fs.readdirSync(sharedDataDir).filter((n) => /^index-.*\.sqlite$/.test(n))) {
+    try {
+      fs.linkSync(path.join(sharedDataDir, name), path.join(dir, name));
+    } catch {
+      fs.copyFileSync(path.join(sharedDataDir, name), path.join(dir, name));
+    }
+  }
+  return dir;
+}
+let dataDirs = 0;
+
+/** A running `pravo sandbox serve`. */
+export interface Served {
+  baseUrl: string;
+  process: ResultPromise;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `pravo sandbox serve` over the test corpus on `data` with `args`, saving its base URL and key to profile
+ * `sandbox` of the config directory `config.PRAVO_CONFIG_DIR`; resolves once it listens.
+ * @throws when it exits before printing its ready line (with its stderr).
+ */
+export async function serveSandbox(data: string, config: Record<string, string>, args: string[] = []): Promise<Served> {
+  const child = execa('node', [CLI, 'sandbox', 'serve', '--corpus', CORPUS, '--data-dir', data, '--save-to-profile', 'sandbox', ...args], {
+    env: { ...config, PRAVO_STATE_DIR: path.join(config.PRAVO_CONFIG_DIR!, 'state') },
+    extendEnv: true,
+    reject: false,
+    stderr: 'pipe',
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).once('line', resolve);
+    void child.then((r) => reject(new Error(`pravo sandbox serve exited (${r.exitCode}): ${String(r.stderr)}`)));
+  });
+  const ready = JSON.parse(line) as { base_url: string };
+  return {
+    baseUrl: ready.base_url,
+    process: child,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await child;
+    },
+  };
 }

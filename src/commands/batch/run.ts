@@ -90,6 +90,10 @@ export async function runBatch(factory: Factory, source: string, options: BatchO
     const { unitsNeeded, planBatch, plannedUnits } = await import('../../batch/plan.js');
     const needs = unitsNeeded(settings.mode, settings.fetchDocs, counts, documentsToRetrieve);
     const needsUnits = needs.some((n) => n.units > 0);
+    // Known before any request: spending needs consent, given at a prompt or by --yes.
+    if (needsUnits && !options.dryRun && !options.yes && !factory.io.canPrompt) {
+      throw new UsageError('The batch spends quota units and there is no terminal to ask on: add --yes to go ahead (or --dry-run to see the plan only).');
+    }
     const usage = needsUnits || options.dryRun ? await readUsageFacts(factory) : undefined;
     const plan = planBatch(settings.mode, settings.fetchDocs, counts, needs, usage?.facts);
     const names = { input: sourceName(source), out: settings.out };
@@ -454,14 +458,11 @@ async function readUsageFacts(factory: Factory): Promise<{ facts?: import('../..
 }
 
 /**
- * Asks on a terminal whether to go on; without one, `--yes` must say so.
- * @throws UsageError without a terminal; UserCancelledError when the user says no.
+ * Asks on a terminal whether to go on (the caller has made sure there is one).
+ * @throws UserCancelledError when the user says no; the prompt's cancellation on Ctrl-C.
  */
 async function confirmPlan(factory: Factory, question: string): Promise<void> {
   const { UserCancelledError } = await import('../../errors/cli.js');
-  if (!factory.io.canPrompt) {
-    throw new UsageError('The batch spends quota units and there is no terminal to ask on: add --yes to go ahead (or --dry-run to see the plan only).');
-  }
   const { confirm } = await import('@inquirer/prompts');
   const go = await confirm({ message: question, default: true }, { input: factory.io.stdin, output: factory.io.promptOutput, signal: factory.signal });
   if (!go) throw new UserCancelledError('Nothing was sent.');
