@@ -167,6 +167,38 @@ async function main() {
         if (r.status !== 0) return undefined;
         return Number(r.stderr.trim().split('\n').at(-1)) / 1024;
       };
+      // 7. pravo batch: 1,000 searches through the CLI against the same requests sent by a bare loop (the sandbox's own
+      // time plus HTTP), one at a time, both against the warm sandbox. Overhead per query = (batch wall time − its
+      // fixed start, measured as a --dry-run of the same input − the bare loop's time) / 1,000: what the journal, the
+      // durable results file and the client add to each search.
+      const BATCH = 1000;
+      const batchInput = path.join(work, 'batch.txt');
+      const batchQueries = Array.from({ length: BATCH }, (_, i) => `${QUERIES[i % QUERIES.length]} ${Math.floor(i / QUERIES.length) + 1}`);
+      fs.writeFileSync(batchInput, `${batchQueries.join('\n')}\n`);
+      const bareStart = performance.now();
+      for (const q of batchQueries) {
+        const response = await fetch(`${ready.base_url}/v1/search`, {
+          method: 'POST',
+          headers: { 'x-api-key': ready.api_key, 'content-type': 'application/json' },
+          body: JSON.stringify({ query: q }),
+        });
+        if (!response.ok) throw new Error(`bare search failed: ${response.status}`);
+        await response.arrayBuffer();
+      }
+      const bareMs = performance.now() - bareStart;
+      const batchOut = (name) => path.join(work, `${name}.jsonl`);
+      const dryMs = timeRun(node, [CLI, 'batch', batchInput, '--out', batchOut('dry'), '--dry-run'], { env: searchEnv });
+      const serialMs = timeRun(node, [CLI, 'batch', batchInput, '--out', batchOut('serial'), '--yes', '--concurrency', '1'], { env: searchEnv });
+      const perQuery = (serialMs - dryMs - bareMs) / BATCH;
+      report(
+        'pravo batch 1,000 searches, overhead/query',
+        `${perQuery.toFixed(2)} ms (batch ${(serialMs / 1000).toFixed(1)} s, bare loop ${(bareMs / 1000).toFixed(1)} s, start ${dryMs.toFixed(0)} ms)`,
+        '< 2 ms per query',
+        perQuery < 2,
+      );
+      const parallelMs = timeRun(node, [CLI, 'batch', batchInput, '--out', batchOut('parallel'), '--yes'], { env: searchEnv });
+      report('pravo batch 1,000 searches, throughput', `${((BATCH * 1000) / parallelMs).toFixed(0)} queries/s at --concurrency 2 (${((BATCH * 1000) / serialMs).toFixed(0)} at 1)`, 'reported');
+
       if (fs.existsSync('/usr/bin/time')) {
         const viaHttp = rss(['search', '--json', query], {});
         const inProcess = rss(['search', '--json', '--sandbox', query], { PRAVO_SANDBOX_CORPUS: CORPUS, PRAVO_SANDBOX_DATA_DIR: dataDir });

@@ -39,14 +39,16 @@ export class AppendFile {
   }
 
   /**
-   * Appends `line` (which must not contain a newline) and a newline, durably: resolves once the data is on disk.
+   * Appends `line` (which must not contain a newline) and a newline, durably: resolves once the data is on disk. With
+   * `sync: false` it resolves once written (the operating system flushes it later): for a line that can be rebuilt
+   * from another file if a crash loses it; a later synced append makes it durable too.
    * @throws the file-system error of the write or the sync (`ENOSPC`, `EIO`); the line may then be partly written and
    *   is cut off at the next open.
    */
-  append(line: string): Promise<void> {
+  append(line: string, options: { sync?: boolean } = {}): Promise<void> {
     const next = this.#tail.then(async () => {
       await this.#handle.write(`${line}\n`);
-      await this.#handle.datasync();
+      if (options.sync !== false) await this.#handle.datasync();
     });
     // A failed append must not block the ones after it from reporting their own outcome.
     this.#tail = next.catch(() => {});

@@ -21,6 +21,18 @@ import { documentKey, type BatchMode, type ItemProgress, type NewJournalEvent, t
 import type { BatchItem } from '../../batch/input.js';
 import type { Factory } from '../../factory.js';
 
+/**
+ * A JSON value kept as the text the server sent (already parsed once by the client's shape check), to be written into
+ * a results line as it is (see `resultJson` in `run.ts`), without parsing and serializing it again.
+ */
+export class RawJson {
+  constructor(readonly text: string) {}
+  /** The value, parsed (for a text that cannot be spliced into one line). */
+  value(): unknown {
+    return JSON.parse(this.text) as unknown;
+  }
+}
+
 /** One line of the results (`--out`), in input order of fields; see the README, "pravo batch", for the shape. */
 export interface ResultLine {
   /** The input line number. */
@@ -183,7 +195,7 @@ async function runSearchItem(ctx: ItemContext, item: BatchItem, progress: ItemPr
     ctx.spent('search');
     if (ctx.fetchDocs > 0) await ctx.record({ type: 'searched', line: item.line, response: raw });
   }
-  const result: ResultLine = { line: item.line, request: item.request, response: JSON.parse(raw) as unknown };
+  const result: ResultLine = { line: item.line, request: item.request, response: new RawJson(raw) };
   let ok = true;
   if (ctx.fetchDocs > 0) {
     const documents = await retrieveTopDocuments(ctx, item, data);
@@ -227,7 +239,7 @@ async function retrieveTopDocuments(
       const got = await retrieveDocument(ctx.factory, query, { timeoutMs: ctx.timeoutMs, signal: null });
       if (!got.fromCache) ctx.spent('retrieval');
       await ctx.record({ type: 'retrieved', line: item.line, document_id, collection });
-      documents.push({ document_id, collection, from_cache: got.fromCache, response: JSON.parse(got.response.raw) as unknown });
+      documents.push({ document_id, collection, from_cache: got.fromCache, response: new RawJson(got.response.raw) });
     } catch (error) {
       const verdict = classifyFailure(error);
       if (!verdict) throw error;

@@ -19,7 +19,7 @@ import { sanitizeLine } from '../../io/sanitize.js';
 import type { Indicator } from '../../io/iostreams.js';
 import { flagsToReach, shellQuote } from '../targets.js';
 import { parseTimeout } from '../search/request.js';
-import type { ItemOutcome, ResultLine, StopReason } from './items.js';
+import { RawJson, type ItemOutcome, type ResultLine, type StopReason } from './items.js';
 import type { BatchSummary } from '../../render/batch.js';
 
 /** Options of `pravo batch` as commander parses them. */
@@ -255,7 +255,7 @@ async function openBatchFiles(factory: Factory, out: string, header: JournalHead
       },
       async writeResult(line) {
         try {
-          await results!.append(JSON.stringify(line));
+          await results!.append(resultJson(line));
         } catch (error) {
           throw writeFailure(out, error);
         }
@@ -271,6 +271,22 @@ async function openBatchFiles(factory: Factory, out: string, header: JournalHead
     await lock?.release().catch(() => {});
     throw error;
   }
+}
+
+/**
+ * A results line as one line of JSON. A response kept as the server's raw body (`RawJson`) is spliced in as it is when
+ * it holds no line break, saving a parse and a serialization of every response; else it is parsed and written compact.
+ */
+export function resultJson(line: ResultLine): string {
+  const raws: string[] = [];
+  const marker = `__pravo_raw_${Math.random().toString(36).slice(2)}_`;
+  const text = JSON.stringify(line, (_key, value: unknown) => {
+    if (!(value instanceof RawJson)) return value;
+    if (/[\n\r]/.test(value.text)) return value.value();
+    raws.push(value.text.trim());
+    return `${marker}${raws.length - 1}`;
+  });
+  return raws.length === 0 ? text : text.replace(new RegExp(`"${marker}(\\d+)"`, 'g'), (_match, n: string) => raws[Number(n)]!);
 }
 
 /** Why a journal does not belong to this batch, or undefined when it does. */
@@ -519,7 +535,7 @@ async function runItems(
   factory.signal.addEventListener('abort', onAbort, { once: true });
   if (factory.signal.aborted) onAbort();
 
-  let results = files ? (line: ResultLine) => files.writeResult(line) : async (line: ResultLine) => void factory.io.stdout.write(`${JSON.stringify(line)}\n`);
+  let results = files ? (line: ResultLine) => files.writeResult(line) : async (line: ResultLine) => void factory.io.stdout.write(`${resultJson(line)}\n`);
   let jobRecords: typeof import('../../state/answer-jobs.js') | undefined;
   const ctx = {
     factory,
