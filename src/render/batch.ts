@@ -18,10 +18,21 @@ const MAX_PROBLEMS_SHOWN = 20;
 /** At most this many line numbers are listed in a sentence; the rest are counted. */
 const MAX_LINES_SHOWN = 12;
 
-/** `3, 17, 45` or `3, 17, 45 … and 9 more`. */
+/**
+ * Line numbers (ascending) as a short list, runs of consecutive numbers as ranges: `3, 17–20, 45`; after
+ * {@link MAX_LINES_SHOWN} items, `… and 9 more` (lines).
+ */
 export function lineList(lines: readonly number[]): string {
-  const shown = lines.slice(0, MAX_LINES_SHOWN).join(', ');
-  return lines.length > MAX_LINES_SHOWN ? `${shown} … and ${lines.length - MAX_LINES_SHOWN} more` : shown;
+  const runs: Array<[number, number]> = [];
+  for (const line of lines) {
+    const last = runs.at(-1);
+    if (last && line === last[1] + 1) last[1] = line;
+    else runs.push([line, line]);
+  }
+  const shown = runs.slice(0, MAX_LINES_SHOWN);
+  const text = shown.map(([from, to]) => (from === to ? String(from) : `${from}–${to}`)).join(', ');
+  const rest = runs.slice(MAX_LINES_SHOWN).reduce((sum, [from, to]) => sum + to - from + 1, 0);
+  return rest > 0 ? `${text} … and ${rest} more` : text;
 }
 
 /** The bad lines of an input, one per line, and that nothing was sent. */
