@@ -128,6 +128,7 @@ export async function main(args: string[], host: Host = processHost()): Promise<
     { registerDoc },
     { registerAnswer },
     { registerCatalog },
+    { registerUsage },
     { registerConfig },
     { registerSandbox },
   ] = await Promise.all([
@@ -137,6 +138,7 @@ export async function main(args: string[], host: Host = processHost()): Promise<
     import('./commands/doc/index.js'),
     import('./commands/answer/index.js'),
     import('./commands/catalog/index.js'),
+    import('./commands/usage/index.js'),
     import('./commands/config/index.js'),
     import('./commands/sandbox/index.js'),
     ]);
@@ -181,6 +183,7 @@ ${EXIT_CODES_HELP}`,
   registerDoc(program, run);
   registerAnswer(program, run);
   registerCatalog(program, run);
+  registerUsage(program, run);
   registerConfig(program, run);
   registerSandbox(program, run);
   // Subcommands inherited the suggestions above (`--jsno` → `--json`); at the top level, commands are few and differ
