@@ -129,6 +129,7 @@ export async function main(args: string[], host: Host = processHost()): Promise<
     { registerDoc },
     { registerAnswer },
     { registerCatalog },
+    { registerUsage },
     { registerConfig },
     { registerSandbox },
     { registerBatch },
@@ -139,6 +140,7 @@ export async function main(args: string[], host: Host = processHost()): Promise<
     import('./commands/doc/index.js'),
     import('./commands/answer/index.js'),
     import('./commands/catalog/index.js'),
+    import('./commands/usage/index.js'),
     import('./commands/config/index.js'),
     import('./commands/sandbox/index.js'),
     import('./commands/batch/index.js'),
@@ -184,6 +186,7 @@ ${EXIT_CODES_HELP}`,
   registerDoc(program, run);
   registerAnswer(program, run);
   registerCatalog(program, run);
+  registerUsage(program, run);
   registerConfig(program, run);
   registerBatch(program, run);
   registerSandbox(program, run);

@@ -185,7 +185,9 @@ function describeApiError(error: ApiError, context: ErrorContext, profileFlag: s
       ...server,
       kind: 'quota',
       message: `Monthly quota exceeded: ${said}`,
-      hint: 'Nothing more of this kind can be used this month unless the account allows overage. Check consumption before batch work.',
+      hint:
+        'Nothing more of this kind can be used this month unless the account allows overage. ' +
+        `\`pravo usage${context.sandbox ? ' --sandbox' : profileFlag}\` shows what is left of each quota; check it before batch work.`,
     };
   }
   if (error instanceof InvalidRequestError) {

@@ -112,6 +112,13 @@ describe('describeError', () => {
     expect(summary.mayHaveBeenCounted).toBe(false);
   });
 
+  it('an exhausted quota points at `pravo usage` on the same target', () => {
+    const quota = new QuotaExceededError(details(429, 'monthly_quota_exceeded'));
+    expect(describe_(quota).hint).toContain('`pravo usage` shows what is left of each quota');
+    expect(describe_(quota, { profile: 'work' }).hint).toContain('`pravo usage --profile work`');
+    expect(describe_(quota, { sandbox: true }).hint).toContain('`pravo usage --sandbox`');
+  });
+
   it('a missing key says nothing was sent and how to store a key for the profile in use', () => {
     const summary = describe_(new MissingCredentialError('api_key'), { profile: 'work' });
     expect(summary.hint).toMatch(/Nothing was sent/);
