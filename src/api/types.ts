@@ -346,7 +346,7 @@ export interface OverageUsage {
 /**
  * Response of `GET /v1/usage` (spec: GET /v1/usage; fields "not shown", these are the sandbox's): the billing period,
  * the plan, each quota kind's consumption and the overage. A client reads it tolerantly: the live service may name
- * things otherwise (see `parseUsage` in `shapes.ts`).
+ * things otherwise (see `readUsage` in `usage.ts`).
  */
 export interface UsageResponse {
   /** The period counted: a calendar month in UTC. `start` inclusive, `end` exclusive, ISO 8601 UTC; `month` `YYYY-MM`. */
