@@ -9,7 +9,8 @@ import type { CorpusInputs } from './corpus/inputs.js';
 import { createSandboxServer } from './http/server.js';
 import { ROUTES } from './routes/index.js';
 import { prepareSearch } from './search/index.js';
-import { SandboxState, type IssuedKey, type Quotas } from './state/index.js';
+import { QUOTA_KINDS } from '../api/types.js';
+import { DEFAULT_ACCOUNT_ID, normalizeOverage, SandboxState, type IssuedKey, type OverageSetting, type Quotas } from './state/index.js';
 
 /** Options of {@link startSandbox}. */
 export interface StartSandboxOptions {
@@ -26,8 +27,17 @@ export interface StartSandboxOptions {
   host?: string;
   /** TCP port; `0` (default) picks a free one. */
   port?: number;
-  /** Monthly quotas in units (`search`, `documents`, `answers`); default unlimited. */
+  /**
+   * This process's monthly quotas in units per kind (`search`, `retrieval`, `answers`; `null`: unlimited), replacing
+   * the plan's for every account (`pravo sandbox serve --quota`); kinds left out keep the plan's (`sandbox`: 10 000
+   * searches, 10 000 retrievals, 1 000 answer jobs; see `plans.ts`). Default: the plan's.
+   */
   quotas?: Quotas;
+  /**
+   * The overage setting written for `acct_sandbox` at start (`pravo sandbox serve --overage`), a start-up write
+   * (waits up to 10 s for the lock); stored, so it stands for later starts. Default: the stored setting is kept.
+   */
+  overage?: OverageSetting;
   /**
    * Answer jobs (see `AnswerRunner`): `delayMs` from creation to the final status (default 3000; `running` after a
    * quarter of it), `failureRate` 0 to 1 (default 0), `clock` of the jobs' timers, times and 15-minute rule (default
@@ -73,18 +83,32 @@ export interface RunningSandbox {
 }
 
 /**
+ * One log line on `acct_sandbox`'s plan, quotas in this process and overage, e.g. `account acct_sandbox: plan
+ * sandbox; monthly quotas search 10000, retrieval 20, answers unlimited; overage off`.
+ */
+function describeAccount(state: SandboxState): string {
+  const account = state.account(DEFAULT_ACCOUNT_ID);
+  const quotas = state.quotas(DEFAULT_ACCOUNT_ID);
+  const listed = QUOTA_KINDS.map((kind) => `${kind} ${quotas[kind] ?? 'unlimited'}`).join(', ');
+  const overage = account?.overage.allowed ? `overage allowed up to ${account.overage.limit} units a month` : 'overage off';
+  return `account ${DEFAULT_ACCOUNT_ID}: plan ${account?.plan ?? 'sandbox'}; monthly quotas ${listed}; ${overage}`;
+}
+
+/**
  * Starts a sandbox. Builds the corpus index on first use of a corpus (reporting progress), then reuses it. Removes
  * the ephemeral keys of ended runs before issuing this run's key.
- * @throws RangeError when `answers.delayMs` or `answers.failureRate` is out of range (before anything is opened);
+ * @throws RangeError when `answers.delayMs` or `answers.failureRate` is out of range, or `overage.limit` is not a whole
+ *   number from 0 to `Number.MAX_SAFE_INTEGER` (before anything is opened);
  *   CorpusError when an input file is missing or malformed, or a `document_id` is in two corpus files; AbortError (a `DOMException`) when `signal` aborts
  *   during the index build (nothing is left behind in `dataDir`); Error with `code` `EADDRINUSE` / `EACCES` when the
- *   port cannot be taken; the file-system or SQLite error when `state.sqlite` cannot be opened or migrated or the key
- *   cannot be issued (e.g. it was written by a newer pravo, or other processes keep it locked for 10 s). Nothing stays
- *   open after a failure.
+ *   port cannot be taken; the file-system or SQLite error when `state.sqlite` cannot be opened or migrated, the key
+ *   cannot be issued or the overage setting written (e.g. it was written by a newer pravo, or other processes keep it
+ *   locked for 10 s). Nothing stays open after a failure.
  */
 export async function startSandbox(options: StartSandboxOptions): Promise<RunningSandbox> {
   const log = options.log ?? (() => {});
   checkAnswerRunnerOptions(options.answers ?? {});
+  if (options.overage) normalizeOverage(options.overage);
   const clock = options.answers?.clock;
   const now = options.now ?? (clock ? () => new Date(clock.now()) : undefined);
   const index = await openIndex({
@@ -109,6 +133,8 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
     const stale = state.deleteStaleEphemeralKeys();
     if (stale > 0) log(`removed ${stale} ephemeral key(s) left by ended runs`);
     issued = state.issueKey(options.keyName ?? 'sandbox', { ephemeral: options.ephemeralKey ?? false });
+    if (options.overage) state.setOverage(DEFAULT_ACCOUNT_ID, options.overage, { startUp: true });
+    log(describeAccount(state));
   } catch (error) {
     state.close();
     index.close();

@@ -1,13 +1,16 @@
 /**
  * `pravo sandbox serve` run in this process on test streams: the ready line, a request served, the stop on SIGTERM
- * with exit 0, `--save-to-profile`, answer jobs with `--answer-delay` and `--answers-quota`, and start-up errors
- * (the answer options' bad values among them).
+ * with exit 0, `--save-to-profile`, answer jobs with `--answer-delay`, quotas with `--quota` and its aliases, the
+ * overage setting with `--overage` (stored across starts), and start-up errors (bad option values among them).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UsageResponse } from '../../src/api/types.js';
 import { main } from '../../src/cli.js';
+import { parseOverageOption, parseQuotaOptions } from '../../src/commands/sandbox/serve.js';
+import { UsageError } from '../../src/errors/cli.js';
 import { runPravo, testHost } from '../helpers/host.js';
 import { SYNTHETIC_DOCUMENTS, writeSyntheticCorpus } from '../helpers/synthetic-corpus.js';
 
@@ -90,7 +93,7 @@ describe('pravo sandbox serve (in process)', () => {
     expect(fs.existsSync(path.join(root, 'config-bad-name', 'config.json'))).toBe(false);
   });
 
-  it('serves several --corpus inputs and counts document retrievals against --retrieval-quota', async () => {
+  it('serves several --corpus inputs and counts document retrievals against --quota retrieval=1', async () => {
     const env = { PRAVO_CONFIG_DIR: path.join(root, 'config-retrieval'), PRAVO_STATE_DIR: path.join(root, 'state-retrieval') };
     const courts = path.join(root, 'test-courts.json');
     fs.writeFileSync(courts, JSON.stringify([{ court_id: 7, name: 'ТЕСТОВИ ДАННИ: Върховен съд (по файла)' }]));
@@ -98,7 +101,7 @@ describe('pravo sandbox serve (in process)', () => {
     fs.writeFileSync(extra, `${JSON.stringify({ ...SYNTHETIC_DOCUMENTS[0], document_id: 'test-law-extra' })}\n`);
     const t = testHost({ env });
     const args = ['sandbox', 'serve', '--corpus', corpus, '--corpus', extra, '--corpus', courts, '--data-dir', path.join(root, 'data-retrieval')];
-    const run = main([...args, '--retrieval-quota', '1'], t.host);
+    const run = main([...args, '--quota', 'retrieval=1'], t.host);
     const ready = JSON.parse(await firstLine(t.stdout, t.host.stdout)) as { base_url: string; api_key: string };
     const get = (url: string) => fetch(`${ready.base_url}${url}`, { headers: { 'x-api-key': ready.api_key } });
 
@@ -120,9 +123,7 @@ describe('pravo sandbox serve (in process)', () => {
     t.signal('SIGTERM');
     expect(await run).toBe(0);
     expect(t.stderr()).toMatch(/GET \/v1\/documents 429/);
-    const bad = await runPravo(['sandbox', 'serve', '--corpus', corpus, '--retrieval-quota', 'many'], { env });
-    expect(bad.exitCode).toBe(2);
-    expect(bad.stderr).toMatch(/--retrieval-quota takes a whole number, not "many"/);
+    expect(t.stderr()).toMatch(/account acct_sandbox: plan sandbox; monthly quotas search 10000, retrieval 1, answers 1000; overage off/);
   });
 
   it('bad options and a missing corpus are exit 2; a malformed corpus is exit 1 naming its line', async () => {
@@ -173,15 +174,101 @@ describe('pravo sandbox serve (in process)', () => {
     [['--answer-delay', '1e3'], /--answer-delay takes a number of seconds from 0 to 3600, not "1e3"/],
     [['--answer-failure-rate', '1.5'], /--answer-failure-rate takes a probability from 0 to 1, not "1.5"/],
     [['--answer-failure-rate', 'half'], /--answer-failure-rate takes a probability from 0 to 1, not "half"/],
-    [['--answers-quota', 'many'], /--answers-quota takes a whole number, not "many"/],
-    [['--answers-quota', '2.5'], /--answers-quota takes a whole number, not "2.5"/],
+    [['--answers-quota', 'many'], /--answers-quota takes a whole number or "unlimited", not "many"/],
+    [['--answers-quota', '2.5'], /--answers-quota takes a whole number or "unlimited", not "2.5"/],
+    [['--quota', 'documents=5'], /--quota: unknown kind "documents"; the kinds are search, retrieval, answers/],
+    [['--quota', 'search=5,search=6'], /--quota: the search quota is given twice/],
+    [['--quota', 'search=5', '--quota', 'answers=1,search=2'], /--quota: the search quota is given twice/],
+    [['--quota', 'search=-1'], /--quota: search takes a whole number or "unlimited", not "-1"/],
+    [['--quota', 'search'], /--quota takes KIND=N\[,KIND=N\.\.\.\], KIND one of search, retrieval, answers/],
+    [['--quota', 'retrieval=3', '--retrieval-quota', '4'], /--retrieval-quota and --quota retrieval=\.\.\. both set the retrieval quota; give it once/],
+    [['--overage', 'on'], /--overage takes "off" or a whole number of units a month \(all kinds together\), not "on"/],
+    [['--overage', '1.5'], /--overage takes "off" or a whole number/],
   ])('%j is a usage error (exit 2) naming the option, before anything starts', async (option, message) => {
-    const env = { PRAVO_CONFIG_DIR: path.join(root, 'config-bad-answers') };
-    const dataDir = path.join(root, 'data-bad-answers');
+    const env = { PRAVO_CONFIG_DIR: path.join(root, 'config-bad-options') };
+    const dataDir = path.join(root, 'data-bad-options');
     const result = await runPravo(['sandbox', 'serve', '--corpus', corpus, '--data-dir', dataDir, ...option], { env });
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(message);
     expect(fs.existsSync(dataDir)).toBe(false);
+  });
+});
+
+describe('pravo sandbox serve --overage and --quota', () => {
+  /** Starts `sandbox serve` with `args` on `dataDir`; returns its ready line, a GET/POST helper and its stop. */
+  async function start(dataDir: string, args: string[]) {
+    const env = { PRAVO_CONFIG_DIR: path.join(root, 'config-overage'), PRAVO_STATE_DIR: path.join(root, 'state-overage') };
+    const t = testHost({ env });
+    const run = main(['sandbox', 'serve', '--corpus', corpus, '--data-dir', dataDir, ...args], t.host);
+    const ready = JSON.parse(await firstLine(t.stdout, t.host.stdout)) as { base_url: string; api_key: string };
+    const headers = { 'x-api-key': ready.api_key, 'content-type': 'application/json' };
+    return {
+      search: async () => (await fetch(`${ready.base_url}/v1/search`, { method: 'POST', headers, body: JSON.stringify({ query: 'неустойка договор' }) })).status,
+      usage: async () => (await (await fetch(`${ready.base_url}/v1/usage`, { headers })).json()) as UsageResponse,
+      stderr: t.stderr,
+      stop: async () => {
+        t.signal('SIGTERM');
+        expect(await run).toBe(0);
+      },
+    };
+  }
+
+  it('--overage N allows N units beyond the quotas; the setting is stored for later starts until --overage off', async () => {
+    const dataDir = path.join(root, 'data-overage');
+    const first = await start(dataDir, ['--quota', 'search=1', '--overage', '2']);
+    expect([await first.search(), await first.search(), await first.search(), await first.search()]).toEqual([200, 200, 200, 429]);
+    const used = await first.usage();
+    expect(used.quotas.search).toEqual({ used: 3, limit: 1, remaining: 0, overage_used: 2 });
+    expect(used.overage).toEqual({ allowed: true, limit: 2, used: 2 });
+    await first.stop();
+    expect(first.stderr()).toMatch(/monthly quotas search 1, retrieval 10000, answers 1000; overage allowed up to 2 units a month/);
+
+    // Without --overage the stored setting stands; without --quota the plan's quotas apply.
+    const second = await start(dataDir, []);
+    const again = await second.usage();
+    expect(again.overage).toEqual({ allowed: true, limit: 2, used: 0 });
+    expect(again.quotas.search).toEqual({ used: 3, limit: 10_000, remaining: 9_997, overage_used: 0 });
+    await second.stop();
+
+    const third = await start(dataDir, ['--quota', 'search=3', '--overage', 'off']);
+    expect(await third.search()).toBe(429);
+    expect((await third.usage()).overage).toEqual({ allowed: false, limit: 0, used: 0 });
+    await third.stop();
+  });
+
+  it('--quota search=unlimited lifts the search quota of this process only', async () => {
+    const dataDir = path.join(root, 'data-unlimited');
+    const server = await start(dataDir, ['--quota', 'search=unlimited', '--answers-quota', '0']);
+    expect(await server.search()).toBe(200);
+    const used = await server.usage();
+    expect(used.quotas.search).toEqual({ used: 1, limit: null, remaining: null, overage_used: 0 });
+    expect(used.quotas.answers).toEqual({ used: 0, limit: 0, remaining: 0, overage_used: 0 });
+    await server.stop();
+  });
+});
+
+describe('parseQuotaOptions and parseOverageOption', () => {
+  it('reads kinds from several --quota values and the aliases, with unlimited as null', () => {
+    expect(parseQuotaOptions(['search=100, retrieval = 20', 'answers=unlimited'])).toEqual({ search: 100, retrieval: 20, answers: null });
+    expect(parseQuotaOptions(['answers=0'], { search: '5', retrieval: 'unlimited' })).toEqual({ answers: 0, search: 5, retrieval: null });
+    expect(parseQuotaOptions([])).toEqual({});
+  });
+
+  it.each([
+    [['search=1,'], /"" is not KIND=N/],
+    [['search=9007199254740992'], /search takes a whole number or "unlimited", not "9007199254740992"/],
+    [['Search=1'], /unknown kind "Search"; the kinds are search, retrieval, answers/],
+  ])('%j is a UsageError', (values, message) => {
+    expect(() => parseQuotaOptions(values)).toThrow(UsageError);
+    expect(() => parseQuotaOptions(values)).toThrow(message);
+  });
+
+  it('--overage: off, a whole number, or nothing', () => {
+    expect(parseOverageOption('off')).toEqual({ allowed: false, limit: 0 });
+    expect(parseOverageOption('0')).toEqual({ allowed: true, limit: 0 });
+    expect(parseOverageOption('500')).toEqual({ allowed: true, limit: 500 });
+    expect(parseOverageOption(undefined)).toBeUndefined();
+    expect(() => parseOverageOption('-5')).toThrow(UsageError);
   });
 });

@@ -31,11 +31,11 @@ function env(name: string, extra: Record<string, string> = {}): Record<string, s
 
 const serve = serveSandbox;
 
-/** Answers-quota units counted this month in a data directory's state (usage kind `answers`). */
+/** Answers-quota units counted in a data directory's state (usage kind `answers`, every account and month). */
 function answersCounted(data: string): number {
   const db = new DatabaseSync(path.join(data, 'state.sqlite'), { readOnly: true });
   try {
-    return (db.prepare("SELECT used FROM usage WHERE kind = 'answers'").all() as { used: number }[]).reduce((sum, row) => sum + row.used, 0);
+    return (db.prepare("SELECT used FROM account_usage WHERE kind = 'answers'").all() as { used: number }[]).reduce((sum, row) => sum + row.used, 0);
   } finally {
     db.close();
   }

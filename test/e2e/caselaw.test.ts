@@ -33,11 +33,11 @@ async function atTerminal(args: string[], env: Record<string, string>): Promise<
   return result.stdout.replaceAll('\r', '');
 }
 
-/** Retrievals the e2e sandbox has counted this month (usage kind `documents`, the retrieval quota), read from its state. */
+/** Retrievals the e2e sandbox has counted (usage kind `retrieval`, every account and month), read from its state. */
 function retrievalsCounted(): number {
   const db = new DatabaseSync(path.join(sandbox.dataDir, 'state.sqlite'), { readOnly: true });
   try {
-    const rows = db.prepare("SELECT used FROM usage WHERE kind = 'documents'").all() as { used: number }[];
+    const rows = db.prepare("SELECT used FROM account_usage WHERE kind = 'retrieval'").all() as { used: number }[];
     return rows.reduce((sum, row) => sum + row.used, 0);
   } finally {
     db.close();

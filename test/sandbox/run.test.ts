@@ -113,7 +113,9 @@ describe('startSandbox', () => {
     try {
       expect(db.prepare('SELECT status FROM answer_jobs WHERE job_id = ?').get(second.job_id)).toEqual({ status: 'queued' });
       // The state's clock is the answers clock: the units count in March 2025.
-      expect(db.prepare("SELECT month, used FROM usage WHERE kind = 'answers'").all()).toEqual([{ month: '2025-03', used: 2 }]);
+      expect(db.prepare("SELECT account_id, month, used FROM account_usage WHERE kind = 'answers'").all()).toEqual([
+        { account_id: 'acct_sandbox', month: '2025-03', used: 2 },
+      ]);
     } finally {
       db.close();
     }

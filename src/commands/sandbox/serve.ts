@@ -13,7 +13,8 @@ import { checkProfileName } from '../../config/store.js';
 import { ConfigError, UsageError } from '../../errors/cli.js';
 import type { Factory } from '../../factory.js';
 import { sanitizeLine } from '../../io/sanitize.js';
-import type { Quotas } from '../../sandbox/state/index.js';
+import { QUOTA_KINDS, type QuotaKind } from '../../api/types.js';
+import type { OverageSetting, Quota, Quotas } from '../../sandbox/state/index.js';
 import { startSandboxWithProgress } from '../../target.js';
 
 /** Options of `pravo sandbox serve` as commander parses them. */
@@ -23,10 +24,16 @@ export interface ServeOptions {
   /** `--corpus PATH`, repeatable. */
   corpus?: string[];
   dataDir?: string;
+  /** `--quota KIND=N[,KIND=N...]`, repeatable: this process's monthly quotas (see {@link parseQuotaOptions}). */
+  quota?: string[];
+  /** `--search-quota N`: alias of `--quota search=N`. */
   searchQuota?: string;
+  /** `--retrieval-quota N`: alias of `--quota retrieval=N`. */
   retrievalQuota?: string;
-  /** `--answers-quota N`: monthly answer jobs. */
+  /** `--answers-quota N`: alias of `--quota answers=N`. */
   answersQuota?: string;
+  /** `--overage off|N`: the overage setting of `acct_sandbox`, written at start (see {@link parseOverageOption}). */
+  overage?: string;
   /** `--answer-delay SECONDS`: time from an answer job's creation to its final status (decimal, 0 to 3600). */
   answerDelay?: string;
   /** `--answer-failure-rate R`: probability (0 to 1) that an answer job fails `answer_failed`. */
@@ -46,13 +53,12 @@ export async function runServe(f: Factory, options: ServeOptions): Promise<numbe
   const { io } = f;
   const port = Number(options.port);
   if (!/^\d+$/.test(options.port) || port > 65535) throw new UsageError(`--port takes a number from 0 to 65535, not "${options.port}"`);
-  const quotas: Quotas = {};
-  const searchQuota = quotaOption('--search-quota', options.searchQuota);
-  if (searchQuota !== undefined) quotas.search = searchQuota;
-  const retrievalQuota = quotaOption('--retrieval-quota', options.retrievalQuota);
-  if (retrievalQuota !== undefined) quotas.documents = retrievalQuota;
-  const answersQuota = quotaOption('--answers-quota', options.answersQuota);
-  if (answersQuota !== undefined) quotas.answers = answersQuota;
+  const quotas = parseQuotaOptions(options.quota ?? [], {
+    search: options.searchQuota,
+    retrieval: options.retrievalQuota,
+    answers: options.answersQuota,
+  });
+  const overage = parseOverageOption(options.overage);
   const answerDelaySeconds = decimalOption('--answer-delay', options.answerDelay, ANSWER_DELAY_MAX_SECONDS, 'a number of seconds');
   const failureRate = decimalOption('--answer-failure-rate', options.answerFailureRate, 1, 'a probability');
   const profileName = options.saveToProfile === undefined ? undefined : checkSaveToProfile(options.saveToProfile);
@@ -74,6 +80,7 @@ export async function runServe(f: Factory, options: ServeOptions): Promise<numbe
       host: options.host,
       port,
       quotas,
+      ...(overage ? { overage } : {}),
       answers: {
         ...(answerDelaySeconds !== undefined ? { delayMs: Math.round(answerDelaySeconds * 1000) } : {}),
         ...(failureRate !== undefined ? { failureRate } : {}),
@@ -103,11 +110,84 @@ export async function runServe(f: Factory, options: ServeOptions): Promise<numbe
   return 0;
 }
 
-/** A quota option's value: a whole number of units per month, or undefined when not given. @throws UsageError */
-function quotaOption(name: string, value: string | undefined): number | undefined {
+/** The option of each quota kind's alias: `--search-quota`, `--retrieval-quota`, `--answers-quota`. */
+const QUOTA_ALIASES: Readonly<Record<QuotaKind, string>> = {
+  search: '--search-quota',
+  retrieval: '--retrieval-quota',
+  answers: '--answers-quota',
+};
+
+/** How `--quota` is written, for its error messages. */
+const QUOTA_FORM = `KIND=N[,KIND=N...], KIND one of ${QUOTA_KINDS.join(', ')} and N a whole number or "unlimited" (e.g. --quota search=100,retrieval=20)`;
+
+/**
+ * A quota value: a whole number of units per month (0 to `Number.MAX_SAFE_INTEGER`), or `unlimited` (→ null).
+ * @returns undefined when `value` is neither.
+ */
+function quotaValue(value: string): Quota | undefined {
+  if (value === 'unlimited') return null;
+  if (!/^\d+$/.test(value)) return undefined;
+  const number = Number(value);
+  return Number.isSafeInteger(number) ? number : undefined;
+}
+
+/**
+ * This process's quotas from `--quota` (each value `KIND=N[,KIND=N...]`; the option may be repeated) and the aliases
+ * `--search-quota N`, `--retrieval-quota N`, `--answers-quota N` (`aliases`: their values as given, per kind). KIND is
+ * one of `search`, `retrieval`, `answers`; N a whole number of units per month or `unlimited` (→ null). Kinds given
+ * nowhere keep the plan's quota.
+ * @returns the overrides per kind given.
+ * @throws UsageError, naming the known kinds: an item that is not `KIND=N`, an unknown kind, a bad N, a kind given
+ *   twice (in `--quota`, or both in `--quota` and through its alias).
+ */
+export function parseQuotaOptions(values: readonly string[], aliases: Partial<Record<QuotaKind, string | undefined>> = {}): Quotas {
+  const quotas: Quotas = {};
+  for (const value of values) {
+    for (const item of value.split(',')) {
+      const match = /^\s*([^=\s]*)\s*=\s*(\S*)\s*$/.exec(item);
+      if (!match) throw new UsageError(`--quota takes ${QUOTA_FORM}; "${sanitizeLine(item)}" is not KIND=N`);
+      const [, kind = '', text = ''] = match;
+      if (!(QUOTA_KINDS as readonly string[]).includes(kind)) {
+        throw new UsageError(`--quota: unknown kind "${sanitizeLine(kind)}"; the kinds are ${QUOTA_KINDS.join(', ')}`);
+      }
+      if (quotas[kind as QuotaKind] !== undefined) {
+        throw new UsageError(`--quota: the ${kind} quota is given twice; give each of ${QUOTA_KINDS.join(', ')} at most once`);
+      }
+      const quota = quotaValue(text);
+      if (quota === undefined) {
+        throw new UsageError(`--quota: ${kind} takes a whole number or "unlimited", not "${sanitizeLine(text)}"`);
+      }
+      quotas[kind as QuotaKind] = quota;
+    }
+  }
+  for (const kind of QUOTA_KINDS) {
+    const text = aliases[kind];
+    if (text === undefined) continue;
+    const option = QUOTA_ALIASES[kind];
+    if (quotas[kind] !== undefined) {
+      throw new UsageError(`${option} and --quota ${kind}=... both set the ${kind} quota; give it once (${option} is an alias of --quota ${kind}=N)`);
+    }
+    const quota = quotaValue(text);
+    if (quota === undefined) throw new UsageError(`${option} takes a whole number or "unlimited", not "${sanitizeLine(text)}"`);
+    quotas[kind] = quota;
+  }
+  return quotas;
+}
+
+/**
+ * `--overage off|N`: `off` → not allowed (limit 0); `N`, a whole number of units a month (0 to
+ * `Number.MAX_SAFE_INTEGER`) → allowed up to N units beyond the quotas, every kind together; undefined when not given
+ * (the stored setting stands).
+ * @throws UsageError naming the option and the value (sanitized).
+ */
+export function parseOverageOption(value: string | undefined): OverageSetting | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`${name} takes a whole number, not "${sanitizeLine(value)}"`);
-  return Number(value);
+  if (value === 'off') return { allowed: false, limit: 0 };
+  const limit = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(limit)) {
+    throw new UsageError(`--overage takes "off" or a whole number of units a month (all kinds together), not "${sanitizeLine(value)}"`);
+  }
+  return { allowed: true, limit };
 }
 
 /** Longest `--answer-delay`, in seconds (an hour: far past the 15 minutes after which a job times out). */

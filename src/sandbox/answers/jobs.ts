@@ -23,7 +23,7 @@ import { systemClock, type Clock } from '../../api/clock.js';
 import { buildPath, ERROR_CODES, LIMITS, PATHS, type AnswerJob, type AnswerJobCreated, type SearchRequest } from '../../api/types.js';
 import type { SearchIndex } from '../corpus/index-db.js';
 import { search } from '../search/index.js';
-import { UNFINISHED_STATUSES, type AnswerJobRecord, type SandboxState } from '../state/index.js';
+import { UNFINISHED_STATUSES, type AnswerJobRecord, type Consumption, type SandboxState } from '../state/index.js';
 import { composeAnswer, type ComposedAnswer } from './compose.js';
 
 /** Default time from a job's creation to its final status, in ms (`running` after a quarter of it). */
@@ -69,7 +69,7 @@ export interface JobOwner {
 /** What {@link AnswerRunner.create} did. */
 export type AnswerJobCreateResult =
   | { created: true; job: AnswerJobCreated }
-  | { created: false; reason: 'monthly_quota_exceeded'; quota: number | undefined; month: string };
+  | { created: false; reason: 'monthly_quota_exceeded'; consumption: Consumption };
 
 /**
  * The answer jobs of one sandbox process: creates them, runs them on its clock, and answers status checks.
@@ -100,12 +100,14 @@ export class AnswerRunner {
   }
 
   /**
-   * Creates a job for a valid request (spec: POST /v1/answers): consumes one `answers` unit and stores the job
-   * `queued` (one transaction), then schedules its execution in this process.
+   * Creates a job for a valid request (spec: POST /v1/answers): consumes one `answers` unit of `owner.accountId`
+   * (within its quota or as overage) and stores the job `queued` (one transaction), then schedules its execution in
+   * this process.
    * @param request a request `searchRequestProblems` and `checkSearchRequest` found nothing wrong with; only the
    *   contract's fields are kept (`include_content` and unknown fields are dropped).
-   * @returns the 202 body `{job_id, status: "queued", poll_url: "/v1/answers/<job_id>"}`, or `created: false` when
-   *   the month's `answers` quota is used up (nothing consumed or stored).
+   * @returns the 202 body `{job_id, status: "queued", poll_url: "/v1/answers/<job_id>"}`, or `created: false` with the
+   *   refused consumption when the month's `answers` quota is used up and no overage can be counted (nothing consumed
+   *   or stored).
    * @throws Error once {@link close}d; the state's SQLite error (nothing consumed or stored then).
    */
   create(request: SearchRequest, owner: JobOwner): AnswerJobCreateResult {
@@ -119,7 +121,7 @@ export class AnswerRunner {
       created_at: new Date(this.#clock.now()).toISOString(),
     });
     if (!creation.created) {
-      return { created: false, reason: 'monthly_quota_exceeded', quota: creation.consumption.quota, month: creation.consumption.month };
+      return { created: false, reason: 'monthly_quota_exceeded', consumption: creation.consumption };
     }
     this.#schedule(creation.job);
     return { created: true, job: { job_id: jobId, status: 'queued', poll_url: pollUrlOf(jobId) } };

@@ -12,6 +12,7 @@ import { HttpError } from '../http/errors.js';
 import type { Route, RouteContext, ServerDeps } from '../http/router.js';
 import { checkSearchRequest } from '../search/index.js';
 import { SearchRequestError } from '../search/source-types.js';
+import { quotaExceeded } from './quota.js';
 
 /** The server's answer runner. @throws HttpError 501 `not_implemented` when the server was created without one. */
 function runnerOf(deps: ServerDeps, method: string, pattern: string): AnswerRunner {
@@ -23,8 +24,8 @@ function runnerOf(deps: ServerDeps, method: string, pattern: string): AnswerRunn
  * `POST /v1/answers`: the body rules of search (`searchRequestProblems`: 400 `invalid_request` listing every
  * problem), then what the search itself rejects (`checkSearchRequest`: an unknown source type, `court_ids` with only
  * non-court types: 400 `invalid_request`), both before anything is consumed; `include_content` is ignored. Then one
- * unit of the `answers` quota is consumed and the job stored `queued` (429 `monthly_quota_exceeded`, nothing stored,
- * when the quota is used up), and its execution scheduled in this process (see `AnswerRunner`).
+ * unit of the key's account's `answers` quota (or of its overage) is consumed and the job stored `queued` (429
+ * `monthly_quota_exceeded`, nothing stored, when refused: see `quotaExceeded`), and its execution scheduled in this process (see `AnswerRunner`).
  * @returns HTTP 202 `{"job_id":"ans_…","status":"queued","poll_url":"/v1/answers/ans_…"}`.
  * @throws HttpError 400/413/429 as above, 501 without a runner; the state's SQLite error (busy/full → 503).
  */
@@ -42,13 +43,7 @@ async function handleCreate({ body, deps, keyId, accountId }: RouteContext): Pro
     throw error;
   }
   const creation = runner.create(request as SearchRequest, { keyId, accountId });
-  if (!creation.created) {
-    throw new HttpError(
-      429,
-      ERROR_CODES.monthlyQuotaExceeded,
-      `The monthly answers quota of ${creation.quota ?? 0} is used up for ${creation.month}.`,
-    );
-  }
+  if (!creation.created) throw quotaExceeded(creation.consumption);
   return creation.job;
 }
 

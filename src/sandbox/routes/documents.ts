@@ -3,6 +3,7 @@ import { ERROR_CODES, PATHS } from '../../api/types.js';
 import type { StoredDocument } from '../corpus/index-db.js';
 import { HttpError } from '../http/errors.js';
 import type { Route, RouteContext } from '../http/router.js';
+import { quotaExceeded } from './quota.js';
 
 /** The query parameters of `GET /v1/documents`, both required (spec: "both required in use"). */
 const REQUIRED = ['document_id', 'collection'] as const;
@@ -37,31 +38,26 @@ function requiredParameters(query: URLSearchParams): Record<(typeof REQUIRED)[nu
  * search excerpts).
  *
  * Order: parameters checked (400, nothing consumed), document looked up (404 `not_found` for an unknown pair, nothing
- * consumed), then one unit of the retrieval quota consumed (usage kind `documents`; 429 `monthly_quota_exceeded` when
- * a quota is set and used up). The document is read and parsed in full before the unit is consumed, so a failure to
+ * consumed), then one unit of the key's account's `retrieval` quota consumed (or of its overage; 429
+ * `monthly_quota_exceeded` when refused, see `quotaExceeded`). The document is read and parsed in full before the unit is consumed, so a failure to
  * read it costs nothing and nothing of the handler can fail after the consumption (there is nothing to give back).
- * `HEAD` answers as `GET` would (including 429 when the quota is used up) but consumes nothing: it transfers no
- * document.
+ * `HEAD` answers as `GET` would (including 429 when a unit would be refused: `SandboxState.allows`) but consumes
+ * nothing: it transfers no document.
  * @throws HttpError 400/404/429 as above; the state's SQLite error (busy/full → 503, see `http/errors.ts`).
  */
-function handleDocument({ query, deps, request }: RouteContext): StoredDocument {
+function handleDocument({ query, deps, request, accountId }: RouteContext): StoredDocument {
   const { document_id, collection } = requiredParameters(query);
   const document: StoredDocument | undefined = deps.index.readDocument(document_id, collection);
   if (document === undefined) {
     throw new HttpError(404, 'not_found', 'No document has this document_id in this collection. Take both from the same search result.');
   }
   if (request.method === 'HEAD') {
-    if (!deps.state.allows('documents')) throw quotaExceeded(deps.state.quota('documents'), 'this month');
+    if (!deps.state.allows(accountId, 'retrieval')) throw quotaExceeded(deps.state.preview(accountId, 'retrieval'));
     return document;
   }
-  const consumption = deps.state.consume('documents');
-  if (!consumption.allowed) throw quotaExceeded(consumption.quota, consumption.month);
+  const consumption = deps.state.consume(accountId, 'retrieval');
+  if (!consumption.allowed) throw quotaExceeded(consumption);
   return document;
-}
-
-/** 429 `monthly_quota_exceeded` for the retrieval quota. */
-function quotaExceeded(quota: number | undefined, month: string): HttpError {
-  return new HttpError(429, ERROR_CODES.monthlyQuotaExceeded, `The monthly retrieval quota of ${quota ?? 0} documents is used up for ${month}.`);
 }
 
 /** The document route. */

@@ -8,7 +8,7 @@
  * | GET | /v1/catalog/courts | api-key | | yes (`catalog.ts`) |
  * | GET | /v1/catalog/judges | api-key | | yes (`judges.ts`) |
  * | GET | /v1/documents | api-key | retrieval | yes (`documents.ts`) |
- * | GET | /v1/usage | api-key | | 501 |
+ * | GET | /v1/usage | api-key | | yes (`usage.ts`) |
  * | POST | /v1/answers | api-key | answers | yes, 202 (`answers.ts`) |
  * | GET | /v1/answers/:job_id | api-key | | yes (`answers.ts`) |
  * | GET, POST | /v1/keys | session | | 501 |
@@ -24,9 +24,7 @@ import { DOCUMENT_ROUTES } from './documents.js';
 import { JUDGES_ROUTES } from './judges.js';
 import { notImplemented } from './not-implemented.js';
 import { SEARCH_ROUTES } from './search.js';
-
-/** `GET /v1/usage` (spec: GET /v1/usage). */
-const USAGE_ROUTES: readonly Route[] = [notImplemented({ method: 'GET', pattern: PATHS.usage, auth: 'api-key' })];
+import { USAGE_ROUTES } from './usage.js';
 
 /** Key management (spec: Key and account endpoints), user-session auth. */
 const KEY_ROUTES: readonly Route[] = [

@@ -3,36 +3,32 @@ import { ERROR_CODES, PATHS, searchRequestProblems, type SearchRequest, type Sea
 import { HttpError } from '../http/errors.js';
 import type { Route, RouteContext } from '../http/router.js';
 import { search } from '../search/index.js';
+import { quotaExceeded } from './quota.js';
 import { SearchRequestError } from '../search/source-types.js';
 
 /**
  * Validates the body (`searchRequestProblems`: 400 `invalid_request` listing every problem, nothing consumed), then
- * consumes one unit of the search quota (429 `monthly_quota_exceeded` when used up), then searches. A request the
+ * consumes one unit of the key's account's search quota (or of its overage; 429 `monthly_quota_exceeded` when
+ * refused, see `quotaExceeded`), then searches. A request the
  * search still rejects (`SearchRequestError`: unknown source type, `court_ids` with only non-court types) gets its
  * unit back and 400 `invalid_request`, like every other invalid request; any other failure of the search also gives
  * the unit back (and becomes a 500).
  * @returns HTTP 200 with the search response (spec: Search response).
  * @throws HttpError 400/413/429 as above; the state's SQLite error (busy/full → 503, see `http/errors.ts`).
  */
-async function handleSearch({ body, deps }: RouteContext): Promise<SearchResponse> {
+async function handleSearch({ body, deps, accountId }: RouteContext): Promise<SearchResponse> {
   const request = await body();
   const problems = searchRequestProblems(request);
   if (problems.length > 0) {
     throw new HttpError(400, ERROR_CODES.invalidRequest, problems.map((p) => p.message).join('; '));
   }
-  const consumption = deps.state.consume('search');
-  if (!consumption.allowed) {
-    throw new HttpError(
-      429,
-      ERROR_CODES.monthlyQuotaExceeded,
-      `The monthly search quota of ${consumption.quota} is used up for ${consumption.month}.`,
-    );
-  }
+  const consumption = deps.state.consume(accountId, 'search');
+  if (!consumption.allowed) throw quotaExceeded(consumption);
   try {
     return search(deps.index, request as SearchRequest);
   } catch (error) {
     // A request rejected as invalid costs nothing, like every other invalid_request.
-    deps.state.release('search');
+    deps.state.release(accountId, 'search', consumption.month);
     if (error instanceof SearchRequestError) throw new HttpError(400, error.code, error.message);
     throw error;
   }

@@ -85,7 +85,7 @@ export class AnswerJobStore {
   readonly #get: StatementSync;
   readonly #markRunning: StatementSync;
   readonly #succeed: StatementSync;
-  readonly #readMonth: StatementSync;
+  readonly #readOwner: StatementSync;
   readonly #fail: StatementSync;
 
   constructor(db: DatabaseSync) {
@@ -101,7 +101,7 @@ export class AnswerJobStore {
       `UPDATE answer_jobs SET status = 'succeeded', answer = ?, sources_json = ?, finished_at = ?, updated_at = ?
        WHERE job_id = ? AND status IN ('queued', 'running')`,
     );
-    this.#readMonth = db.prepare('SELECT usage_month FROM answer_jobs WHERE job_id = ?');
+    this.#readOwner = db.prepare('SELECT account_id, usage_month FROM answer_jobs WHERE job_id = ?');
     this.#fail = db.prepare(
       `UPDATE answer_jobs SET status = 'failed', error_code = ?, error_message = ?, finished_at = ?, updated_at = ?,
          unit_released = 1
@@ -147,15 +147,21 @@ export class AnswerJobStore {
    * `queued` or `running` → `failed` with `code` and `message` at `at` (ISO), marking its unit released; only when its
    * unit was not released before and, when `createdAtOrBefore` (ISO) is given, it was created then or earlier (the
    * 15-minute rule's condition, checked in the same statement).
-   * @returns the job's usage month when it was failed now (the caller gives that month's unit back in the same
-   *   transaction); undefined when nothing changed (unknown, already final, or too young).
+   * @returns the job's account and usage month when it was failed now (the caller gives that account's unit of that
+   *   month back in the same transaction); undefined when nothing changed (unknown, already final, or too young).
    * @throws the SQLite error of the update.
    */
-  fail(jobId: string, failure: { code: string; message: string }, at: string, createdAtOrBefore?: string): string | undefined {
+  fail(
+    jobId: string,
+    failure: { code: string; message: string },
+    at: string,
+    createdAtOrBefore?: string,
+  ): { account_id: string; usage_month: string } | undefined {
     const bound = createdAtOrBefore ?? null;
     const changed = Number(this.#fail.run(failure.code, failure.message, at, at, jobId, bound, bound).changes) > 0;
     if (!changed) return undefined;
-    return (this.#readMonth.get(jobId) as { usage_month: string }).usage_month;
+    const { account_id, usage_month } = this.#readOwner.get(jobId) as { account_id: string; usage_month: string };
+    return { account_id, usage_month };
   }
 }
 

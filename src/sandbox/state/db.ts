@@ -16,6 +16,10 @@
  * Each runs in its own `BEGIN IMMEDIATE` transaction together with the new `user_version`, so a failed migration leaves
  * the database at the previous version. Migration 1 is the schema of the first sandbox release, unchanged, so data
  * directories created by it open as they are.
+ *
+ * Schema (version 4): `api_keys` (SHA-256 of each key, its account, status, times, owner of ephemeral keys),
+ * `accounts` (plan, overage setting), `account_usage` (units per account, UTC month `YYYY-MM` and quota kind
+ * `search` | `retrieval` | `answers`), `answer_jobs`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -108,6 +112,38 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    description:
+      'accounts (plan and overage setting; acct_sandbox and every account of a key or job) and account_usage (usage per account, month and kind, the kinds of the contract: documents becomes retrieval), replacing usage',
+    sql: `
+      CREATE TABLE accounts (
+        account_id TEXT PRIMARY KEY,
+        plan TEXT NOT NULL DEFAULT 'sandbox',
+        overage_allowed INTEGER NOT NULL DEFAULT 0 CHECK (overage_allowed IN (0, 1)),
+        overage_limit INTEGER NOT NULL DEFAULT 0 CHECK (overage_limit >= 0),
+        created_at TEXT NOT NULL
+      );
+      INSERT INTO accounts (account_id, created_at) VALUES ('acct_sandbox', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));
+      INSERT INTO accounts (account_id, created_at)
+        SELECT DISTINCT account_id, strftime('%Y-%m-%dT%H:%M:%fZ', 'now') FROM api_keys WHERE true
+        ON CONFLICT (account_id) DO NOTHING;
+      INSERT INTO accounts (account_id, created_at)
+        SELECT DISTINCT account_id, strftime('%Y-%m-%dT%H:%M:%fZ', 'now') FROM answer_jobs WHERE true
+        ON CONFLICT (account_id) DO NOTHING;
+      CREATE TABLE account_usage (
+        account_id TEXT NOT NULL,
+        month TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('search', 'retrieval', 'answers')),
+        used INTEGER NOT NULL DEFAULT 0 CHECK (used >= 0),
+        PRIMARY KEY (account_id, month, kind)
+      );
+      INSERT INTO account_usage (account_id, month, kind, used)
+        SELECT 'acct_sandbox', month, CASE kind WHEN 'documents' THEN 'retrieval' ELSE kind END, used FROM usage
+        WHERE kind IN ('search', 'documents', 'answers') AND used > 0;
+      DROP TABLE usage;
+    `,
+  },
 ];
 
 /** The `user_version` of a database with every migration of {@link MIGRATIONS} applied. */
@@ -161,6 +197,22 @@ export function immediateTransaction<T>(db: DatabaseSync, work: () => T): T {
   } catch (error) {
     if (db.isTransaction) db.exec('ROLLBACK');
     throw error;
+  }
+}
+
+/**
+ * Runs `work` in a deferred (read) transaction, so that its reads see one snapshot of the database; directly when a
+ * transaction is already open. In WAL mode a reader does not wait for writers. The transaction is ended (`COMMIT`,
+ * nothing being written) whether `work` returns or throws.
+ * @throws what `work` throws; the SQLite error of `BEGIN`.
+ */
+export function readTransaction<T>(db: DatabaseSync, work: () => T): T {
+  if (db.isTransaction) return work();
+  db.exec('BEGIN DEFERRED');
+  try {
+    return work();
+  } finally {
+    if (db.isTransaction) db.exec('COMMIT');
   }
 }
 

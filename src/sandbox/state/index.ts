@@ -1,6 +1,7 @@
 /**
- * The sandbox's account state in `<data dir>/state.sqlite`: API keys (`keys.ts`), monthly usage (`usage.ts`) and answer
- * jobs (`answer-jobs.ts`), over the database opened and migrated by `db.ts`.
+ * The sandbox's account state in `<data dir>/state.sqlite`: API keys (`keys.ts`), accounts with their plan and overage
+ * setting (`accounts.ts`, `plans.ts`), monthly usage per account (`usage.ts`) and answer jobs (`answer-jobs.ts`), over
+ * the database opened and migrated by `db.ts`.
  *
  * Single writer per process; several processes may open the same directory (WAL). During a request, a lock held by
  * another process makes a write fail after {@link BUSY_TIMEOUT_MS} with SQLITE_BUSY, which the HTTP server answers
@@ -9,10 +10,13 @@
  */
 import os from 'node:os';
 import type { DatabaseSync } from 'node:sqlite';
-import { BUSY_TIMEOUT_MS, immediateTransaction, openStateDatabase, patiently, STARTUP_BUSY_TIMEOUT_MS } from './db.js';
+import type { QuotaKind, UsageResponse } from '../../api/types.js';
+import { AccountStore, type Account, type OverageSetting } from './accounts.js';
 import { AnswerJobStore, type AnswerJobRecord, type NewAnswerJob } from './answer-jobs.js';
-import { KeyStore, type IssuedKey, type IssueKeyOptions, type KeyCheck, type KeyOwner } from './keys.js';
-import { UsageStore, type Consumption, type Quotas, type UsageKind } from './usage.js';
+import { BUSY_TIMEOUT_MS, immediateTransaction, openStateDatabase, patiently, STARTUP_BUSY_TIMEOUT_MS } from './db.js';
+import { DEFAULT_ACCOUNT_ID, KeyStore, type IssuedKey, type IssueKeyOptions, type KeyCheck, type KeyOwner } from './keys.js';
+import type { PlanQuotas, Quotas } from './plans.js';
+import { UsageStore, type Consumption } from './usage.js';
 
 export {
   DEFAULT_ACCOUNT_ID,
@@ -24,15 +28,20 @@ export {
   type KeyCheck,
   type KeyOwner,
 } from './keys.js';
-export type { Consumption, Quotas, UsageKind } from './usage.js';
+export { usagePeriod, type Consumption, type UsagePeriod } from './usage.js';
+export { DEFAULT_PLAN, PLANS, effectiveQuotas, type PlanQuotas, type Quota, type Quotas } from './plans.js';
+export { normalizeOverage, type Account, type OverageSetting } from './accounts.js';
 export { UNFINISHED_STATUSES, type AnswerJobRecord, type NewAnswerJob } from './answer-jobs.js';
 export { BUSY_TIMEOUT_MS, STARTUP_BUSY_TIMEOUT_MS };
 
 /** Options of {@link SandboxState.open}. */
 export interface OpenStateOptions {
-  /** Clock of key times and of the usage month; default the system clock. */
+  /** Clock of key and account times and of the usage month; default the system clock. */
   now?: () => Date;
-  /** Monthly quotas in units per kind; default unlimited. */
+  /**
+   * This handle's quotas per kind, in units per month (`null`: unlimited), replacing the plan's for every account;
+   * kinds left out keep the plan's (see `plans.ts`). Default `{}`: the plan's.
+   */
   quotas?: Quotas;
   /** The process recorded as owner of the ephemeral keys this handle issues; default this process and host. */
   owner?: KeyOwner;
@@ -45,18 +54,22 @@ export type AnswerJobCreation =
   | { created: true; job: AnswerJobRecord; consumption: Consumption }
   | { created: false; consumption: Consumption };
 
-/** The sandbox's keys, usage and answer jobs. */
+/** The sandbox's keys, accounts, usage and answer jobs. */
 export class SandboxState {
   readonly #db: DatabaseSync;
+  readonly #now: () => Date;
   readonly #keys: KeyStore;
+  readonly #accounts: AccountStore;
   readonly #usage: UsageStore;
   readonly #jobs: AnswerJobStore;
 
   private constructor(db: DatabaseSync, options: OpenStateOptions) {
     const now = options.now ?? (() => new Date());
     this.#db = db;
+    this.#now = now;
     this.#keys = new KeyStore(db, now, options.owner ?? { pid: process.pid, host: os.hostname() }, options.isRunning);
-    this.#usage = new UsageStore(db, now, options.quotas ?? {});
+    this.#accounts = new AccountStore(db);
+    this.#usage = new UsageStore(db, now, options.quotas ?? {}, this.#accounts);
     this.#jobs = new AnswerJobStore(db);
   }
 
@@ -71,13 +84,19 @@ export class SandboxState {
 
   /**
    * Issues a new active key (see `KeyStore.issue`), waiting up to {@link STARTUP_BUSY_TIMEOUT_MS} for the write lock.
-   * The key belongs to `options.account` (default `acct_sandbox`, see `DEFAULT_ACCOUNT_ID`). An `ephemeral` key
+   * The key belongs to `options.account` (default `acct_sandbox`, see `DEFAULT_ACCOUNT_ID`), whose row in `accounts`
+   * is created in the same transaction when it has none (plan `sandbox`, overage off). An `ephemeral` key
    * records this process as its owner and is removed by {@link deleteEphemeralKey}, or, if this process dies first, by
    * {@link deleteStaleEphemeralKeys} in a later start.
    * @throws the SQLite error of the insert.
    */
   issueKey(name: string, options: IssueKeyOptions = {}): IssuedKey {
-    return patiently(this.#db, () => this.#keys.issue(name, options));
+    return patiently(this.#db, () =>
+      immediateTransaction(this.#db, () => {
+        this.#accounts.ensure(options.account ?? DEFAULT_ACCOUNT_ID, this.#now().toISOString());
+        return this.#keys.issue(name, options);
+      }),
+    );
   }
 
   /**
@@ -113,45 +132,104 @@ export class SandboxState {
     return patiently(this.#db, () => this.#keys.deleteStale());
   }
 
-  /** Consumes one unit of `kind` when the month's quota allows it (spec: Quota rules; see `UsageStore.consume`). */
-  consume(kind: UsageKind): Consumption {
-    return this.#usage.consume(kind);
+  /**
+   * The account (spec: "the account holds whether extra consumption (overage) is allowed and a monthly limit for
+   * it"): `{account_id, plan, overage: {allowed, limit}, created_at}`; undefined when it has no row.
+   * @throws the SQLite error of the read.
+   */
+  account(accountId: string): Account | undefined {
+    return this.#accounts.get(accountId);
   }
 
   /**
-   * Gives back one unit of `kind` to `month` (`YYYY-MM`, UTC; default the current month), never below zero; true when
-   * a unit was given back (see `UsageStore.release`).
+   * Stores the account's overage setting (spec: Quota rules 4; `PATCH /v1/account/overages` builds on it): allowed or
+   * not, and its monthly limit in units, every kind together (see `UsageStore` for how overage is counted). Not
+   * allowed stores limit 0. A request-time write (waits {@link BUSY_TIMEOUT_MS}); with `startUp`, a start-up step that
+   * waits up to {@link STARTUP_BUSY_TIMEOUT_MS} (`pravo sandbox serve --overage`).
+   * @returns the account as stored now; undefined when it has no row (nothing is stored).
+   * @throws RangeError when `limit` is not a whole number from 0 to `Number.MAX_SAFE_INTEGER`; the SQLite error.
    */
-  release(kind: UsageKind, month?: string): boolean {
-    return this.#usage.release(kind, month);
+  setOverage(accountId: string, setting: OverageSetting, options: { startUp?: boolean } = {}): Account | undefined {
+    const write = (): Account | undefined =>
+      immediateTransaction(this.#db, () => (this.#accounts.setOverage(accountId, setting) ? this.#accounts.get(accountId) : undefined));
+    return options.startUp ? patiently(this.#db, write) : write();
   }
 
-  /** Whether one more unit of `kind` could be consumed now, consuming nothing (see `UsageStore.allows`). */
-  allows(kind: UsageKind): boolean {
-    return this.#usage.allows(kind);
+  /**
+   * The monthly quotas `accountId` counts against in this process, every kind, in units (`null`: unlimited): its
+   * plan's, with this handle's `quotas` overrides (see `plans.ts`).
+   * @throws the SQLite error of the read.
+   */
+  quotas(accountId: string): PlanQuotas {
+    return this.#usage.quotas(accountId);
   }
 
-  /** The monthly quota of `kind` in units, `undefined` when unlimited. */
-  quota(kind: UsageKind): number | undefined {
-    return this.#usage.quota(kind);
+  /**
+   * Consumes one unit of `kind` for `accountId` in the current month, in one transaction: within the quota, or beyond
+   * it as overage when the account allows it and its overage limit is not spent, else refused with nothing counted
+   * (spec: Quota rules; see `UsageStore.consume`).
+   * @throws the SQLite error (busy after {@link BUSY_TIMEOUT_MS}, full); nothing is consumed then.
+   */
+  consume(accountId: string, kind: QuotaKind): Consumption {
+    return this.#usage.consume(accountId, kind);
   }
 
-  /** Units of `kind` used in `month` (`YYYY-MM`, UTC; default the current month). */
-  used(kind: UsageKind, month?: string): number {
-    return this.#usage.used(kind, month);
+  /**
+   * What {@link consume} would do now, consuming nothing (see `UsageStore.preview`): the consumption it would be,
+   * with the counts as they are.
+   * @throws the SQLite error of the read.
+   */
+  preview(accountId: string, kind: QuotaKind): Consumption {
+    return this.#usage.preview(accountId, kind);
+  }
+
+  /**
+   * Whether one more unit of `kind` could be consumed now by `accountId` (within quota, or as overage), consuming
+   * nothing: for a request that previews a consuming one (`HEAD` on `GET /v1/documents`).
+   * @throws the SQLite error of the read.
+   */
+  allows(accountId: string, kind: QuotaKind): boolean {
+    return this.#usage.preview(accountId, kind).allowed;
+  }
+
+  /**
+   * Gives back one unit of `kind` to `accountId`'s `month` (`YYYY-MM`, UTC; default the current month), never below
+   * zero; true when a unit was given back (see `UsageStore.release`).
+   * @throws the SQLite error of the update.
+   */
+  release(accountId: string, kind: QuotaKind, month?: string): boolean {
+    return this.#usage.release(accountId, kind, month);
+  }
+
+  /**
+   * Units of `kind` used by `accountId` in `month` (`YYYY-MM`, UTC; default the current month), overage included.
+   * @throws the SQLite error of the read.
+   */
+  used(accountId: string, kind: QuotaKind, month?: string): number {
+    return this.#usage.used(accountId, kind, month);
+  }
+
+  /**
+   * The body of `GET /v1/usage` for `accountId` (spec: GET /v1/usage; `UsageResponse`, README "Sandbox: usage"): the
+   * current calendar month (UTC) of the state's clock, the plan, each kind's `used`/`limit`/`remaining`/
+   * `overage_used` and the overage setting with its use (see `UsageStore.report`).
+   * @throws the SQLite error of the reads.
+   */
+  usage(accountId: string): UsageResponse {
+    return this.#usage.report(accountId);
   }
 
   /**
    * Creates an answer job (spec: POST /v1/answers; Quota rules 2): in one transaction, consumes one `answers` unit of
-   * the current month and inserts the job `queued` with that month; when the quota is used up, nothing is consumed or
-   * inserted (`created: false`, the server answers `monthly_quota_exceeded`).
+   * the current month for the job's `account_id` (see {@link consume}) and inserts the job `queued` with that month;
+   * when refused, nothing is consumed or inserted (`created: false`, the server answers `monthly_quota_exceeded`).
    * @param job the new job without its usage month (that of the consumption).
    * @throws the SQLite error (busy after {@link BUSY_TIMEOUT_MS}, full, a duplicate `job_id`); nothing is consumed or
    *   inserted then.
    */
   createAnswerJob(job: Omit<NewAnswerJob, 'usage_month'>): AnswerJobCreation {
     let inserted: NewAnswerJob | undefined;
-    const consumption = this.#usage.consume('answers', ({ month }) => {
+    const consumption = this.#usage.consume(job.account_id, 'answers', ({ month }) => {
       inserted = { ...job, usage_month: month };
       this.#jobs.insert(inserted);
     });
@@ -183,7 +261,7 @@ export class SandboxState {
 
   /**
    * `queued` or `running` → `failed` with `failure.code` and `failure.message` at `at`, and, in the same transaction,
-   * its `answers` unit given back to the month it was consumed in (spec: States and transitions: a failed job consumes
+   * its `answers` unit given back to its account's month it was consumed in (spec: States and transitions: a failed job consumes
    * no unit, a timed-out job has its unit restored). With `createdAtOrBefore`, only a job created then or earlier (the
    * 15-minute rule). Conditional on the stored status and the unit's flag, so among any number of processes and calls
    * a job is failed, and its unit given back, at most once.
@@ -192,9 +270,9 @@ export class SandboxState {
    */
   failAnswerJob(jobId: string, failure: { code: string; message: string }, at: Date, createdAtOrBefore?: Date): boolean {
     return immediateTransaction(this.#db, () => {
-      const month = this.#jobs.fail(jobId, failure, at.toISOString(), createdAtOrBefore?.toISOString());
-      if (month === undefined) return false;
-      this.#usage.release('answers', month);
+      const failed = this.#jobs.fail(jobId, failure, at.toISOString(), createdAtOrBefore?.toISOString());
+      if (failed === undefined) return false;
+      this.#usage.release(failed.account_id, 'answers', failed.usage_month);
       return true;
     });
   }

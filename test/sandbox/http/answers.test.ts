@@ -13,6 +13,7 @@ import { LIMITS, type AnswerJob } from '../../../src/api/types.js';
 import type { AnswerSource } from '../../../src/sandbox/answers/compose.js';
 import { ANSWER_FAILED } from '../../../src/sandbox/answers/jobs.js';
 import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/index.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { expectWellCited } from '../answers/answer-text.js';
 import { expectError, openSyntheticIndex, request, startTestServer, type Reply, type TestServer, type TestServerOptions } from './harness.js';
@@ -76,8 +77,8 @@ describe('POST /v1/answers', () => {
     expect(created.job_id).toMatch(/^ans_[0-9a-f]{24}$/);
     expect(created.status).toBe('queued');
     expect(created.poll_url).toBe(`/v1/answers/${created.job_id}`);
-    expect(server.state.used('answers')).toBe(1);
-    expect(server.state.used('search')).toBe(0);
+    expect(server.state.used(DEFAULT_ACCOUNT_ID, 'answers')).toBe(1);
+    expect(server.state.used(DEFAULT_ACCOUNT_ID, 'search')).toBe(0);
     // Only the contract's fields are kept with the job.
     expect(server.state.answerJob(created.job_id)?.request).toEqual(QUERY);
     expect(server.logs[0]).toMatch(/^POST \/v1\/answers 202 \d+ms key=key_/);
@@ -95,7 +96,7 @@ describe('POST /v1/answers', () => {
   ])('%s → 400 invalid_request, nothing consumed, no job', async (_name, body, message) => {
     const { server, clock } = await serve();
     expect(expectError(await post(server, body), 400, 'invalid_request')).toMatch(message);
-    expect(server.state.used('answers')).toBe(0);
+    expect(server.state.used(DEFAULT_ACCOUNT_ID, 'answers')).toBe(0);
     expect(server.answers.pendingJobs()).toBe(0);
     expect(clock.pendingTimers()).toBe(0);
   });
@@ -104,8 +105,10 @@ describe('POST /v1/answers', () => {
     const { server, clock } = await serve({ quotas: { answers: 1 } });
     await create(server);
     const message = expectError(await post(server, QUERY), 429, 'monthly_quota_exceeded');
-    expect(message).toBe('The monthly answers quota of 1 is used up for 2025-03.');
-    expect(server.state.used('answers')).toBe(1);
+    expect(message).toBe(
+      "The monthly answers quota of 1 unit is used up for 2025-03, and overage is off for this account. GET /v1/usage shows this month's consumption.",
+    );
+    expect(server.state.used(DEFAULT_ACCOUNT_ID, 'answers')).toBe(1);
     expect(server.answers.pendingJobs()).toBe(1);
     expect(clock.pendingTimers()).toBe(2);
   });
@@ -113,7 +116,7 @@ describe('POST /v1/answers', () => {
   it('needs an API key', async () => {
     const { server } = await serve();
     expectError(await request(server.baseUrl, 'POST', '/v1/answers', { body: JSON.stringify(QUERY) }), 401, 'missing_api_key');
-    expect(server.state.used('answers')).toBe(0);
+    expect(server.state.used(DEFAULT_ACCOUNT_ID, 'answers')).toBe(0);
   });
 });
 
@@ -141,8 +144,8 @@ describe('GET /v1/answers/{job_id}', () => {
     expect(done.answer).toMatch(/^Най-относим/);
     expect(sources.every((s) => s.title.includes('ТЕСТОВИ ДАННИ'))).toBe(true);
     // The unit stays consumed; a search was not counted as a search.
-    expect(server.state.used('answers')).toBe(1);
-    expect(server.state.used('search')).toBe(0);
+    expect(server.state.used(DEFAULT_ACCOUNT_ID, 'answers')).toBe(1);
+    expect(server.state.used(DEFAULT_ACCOUNT_ID, 'search')).toBe(0);
     expect(clock.pendingTimers()).toBe(0);
     expect(server.logs).toContainEqual(expect.stringMatching(/^answer job ans_[0-9a-f]{24} succeeded: \d source\(s\)$/));
   });
@@ -170,14 +173,14 @@ describe('GET /v1/answers/{job_id}', () => {
   it('with failure rate 1, the job fails answer_failed and consumes no unit', async () => {
     const { server, clock } = await serve({ answers: { failureRate: 1 } });
     const pollUrl = await create(server);
-    expect(server.state.used('answers')).toBe(1);
+    expect(server.state.used(DEFAULT_ACCOUNT_ID, 'answers')).toBe(1);
     await clock.advance(3000);
     const failed = await job(server, pollUrl);
     expect(Object.keys(failed)).toEqual(['job_id', 'status', 'error_code', 'error_message', 'created_at', 'updated_at']);
     expect(failed).toMatchObject({ status: 'failed', error_code: ANSWER_FAILED });
     expect(failed.error_message).toMatch(/не е изразходвана/);
     expect(failed.error_message).toMatch(/no answers quota unit was consumed/);
-    expect(server.state.used('answers')).toBe(0);
+    expect(server.state.used(DEFAULT_ACCOUNT_ID, 'answers')).toBe(0);
     expect(server.logs).toContainEqual(expect.stringMatching(/failed: answer_failed \(simulated failure/));
   });
 
@@ -190,14 +193,14 @@ describe('GET /v1/answers/{job_id}', () => {
     expect((await job(server, first)).status).toBe('succeeded');
     expect((await job(server, second)).error_code).toBe(ANSWER_FAILED);
     expect(draws).toEqual([]);
-    expect(server.state.used('answers')).toBe(1);
+    expect(server.state.used(DEFAULT_ACCOUNT_ID, 'answers')).toBe(1);
   });
 
   it('15 minutes after creation, a check fails a queued or running job timed_out and restores its unit, once', async () => {
     const { server, clock } = await serve({ answers: { delayMs: 20 * 60 * 1000 } });
     const pollUrl = await create(server);
     await create(server);
-    expect(server.state.used('answers')).toBe(2);
+    expect(server.state.used(DEFAULT_ACCOUNT_ID, 'answers')).toBe(2);
     await clock.advance(LIMITS.answerJobTimeoutMs - 1);
     expect((await job(server, pollUrl)).status).toBe('running');
     await clock.advance(1);
@@ -205,10 +208,10 @@ describe('GET /v1/answers/{job_id}', () => {
     expect(failed).toMatchObject({ status: 'failed', error_code: 'timed_out', updated_at: '2025-03-15T12:15:00.000Z' });
     expect(failed.error_message).toMatch(/възстановена/);
     expect(failed.error_message).toMatch(/restored/);
-    expect(server.state.used('answers')).toBe(1);
+    expect(server.state.used(DEFAULT_ACCOUNT_ID, 'answers')).toBe(1);
     // A second check restores nothing more and shows the same job.
     expect(await job(server, pollUrl)).toEqual(failed);
-    expect(server.state.used('answers')).toBe(1);
+    expect(server.state.used(DEFAULT_ACCOUNT_ID, 'answers')).toBe(1);
     // Its timers are gone: only the other job's remain.
     expect(server.answers.pendingJobs()).toBe(1);
     expect(server.logs.filter((line) => /timed_out/.test(line))).toHaveLength(1);
@@ -221,7 +224,7 @@ describe('GET /v1/answers/{job_id}', () => {
     const done = await job(server, pollUrl);
     await clock.advance(LIMITS.answerJobTimeoutMs);
     expect(await job(server, pollUrl)).toEqual(done);
-    expect(server.state.used('answers')).toBe(1);
+    expect(server.state.used(DEFAULT_ACCOUNT_ID, 'answers')).toBe(1);
   });
 
   it('a job another process timed out stays timed_out when the accepting process finishes it later', async () => {
@@ -231,11 +234,11 @@ describe('GET /v1/answers/{job_id}', () => {
     const { server: other } = await serve({ stateDir: accepting.stateDir }, clock);
     await clock.advance(LIMITS.answerJobTimeoutMs);
     expect(await job(other, pollUrl)).toMatchObject({ status: 'failed', error_code: 'timed_out' });
-    expect(accepting.state.used('answers')).toBe(0);
+    expect(accepting.state.used(DEFAULT_ACCOUNT_ID, 'answers')).toBe(0);
     // The accepting process's timer fires at 20 minutes: its result is dropped.
     await clock.advance(5 * 60 * 1000);
     expect(await job(accepting, pollUrl)).toMatchObject({ status: 'failed', error_code: 'timed_out' });
-    expect(accepting.state.used('answers')).toBe(0);
+    expect(accepting.state.used(DEFAULT_ACCOUNT_ID, 'answers')).toBe(0);
     expect(accepting.logs).toContainEqual(expect.stringMatching(/already final \(timed out meanwhile\); its answer is dropped/));
   });
 
@@ -251,10 +254,10 @@ describe('GET /v1/answers/{job_id}', () => {
     const { server: second } = await serve({ stateDir }, clock);
     await clock.advance(60 * 1000);
     expect((await job(second, pollUrl)).status).toBe('queued');
-    expect(second.state.used('answers')).toBe(1);
+    expect(second.state.used(DEFAULT_ACCOUNT_ID, 'answers')).toBe(1);
     await clock.advance(LIMITS.answerJobTimeoutMs - 60 * 1000);
     expect(await job(second, pollUrl)).toMatchObject({ status: 'failed', error_code: 'timed_out' });
-    expect(second.state.used('answers')).toBe(0);
+    expect(second.state.used(DEFAULT_ACCOUNT_ID, 'answers')).toBe(0);
   });
 
   it('restores the unit of a job created on the last day of a month to that month', async () => {
@@ -263,11 +266,11 @@ describe('GET /v1/answers/{job_id}', () => {
     const march = await create(server);
     await clock.advance(16 * 60 * 1000);
     await create(server);
-    expect(server.state.used('answers', '2025-03')).toBe(1);
-    expect(server.state.used('answers', '2025-04')).toBe(1);
+    expect(server.state.used(DEFAULT_ACCOUNT_ID, 'answers', '2025-03')).toBe(1);
+    expect(server.state.used(DEFAULT_ACCOUNT_ID, 'answers', '2025-04')).toBe(1);
     expect(await job(server, march)).toMatchObject({ status: 'failed', error_code: 'timed_out' });
-    expect(server.state.used('answers', '2025-03')).toBe(0);
-    expect(server.state.used('answers', '2025-04')).toBe(1);
+    expect(server.state.used(DEFAULT_ACCOUNT_ID, 'answers', '2025-03')).toBe(0);
+    expect(server.state.used(DEFAULT_ACCOUNT_ID, 'answers', '2025-04')).toBe(1);
   });
 
   it('a job of another account, an unknown id or a malformed one is 404 not_found; another key of the account sees it', async () => {

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import { createSandboxServer, DEFAULT_SERVER_OPTIONS } from '../../../src/sandbox/http/server.js';
 import { ROUTES } from '../../../src/sandbox/routes/index.js';
+import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/index.js';
 import { connectRaw, expectError, openSyntheticIndex, parseRawReply, startTestServer, type TestServer } from './harness.js';
 
 let root: string;
@@ -107,7 +108,7 @@ describe('a client that leaves mid-body', () => {
     expect(parseRawReply(await again.received).status).toBe(401);
     expect(sandbox.logs).toHaveLength(2);
     expect(sandbox.logs.join('\n')).not.toMatch(/failed:|internal_error|500| at /);
-    expect(sandbox.state.used('search')).toBe(0);
+    expect(sandbox.state.used(DEFAULT_ACCOUNT_ID, 'search')).toBe(0);
   });
 
   it('half-closing it → the client may still read a 400; one log line, as a client abort', async () => {

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { collectionOf, openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import type { CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
 import { search } from '../../../src/sandbox/search/index.js';
+import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/index.js';
 import { CASES, LAWS, tempDir, writeCorpus } from '../fixtures.js';
 import { expectError, request, startTestServer, type TestServer } from './harness.js';
 
@@ -49,7 +50,7 @@ afterEach(async () => {
 });
 
 async function server(quota?: number): Promise<TestServer> {
-  sandbox = await startTestServer(t.dir, index, quota === undefined ? {} : { quotas: { documents: quota } });
+  sandbox = await startTestServer(t.dir, index, quota === undefined ? {} : { quotas: { retrieval: quota } });
   return sandbox;
 }
 
@@ -118,7 +119,7 @@ describe('GET /v1/documents', () => {
   ])('?%s → 400 invalid_request naming the parameter, nothing consumed', async (query, message) => {
     const s = await server();
     expect(expectError(await get(s, query), 400, 'invalid_request')).toMatch(message);
-    expect(s.state.used('documents')).toBe(0);
+    expect(s.state.used(DEFAULT_ACCOUNT_ID, 'retrieval')).toBe(0);
   });
 
   it('answers an unknown pair 404 not_found, nothing consumed', async () => {
@@ -126,22 +127,22 @@ describe('GET /v1/documents', () => {
     expectError(await get(s, { document_id: 'test-nothing', collection: LAW_COLLECTION }), 404, 'not_found');
     // A known document_id in another collection is another document.
     expectError(await get(s, { document_id: LAW.document_id, collection: collectionOf('high_courts_cases') }), 404, 'not_found');
-    expect(s.state.used('documents')).toBe(0);
+    expect(s.state.used(DEFAULT_ACCOUNT_ID, 'retrieval')).toBe(0);
   });
 
   it('consumes one retrieval unit per document sent, none for HEAD', async () => {
     const s = await server();
     const query = { document_id: LAW.document_id, collection: LAW_COLLECTION };
     expect((await get(s, query)).status).toBe(200);
-    expect(s.state.used('documents')).toBe(1);
+    expect(s.state.used(DEFAULT_ACCOUNT_ID, 'retrieval')).toBe(1);
     expect((await get(s, query)).status).toBe(200);
-    expect(s.state.used('documents')).toBe(2);
+    expect(s.state.used(DEFAULT_ACCOUNT_ID, 'retrieval')).toBe(2);
     const head = await get(s, query, 'HEAD');
     expect(head.status).toBe(200);
     expect(head.text).toBe('');
-    expect(s.state.used('documents')).toBe(2);
+    expect(s.state.used(DEFAULT_ACCOUNT_ID, 'retrieval')).toBe(2);
     // Searches are counted apart.
-    expect(s.state.used('search')).toBe(0);
+    expect(s.state.used(DEFAULT_ACCOUNT_ID, 'search')).toBe(0);
   });
 
   it('answers 429 monthly_quota_exceeded once the retrieval quota is used up, HEAD too, without counting more', async () => {
@@ -151,7 +152,7 @@ describe('GET /v1/documents', () => {
     expect((await get(s, query)).status).toBe(200);
     expect(expectError(await get(s, query), 429, 'monthly_quota_exceeded')).toMatch(/retrieval quota of 1/);
     expect((await get(s, query, 'HEAD')).status).toBe(429);
-    expect(s.state.used('documents')).toBe(1);
+    expect(s.state.used(DEFAULT_ACCOUNT_ID, 'retrieval')).toBe(1);
     // A bad request or an unknown document is still told apart from the quota.
     expectError(await get(s, { document_id: 'test-nothing', collection: LAW_COLLECTION }), 404, 'not_found');
     expectError(await get(s, `collection=${LAW_COLLECTION}`), 400, 'invalid_request');
@@ -161,6 +162,6 @@ describe('GET /v1/documents', () => {
     const s = await server();
     const reply = await request(s.baseUrl, 'GET', `/v1/documents?document_id=${LAW.document_id}&collection=${LAW_COLLECTION}`);
     expectError(reply, 401, 'missing_api_key');
-    expect(s.state.used('documents')).toBe(0);
+    expect(s.state.used(DEFAULT_ACCOUNT_ID, 'retrieval')).toBe(0);
   });
 });

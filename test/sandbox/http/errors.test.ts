@@ -12,6 +12,7 @@ import { MAX_BODY_BYTES, readJsonBody } from '../../../src/sandbox/http/body.js'
 import { ClientAbortError, HttpError, knownHttpError } from '../../../src/sandbox/http/errors.js';
 import type { Route } from '../../../src/sandbox/http/router.js';
 import { ROUTES } from '../../../src/sandbox/routes/index.js';
+import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/index.js';
 import { expectError, openSyntheticIndex, request, startTestServer, type TestServer } from './harness.js';
 
 /** A real SQLITE_FULL from node:sqlite: an in-memory database capped at 2 pages, filled. */
@@ -156,7 +157,7 @@ describe('request bodies and connections', () => {
       body,
     });
     expectError(reply, 413, 'invalid_request');
-    expect(sandbox.state.used('search')).toBe(0);
+    expect(sandbox.state.used(DEFAULT_ACCOUNT_ID, 'search')).toBe(0);
     expect((await sourceTypes()).status).toBe(200);
   });
 
@@ -180,7 +181,7 @@ describe('request bodies and connections', () => {
     });
     expect(reply.status).toBe(413);
     expect((JSON.parse(reply.text) as { error: { code: string } }).error.code).toBe('invalid_request');
-    expect(sandbox.state.used('search')).toBe(0);
+    expect(sandbox.state.used(DEFAULT_ACCOUNT_ID, 'search')).toBe(0);
   });
 
   it('a client that disconnects mid-body is logged, and the server still serves', async () => {

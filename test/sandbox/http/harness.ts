@@ -51,6 +51,7 @@ export interface TestServer {
 /** Options of {@link startTestServer}. */
 export interface TestServerOptions {
   routes?: readonly Route[];
+  /** The state's quotas per kind replacing the plan's (`null`: unlimited); default the plan's. */
   quotas?: Quotas;
   /** Clock of the state; default `answers.clock` when given, else fixed at 2025-03-15T12:00:00Z. */
   now?: () => Date;

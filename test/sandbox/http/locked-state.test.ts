@@ -9,7 +9,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
-import { BUSY_TIMEOUT_MS } from '../../../src/sandbox/state/index.js';
+import { BUSY_TIMEOUT_MS, DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/index.js';
 import { expectError, openSyntheticIndex, request, startTestServer, type Reply, type TestServer } from './harness.js';
 
 /** Opens the database, takes the write lock, says "locked", holds it until stdin ends, then releases and exits. */
@@ -17,7 +17,7 @@ const LOCK_HOLDER = `
 const { DatabaseSync } = require('node:sqlite');
 const db = new DatabaseSync(process.env.STATE_DB);
 db.exec('BEGIN EXCLUSIVE');
-db.exec("INSERT INTO usage (month, kind, used) VALUES ('1999-01', 'lock-test', 1)");
+db.exec("INSERT INTO account_usage (account_id, month, kind, used) VALUES ('acct_lock_test', '1999-01', 'search', 1)");
 process.stdout.write('locked\\n');
 process.stdin.resume();
 process.stdin.on('end', () => {
@@ -95,7 +95,7 @@ describe('state.sqlite locked by another process', () => {
     const after = await search();
     expect(after.status).toBe(200);
     expect(after.json.result_count).toBeGreaterThan(0);
-    expect(sandbox.state.used('search')).toBe(2);
+    expect(sandbox.state.used(DEFAULT_ACCOUNT_ID, 'search')).toBe(2);
     expect(sandbox.logs.some((line) => line.includes('POST /v1/search 503'))).toBe(true);
   });
 

@@ -41,13 +41,14 @@ describe('ROUTES', () => {
     expect(ROUTES.find((r) => r.method === 'POST' && r.pattern === '/v1/answers')?.status).toBe(202);
   });
 
-  it('search, the three catalogs, documents and the two answer endpoints are built', () => {
+  it('search, the three catalogs, documents, usage and the two answer endpoints are built', () => {
     expect(ROUTES.filter((r) => !r.notImplemented).map((r) => `${r.method} ${r.pattern}`)).toEqual([
       'POST /v1/search',
       'GET /v1/catalog/source-types',
       'GET /v1/catalog/courts',
       'GET /v1/catalog/judges',
       'GET /v1/documents',
+      'GET /v1/usage',
       'POST /v1/answers',
       'GET /v1/answers/:job_id',
     ]);
@@ -111,7 +112,7 @@ describe('routing over HTTP', () => {
 
   it.each([
     ['POST', '/v1/keys/k1/revoke'],
-    ['GET', '/v1/usage'],
+    ['GET', '/v1/account'],
     ['PATCH', '/v1/account/overages'],
     ['GET', '/v1/keys'],
   ])('%s %s → 501 not_implemented, with or without a key', async (method, path) => {
@@ -147,7 +148,8 @@ describe('routing over HTTP', () => {
 
   it.each([
     ['/v1/catalog/source-types', 401, {}],
-    ['/v1/usage', 501, { 'x-api-key': 'k' }],
+    ['/v1/account', 501, { 'x-api-key': 'k' }],
+    ['/v1/usage', 401, {}],
     ['/v1/answers/abc', 401, {}],
     ['/v1/nowhere', 404, {}],
   ])('HEAD %s → %i as for GET, without a body', async (path, status, headers) => {
@@ -159,10 +161,10 @@ describe('routing over HTTP', () => {
   });
 
   it('logs a 501 and a 405 like any other request', async () => {
-    await request(sandbox.baseUrl, 'GET', '/v1/usage');
+    await request(sandbox.baseUrl, 'GET', '/v1/account');
     await request(sandbox.baseUrl, 'GET', '/v1/search');
     expect(sandbox.logs).toHaveLength(2);
-    expect(sandbox.logs[0]).toMatch(/^GET \/v1\/usage 501 \d+ms key=- req_[0-9a-f]{16}$/);
+    expect(sandbox.logs[0]).toMatch(/^GET \/v1\/account 501 \d+ms key=- req_[0-9a-f]{16}$/);
     expect(sandbox.logs[1]).toMatch(/^GET \/v1\/search 405 /);
   });
 });

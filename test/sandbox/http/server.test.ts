@@ -5,6 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/index.js';
 import { LONG_ARTICLE_TEXT } from '../../helpers/synthetic-corpus.js';
 import { expectError, openSyntheticIndex, request, startTestServer, type Reply, type TestServer } from './harness.js';
 
@@ -71,7 +72,7 @@ describe('authentication', () => {
   it('both X-API-Key and Authorization: Bearer → 400 invalid_request, nothing consumed', async () => {
     const reply = await search(VALID_QUERY, withKey({ authorization: `Bearer ${sandbox.key}` }));
     expectError(reply, 400, 'invalid_request');
-    expect(sandbox.state.used('search')).toBe(0);
+    expect(sandbox.state.used(DEFAULT_ACCOUNT_ID, 'search')).toBe(0);
   });
 
   it('Authorization: Bearer alone works', async () => {
@@ -118,7 +119,7 @@ describe('POST /v1/search: validation before quota', () => {
     ['a body that is not an object', '["неустойка"]'],
   ])('%s → 400 invalid_request, no quota consumed', async (_name, body) => {
     expectError(await search(body), 400, 'invalid_request');
-    expect(sandbox.state.used('search')).toBe(0);
+    expect(sandbox.state.used(DEFAULT_ACCOUNT_ID, 'search')).toBe(0);
   });
 
   it('says what is wrong with the query', async () => {
@@ -133,7 +134,7 @@ describe('POST /v1/search: validation before quota', () => {
   it('an unknown source type → 400 invalid_request, no quota consumed', async () => {
     const reply = await search({ query: 'неустойка', source_types: ['no_such_source_type'] });
     expectError(reply, 400, 'invalid_request');
-    expect(sandbox.state.used('search')).toBe(0);
+    expect(sandbox.state.used(DEFAULT_ACCOUNT_ID, 'search')).toBe(0);
   });
 
   it('an unknown source type → 400 invalid_request naming it', async () => {
@@ -151,7 +152,7 @@ describe('POST /v1/search: results', () => {
     expect(Array.isArray(results)).toBe(true);
     expect(results.length).toBeGreaterThan(0);
     expect(reply.json.result_count).toBe(results.length);
-    expect(sandbox.state.used('search')).toBe(1);
+    expect(sandbox.state.used(DEFAULT_ACCOUNT_ID, 'search')).toBe(1);
   });
 
   it('results carry the contract fields, excerpts with excerpt_id, and no elements', async () => {
@@ -194,7 +195,7 @@ describe('POST /v1/search: results', () => {
     for (let i = 0; i < SEARCH_QUOTA; i++) expect((await search(VALID_QUERY)).status).toBe(200);
     expectError(await search(VALID_QUERY), 429, 'monthly_quota_exceeded');
     expectError(await search(VALID_QUERY), 429, 'monthly_quota_exceeded');
-    expect(sandbox.state.used('search')).toBe(SEARCH_QUOTA);
+    expect(sandbox.state.used(DEFAULT_ACCOUNT_ID, 'search')).toBe(SEARCH_QUOTA);
   });
 });
 
@@ -218,8 +219,8 @@ describe('routing', () => {
     expect(reply.headers.get('allow')).toBe('POST');
   });
 
-  it('GET /v1/usage → 501 not_implemented', async () => {
-    expectError(await call('GET', '/v1/usage', { headers: withKey() }), 501, 'not_implemented');
+  it('GET /v1/account (a user-session endpoint) → 501 not_implemented', async () => {
+    expectError(await call('GET', '/v1/account', { headers: withKey() }), 501, 'not_implemented');
   });
 
   it('an unknown path → 404', async () => {
@@ -232,7 +233,7 @@ describe('routing', () => {
       const reply = await call('POST', `/v1/search?${name}=${sandbox.key}`, { headers: withKey(), body: JSON.stringify(VALID_QUERY) });
       expectError(reply, 400, 'invalid_request');
       expect(reply.text).not.toContain(sandbox.key);
-      expect(sandbox.state.used('search')).toBe(0);
+      expect(sandbox.state.used(DEFAULT_ACCOUNT_ID, 'search')).toBe(0);
     },
   );
 });

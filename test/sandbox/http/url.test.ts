@@ -6,6 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import { MAX_PATH_BYTES, MAX_QUERY_BYTES } from '../../../src/sandbox/http/server.js';
+import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/index.js';
 import { expectError, openSyntheticIndex, request, startTestServer, type TestServer } from './harness.js';
 
 let root: string;
@@ -48,7 +49,7 @@ describe('long request targets', () => {
     const reply = await request(sandbox.baseUrl, 'POST', `/v1/search?${query}`, { headers: withKey(), body: SEARCH_BODY });
     expectError(reply, 414, 'invalid_request');
     expect(sandbox.logs[0]).toMatch(new RegExp(`^POST /v1/search\\?… \\(query of ${MAX_QUERY_BYTES + 1} bytes\\) 414 `));
-    expect(sandbox.state.used('search')).toBe(0);
+    expect(sandbox.state.used(DEFAULT_ACCOUNT_ID, 'search')).toBe(0);
     // The connection still serves.
     expect((await request(sandbox.baseUrl, 'GET', '/v1/catalog/source-types', { headers: withKey() })).status).toBe(200);
   });
@@ -80,7 +81,7 @@ describe('a key in the URL', () => {
     const reply = await request(sandbox.baseUrl, 'POST', target(), { headers: withKey(), body: SEARCH_BODY });
     expect(expectError(reply, 400, 'invalid_request')).toMatch(/never be placed in a URL/);
     expect(reply.text).not.toContain(secret().slice(0, 12));
-    expect(sandbox.state.used('search')).toBe(0);
+    expect(sandbox.state.used(DEFAULT_ACCOUNT_ID, 'search')).toBe(0);
     expect(sandbox.logs).toHaveLength(1);
     expect(sandbox.logs[0]).toMatch(/^POST \/v1\/search.* 400 /);
     expect(sandbox.logs[0]).not.toContain(secret().slice(0, 12));

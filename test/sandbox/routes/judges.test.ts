@@ -3,11 +3,12 @@
  * its query checks, and the route on a running sandbox over the real decisions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JudgesResponse } from '../../../src/api/types.js';
+import { QUOTA_KINDS, type JudgesResponse } from '../../../src/api/types.js';
 import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import { HttpError } from '../../../src/sandbox/http/errors.js';
 import { judgesResponse } from '../../../src/sandbox/routes/judges.js';
 import { DECISIONS_PATH, readRealCourts, readRealDecisions } from '../../helpers/real-corpus.js';
+import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/index.js';
 import { tempDir } from '../fixtures.js';
 import { expectError, request, startTestServer, type TestServer } from '../http/harness.js';
 
@@ -213,7 +214,7 @@ describe('GET /v1/catalog/judges on a sandbox over the real decisions', () => {
 
   it('needs an API key and spends no quota', async () => {
     expectError(await get('', {}), 401, 'missing_api_key');
-    const used = (): number[] => (['search', 'documents', 'answers'] as const).map((kind) => sandbox.state.used(kind));
+    const used = (): number[] => QUOTA_KINDS.map((kind) => sandbox.state.used(DEFAULT_ACCOUNT_ID, kind));
     const before = used();
     expect((await get('?court=1')).status).toBe(200);
     expect(used()).toEqual(before);

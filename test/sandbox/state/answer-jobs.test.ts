@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SandboxState, type OpenStateOptions } from '../../../src/sandbox/state/index.js';
+import { DEFAULT_ACCOUNT_ID, SandboxState, type OpenStateOptions } from '../../../src/sandbox/state/index.js';
 
 let dataDir: string;
 const opened: SandboxState[] = [];
@@ -28,6 +28,8 @@ function open(options: OpenStateOptions = {}): SandboxState {
   return state;
 }
 
+/** The account of the test jobs (not `acct_sandbox`: units count to the job's own account). */
+const ACCOUNT = 'acct_test';
 const TIMED_OUT = { code: 'timed_out', message: 'test: timed out' };
 const ANSWER = { answer: 'Отговор (ТЕСТОВИ ДАННИ).', sources: [] };
 
@@ -35,7 +37,7 @@ const ANSWER = { answer: 'Отговор (ТЕСТОВИ ДАННИ).', sources:
 function create(state: SandboxState, id: string, createdAt = '2025-03-15T12:00:00.000Z') {
   return state.createAnswerJob({
     job_id: id,
-    account_id: 'acct_test',
+    account_id: ACCOUNT,
     key_id: 'key_test',
     request: { query: 'пазител на фар', max_results: 5 },
     created_at: createdAt,
@@ -64,7 +66,8 @@ describe('answer jobs in state.sqlite', () => {
       usage_month: '2025-03',
       unit_released: false,
     });
-    expect(state.used('answers')).toBe(1);
+    expect(state.used(ACCOUNT, 'answers')).toBe(1);
+    expect(state.used(DEFAULT_ACCOUNT_ID, 'answers')).toBe(0);
   });
 
   it('stores nothing and consumes nothing when the answers quota is used up, or when the insert fails', () => {
@@ -72,11 +75,22 @@ describe('answer jobs in state.sqlite', () => {
     expect(create(state, 'ans_1').created).toBe(true);
     // A duplicate job_id fails the insert: the unit counted in the same transaction is rolled back.
     expect(() => create(state, 'ans_1')).toThrow(/UNIQUE/);
-    expect(state.used('answers')).toBe(1);
+    expect(state.used(ACCOUNT, 'answers')).toBe(1);
     expect(create(state, 'ans_2').created).toBe(true);
-    expect(create(state, 'ans_3')).toEqual({ created: false, consumption: { allowed: false, used: 2, quota: 2, month: '2025-03' } });
+    expect(create(state, 'ans_3')).toEqual({
+      created: false,
+      consumption: {
+        allowed: false,
+        kind: 'answers',
+        used: 2,
+        quota: 2,
+        month: '2025-03',
+        beyondQuota: false,
+        overage: { allowed: false, limit: 0, used: 0 },
+      },
+    });
     expect(state.answerJob('ans_3')).toBeUndefined();
-    expect(state.used('answers')).toBe(2);
+    expect(state.used(ACCOUNT, 'answers')).toBe(2);
   });
 
   it('moves queued → running → succeeded, each only from the statuses before it', () => {
@@ -96,7 +110,7 @@ describe('answer jobs in state.sqlite', () => {
       updated_at: '2025-03-15T12:00:03.000Z',
       unit_released: false,
     });
-    expect(state.used('answers')).toBe(1);
+    expect(state.used(ACCOUNT, 'answers')).toBe(1);
     expect(state.markAnswerJobRunning('ans_unknown', at)).toBe(false);
   });
 
@@ -117,7 +131,7 @@ describe('answer jobs in state.sqlite', () => {
       finished_at: '2025-03-15T12:15:00.000Z',
       unit_released: true,
     });
-    expect(state.used('answers')).toBe(1);
+    expect(state.used(ACCOUNT, 'answers')).toBe(1);
   });
 
   it('fails only a job created at or before the given bound (the 15-minute rule, checked in the same statement)', () => {
@@ -142,7 +156,16 @@ describe('answer jobs in state.sqlite', () => {
     expect(first.succeedAnswerJob('ans_2', ANSWER, at)).toBe(true);
     expect(second.failAnswerJob('ans_2', TIMED_OUT, at)).toBe(false);
     expect(second.answerJob('ans_2')?.status).toBe('succeeded');
-    expect(first.used('answers')).toBe(1);
+    expect(first.used(ACCOUNT, 'answers')).toBe(1);
+  });
+
+  it('a failed job gives its unit back to its own account, not to another one with usage that month', () => {
+    const state = open();
+    create(state, 'ans_1');
+    state.createAnswerJob({ job_id: 'ans_other', account_id: 'acct_other', key_id: 'key_other', request: { query: 'друг въпрос' }, created_at: '2025-03-15T12:00:00.000Z' });
+    expect(state.failAnswerJob('ans_other', TIMED_OUT, new Date('2025-03-15T12:20:00Z'))).toBe(true);
+    expect(state.used('acct_other', 'answers')).toBe(0);
+    expect(state.used(ACCOUNT, 'answers')).toBe(1);
   });
 
   it('gives a unit back to the month it was consumed in: a job of 31 March failed on 1 April', () => {
@@ -151,14 +174,14 @@ describe('answer jobs in state.sqlite', () => {
     create(state, 'ans_march', now.toISOString());
     now = new Date('2025-04-01T00:11:00Z');
     create(state, 'ans_april', now.toISOString());
-    expect(state.used('answers', '2025-03')).toBe(1);
-    expect(state.used('answers')).toBe(1);
+    expect(state.used(ACCOUNT, 'answers', '2025-03')).toBe(1);
+    expect(state.used(ACCOUNT, 'answers')).toBe(1);
     expect(state.failAnswerJob('ans_march', TIMED_OUT, now)).toBe(true);
-    expect(state.used('answers', '2025-03')).toBe(0);
-    expect(state.used('answers', '2025-04')).toBe(1);
+    expect(state.used(ACCOUNT, 'answers', '2025-03')).toBe(0);
+    expect(state.used(ACCOUNT, 'answers', '2025-04')).toBe(1);
     // release itself: to a given month, never below zero.
-    expect(state.release('answers', '2025-03')).toBe(false);
-    expect(state.release('answers')).toBe(true);
-    expect(state.used('answers')).toBe(0);
+    expect(state.release(ACCOUNT, 'answers', '2025-03')).toBe(false);
+    expect(state.release(ACCOUNT, 'answers')).toBe(true);
+    expect(state.used(ACCOUNT, 'answers')).toBe(0);
   });
 });

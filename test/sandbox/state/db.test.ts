@@ -115,9 +115,9 @@ describe('migrations', () => {
     const state = SandboxState.open(dataDir, { now: () => new Date('2025-03-20T10:00:00Z'), quotas: { search: 8 } });
     try {
       expect(state.authenticate(OLD_KEY)).toEqual({ ok: true, key_id: 'key_000000000001', account_id: DEFAULT_ACCOUNT_ID });
-      expect(state.used('search')).toBe(7);
-      expect(state.consume('search')).toMatchObject({ allowed: true, used: 8 });
-      expect(state.consume('search').allowed).toBe(false);
+      expect(state.used(DEFAULT_ACCOUNT_ID, 'search')).toBe(7);
+      expect(state.consume(DEFAULT_ACCOUNT_ID, 'search')).toMatchObject({ allowed: true, used: 8 });
+      expect(state.consume(DEFAULT_ACCOUNT_ID, 'search').allowed).toBe(false);
     } finally {
       state.close();
     }
@@ -162,12 +162,63 @@ describe('migrations', () => {
     }
     const db = new DatabaseSync(path.join(dataDir, 'state.sqlite'), { readOnly: true });
     try {
-      expect(schemaVersion(db)).toBe(3);
+      expect(schemaVersion(db)).toBe(LATEST_STATE_VERSION);
       const columns = (db.prepare('PRAGMA table_info(answer_jobs)').all() as { name: string }[]).map((c) => c.name);
       expect(columns).toEqual([
         'job_id', 'account_id', 'key_id', 'status', 'query', 'request_json', 'created_at', 'updated_at', 'finished_at',
         'answer', 'sources_json', 'error_code', 'error_message', 'usage_month', 'unit_released',
       ]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('migration 4 moves usage to acct_sandbox with the contract kinds (documents → retrieval) and adds accounts', () => {
+    writeFirstReleaseDirectory();
+    openStateDatabase(dataDir, MIGRATIONS.slice(0, 3)).close();
+    const v3 = new DatabaseSync(path.join(dataDir, 'state.sqlite'));
+    const usage = v3.prepare('INSERT INTO usage (month, kind, used) VALUES (?, ?, ?)');
+    usage.run('2025-03', 'documents', 4);
+    usage.run('2025-03', 'answers', 2);
+    usage.run('2025-02', 'documents', 9);
+    usage.run('2025-02', 'search', 0);
+    v3.prepare('INSERT INTO api_keys (key_id, name, prefix, key_sha256, created_at, account_id) VALUES (?, ?, ?, ?, ?, ?)').run(
+      'key_000000000002', 'other account', 'sbx_live_OOOO', sha256(`sbx_live_${'O'.repeat(32)}`), '2025-01-02T00:00:00.000Z', 'acct_other',
+    );
+    v3.close();
+
+    const state = SandboxState.open(dataDir, { now: () => new Date('2025-03-20T10:00:00Z'), quotas: { retrieval: 5 } });
+    try {
+      expect(state.used(DEFAULT_ACCOUNT_ID, 'search', '2025-03')).toBe(7);
+      expect(state.used(DEFAULT_ACCOUNT_ID, 'retrieval', '2025-03')).toBe(4);
+      expect(state.used(DEFAULT_ACCOUNT_ID, 'answers', '2025-03')).toBe(2);
+      expect(state.used(DEFAULT_ACCOUNT_ID, 'retrieval', '2025-02')).toBe(9);
+      expect(state.used('acct_other', 'retrieval', '2025-03')).toBe(0);
+      // The kept count is counted against: one more retrieval fits the quota of 5.
+      expect(state.consume(DEFAULT_ACCOUNT_ID, 'retrieval')).toMatchObject({ allowed: true, used: 5 });
+      expect(state.consume(DEFAULT_ACCOUNT_ID, 'retrieval').allowed).toBe(false);
+      for (const account of [DEFAULT_ACCOUNT_ID, 'acct_other']) {
+        expect(state.account(account)).toMatchObject({ account_id: account, plan: 'sandbox', overage: { allowed: false, limit: 0 } });
+      }
+    } finally {
+      state.close();
+    }
+    const db = new DatabaseSync(path.join(dataDir, 'state.sqlite'), { readOnly: true });
+    try {
+      expect(schemaVersion(db)).toBe(4);
+      expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'usage'").all()).toEqual([]);
+      expect(db.prepare('SELECT account_id, month, kind, used FROM account_usage ORDER BY month, kind').all()).toEqual([
+        { account_id: 'acct_sandbox', month: '2025-02', kind: 'retrieval', used: 9 },
+        { account_id: 'acct_sandbox', month: '2025-03', kind: 'answers', used: 2 },
+        { account_id: 'acct_sandbox', month: '2025-03', kind: 'retrieval', used: 5 },
+        { account_id: 'acct_sandbox', month: '2025-03', kind: 'search', used: 7 },
+      ]);
+      const accounts = db.prepare('SELECT account_id, plan, overage_allowed, overage_limit, created_at FROM accounts ORDER BY account_id').all() as Record<string, unknown>[];
+      expect(accounts.map(({ created_at, ...rest }) => rest)).toEqual([
+        { account_id: 'acct_other', plan: 'sandbox', overage_allowed: 0, overage_limit: 0 },
+        { account_id: 'acct_sandbox', plan: 'sandbox', overage_allowed: 0, overage_limit: 0 },
+      ]);
+      for (const { created_at } of accounts) expect(created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     } finally {
       db.close();
     }
@@ -280,13 +331,13 @@ describe('contention with other processes', () => {
       await lock.released;
 
       const again = holdWriteLock(HOLD_MS);
-      expect(() => state.consume('search')).toThrow(/locked|busy/i);
+      expect(() => state.consume(DEFAULT_ACCOUNT_ID, 'search')).toThrow(/locked|busy/i);
       expect(state.deleteEphemeralKey(issued.key_id)).toBe(true);
       expect(state.deleteStaleEphemeralKeys()).toBe(0);
       await again.released;
 
       expect(state.authenticate(issued.api_key)).toEqual({ ok: false, code: 'invalid_api_key' });
-      expect(state.consume('search').allowed).toBe(true);
+      expect(state.consume(DEFAULT_ACCOUNT_ID, 'search').allowed).toBe(true);
     } finally {
       state.close();
     }

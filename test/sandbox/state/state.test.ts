@@ -1,13 +1,14 @@
 /**
- * The sandbox's keys and usage (`src/sandbox/state/`) in a temporary data directory: keys are stored only as their
- * SHA-256, revocation is immediate, and monthly quotas count per calendar month of the injected clock.
+ * The sandbox's keys, accounts and usage (`src/sandbox/state/`) in a temporary data directory: keys are stored only as
+ * their SHA-256, revocation is immediate, monthly quotas (the plan's, or the handle's overrides) count per account and
+ * calendar month (UTC) of the injected clock, overage beyond them up to the account's limit, exactly across handles.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_ACCOUNT_ID, SANDBOX_KEY_PREFIX, SandboxState, sha256 } from '../../../src/sandbox/state/index.js';
+import { DEFAULT_ACCOUNT_ID, PLANS, SANDBOX_KEY_PREFIX, SandboxState, sha256, usagePeriod } from '../../../src/sandbox/state/index.js';
 
 let dataDir: string;
 const opened: SandboxState[] = [];
@@ -165,56 +166,203 @@ describe('SandboxState keys', () => {
   });
 });
 
+const MARCH = (): Date => new Date('2025-03-15T12:00:00Z');
+
 describe('SandboxState usage', () => {
   it('with a quota of 2, allows two searches, then refuses without counting', () => {
-    const state = open({ quotas: { search: 2 }, now: () => new Date('2025-03-15T12:00:00Z') });
-    expect(state.consume('search')).toEqual({ allowed: true, used: 1, quota: 2, month: '2025-03' });
-    expect(state.consume('search')).toEqual({ allowed: true, used: 2, quota: 2, month: '2025-03' });
-    expect(state.consume('search')).toEqual({ allowed: false, used: 2, quota: 2, month: '2025-03' });
-    expect(state.consume('search')).toMatchObject({ allowed: false, used: 2 });
-    expect(state.used('search')).toBe(2);
+    const state = open({ quotas: { search: 2 }, now: MARCH });
+    const counted = { kind: 'search', quota: 2, month: '2025-03', beyondQuota: false, overage: { allowed: false, limit: 0, used: 0 } };
+    expect(state.consume(DEFAULT_ACCOUNT_ID, 'search')).toEqual({ ...counted, allowed: true, used: 1 });
+    expect(state.consume(DEFAULT_ACCOUNT_ID, 'search')).toEqual({ ...counted, allowed: true, used: 2 });
+    expect(state.consume(DEFAULT_ACCOUNT_ID, 'search')).toEqual({ ...counted, allowed: false, used: 2 });
+    expect(state.consume(DEFAULT_ACCOUNT_ID, 'search')).toMatchObject({ allowed: false, used: 2 });
+    expect(state.used(DEFAULT_ACCOUNT_ID, 'search')).toBe(2);
   });
 
   it('counts each kind against its own quota', () => {
-    const state = open({ quotas: { search: 1, documents: 5 }, now: () => new Date('2025-03-15T12:00:00Z') });
-    expect(state.consume('search').allowed).toBe(true);
-    expect(state.consume('search').allowed).toBe(false);
-    expect(state.consume('documents')).toMatchObject({ allowed: true, used: 1, quota: 5 });
-    expect(state.used('documents')).toBe(1);
+    const state = open({ quotas: { search: 1, retrieval: 5 }, now: MARCH });
+    expect(state.consume(DEFAULT_ACCOUNT_ID, 'search').allowed).toBe(true);
+    expect(state.consume(DEFAULT_ACCOUNT_ID, 'search').allowed).toBe(false);
+    expect(state.consume(DEFAULT_ACCOUNT_ID, 'retrieval')).toMatchObject({ allowed: true, kind: 'retrieval', used: 1, quota: 5 });
+    expect(state.used(DEFAULT_ACCOUNT_ID, 'retrieval')).toBe(1);
   });
 
-  it('is unlimited for a kind without a quota', () => {
-    const state = open({ quotas: {} });
-    for (let i = 1; i <= 5; i++) expect(state.consume('answers')).toMatchObject({ allowed: true, used: i, quota: undefined });
+  it('is unlimited for a kind whose quota is null', () => {
+    const state = open({ quotas: { answers: null } });
+    for (let i = 1; i <= 5; i++) expect(state.consume(DEFAULT_ACCOUNT_ID, 'answers')).toMatchObject({ allowed: true, used: i, quota: null });
+  });
+
+  it("counts against the plan's quotas (sandbox: 10000 searches, 10000 retrievals, 1000 answers) where not overridden", () => {
+    expect(PLANS.sandbox!.quotas).toEqual({ search: 10_000, retrieval: 10_000, answers: 1_000 });
+    const state = open({ now: MARCH });
+    expect(state.account(DEFAULT_ACCOUNT_ID)?.plan).toBe('sandbox');
+    expect(state.quotas(DEFAULT_ACCOUNT_ID)).toEqual({ search: 10_000, retrieval: 10_000, answers: 1_000 });
+    for (let i = 1; i <= 1000; i++) expect(state.consume(DEFAULT_ACCOUNT_ID, 'answers').allowed).toBe(true);
+    expect(state.consume(DEFAULT_ACCOUNT_ID, 'answers')).toMatchObject({ allowed: false, used: 1000, quota: 1000 });
+    const overridden = open({ now: MARCH, quotas: { retrieval: 20, answers: null } });
+    expect(overridden.quotas(DEFAULT_ACCOUNT_ID)).toEqual({ search: 10_000, retrieval: 20, answers: null });
+    expect(overridden.consume(DEFAULT_ACCOUNT_ID, 'answers')).toMatchObject({ allowed: true, used: 1001, quota: null });
+  });
+
+  it('counts per account: one account reaching its quota leaves another untouched', () => {
+    const state = open({ quotas: { search: 1 }, now: MARCH });
+    state.issueKey('other', { account: 'acct_other' });
+    expect(state.consume(DEFAULT_ACCOUNT_ID, 'search').allowed).toBe(true);
+    expect(state.consume(DEFAULT_ACCOUNT_ID, 'search').allowed).toBe(false);
+    expect(state.consume('acct_other', 'search')).toMatchObject({ allowed: true, used: 1 });
+    expect(state.used(DEFAULT_ACCOUNT_ID, 'search')).toBe(1);
+    expect(state.used('acct_other', 'search')).toBe(1);
   });
 
   it('starts counting again in the next calendar month (UTC) of the injected clock', () => {
     const clock = manualClock('2025-01-31T23:59:59.999Z');
     const state = open({ quotas: { search: 2 }, now: clock.now });
-    state.consume('search');
-    state.consume('search');
-    expect(state.consume('search').allowed).toBe(false);
+    state.consume(DEFAULT_ACCOUNT_ID, 'search');
+    state.consume(DEFAULT_ACCOUNT_ID, 'search');
+    expect(state.consume(DEFAULT_ACCOUNT_ID, 'search').allowed).toBe(false);
 
     clock.set('2025-02-01T00:00:00.000Z');
-    expect(state.used('search')).toBe(0);
-    expect(state.consume('search')).toEqual({ allowed: true, used: 1, quota: 2, month: '2025-02' });
+    expect(state.used(DEFAULT_ACCOUNT_ID, 'search')).toBe(0);
+    expect(state.consume(DEFAULT_ACCOUNT_ID, 'search')).toMatchObject({ allowed: true, used: 1, quota: 2, month: '2025-02' });
   });
 
   it('counts by the UTC month, not the local one', () => {
     // 00:30 on 1 April in UTC+2 is still 31 March in UTC: the month follows the UTC date.
     const clock = manualClock('2025-04-01T00:30:00+02:00');
     const state = open({ quotas: { search: 1 }, now: clock.now });
-    expect(state.consume('search').month).toBe('2025-03');
+    expect(state.consume(DEFAULT_ACCOUNT_ID, 'search').month).toBe('2025-03');
   });
 
   it('keeps the month’s usage across reopening', () => {
     const now = (): Date => new Date('2025-06-10T08:00:00Z');
     const first = open({ quotas: { search: 2 }, now });
-    first.consume('search');
+    first.consume(DEFAULT_ACCOUNT_ID, 'search');
     first.close();
     const second = open({ quotas: { search: 2 }, now });
-    expect(second.used('search')).toBe(1);
-    expect(second.consume('search')).toMatchObject({ allowed: true, used: 2 });
-    expect(second.consume('search').allowed).toBe(false);
+    expect(second.used(DEFAULT_ACCOUNT_ID, 'search')).toBe(1);
+    expect(second.consume(DEFAULT_ACCOUNT_ID, 'search')).toMatchObject({ allowed: true, used: 2 });
+    expect(second.consume(DEFAULT_ACCOUNT_ID, 'search').allowed).toBe(false);
+  });
+
+  it('two handles on one data directory, alternating against a quota of 3: exactly 3 counted in total', () => {
+    const first = open({ quotas: { retrieval: 3 }, now: MARCH });
+    const second = open({ quotas: { retrieval: 3 }, now: MARCH });
+    const allowed = Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? first : second).consume(DEFAULT_ACCOUNT_ID, 'retrieval').allowed);
+    expect(allowed).toEqual([true, true, true, false, false, false, false, false, false, false]);
+    expect(first.used(DEFAULT_ACCOUNT_ID, 'retrieval')).toBe(3);
+    expect(second.used(DEFAULT_ACCOUNT_ID, 'retrieval')).toBe(3);
+  });
+
+  it('allows and preview consume nothing, and say what consume would do', () => {
+    const state = open({ quotas: { retrieval: 1 }, now: MARCH });
+    expect(state.allows(DEFAULT_ACCOUNT_ID, 'retrieval')).toBe(true);
+    expect(state.used(DEFAULT_ACCOUNT_ID, 'retrieval')).toBe(0);
+    state.consume(DEFAULT_ACCOUNT_ID, 'retrieval');
+    expect(state.allows(DEFAULT_ACCOUNT_ID, 'retrieval')).toBe(false);
+    expect(state.preview(DEFAULT_ACCOUNT_ID, 'retrieval')).toMatchObject({ allowed: false, used: 1, quota: 1, month: '2025-03' });
+    state.setOverage(DEFAULT_ACCOUNT_ID, { allowed: true, limit: 1 });
+    expect(state.allows(DEFAULT_ACCOUNT_ID, 'retrieval')).toBe(true);
+    expect(state.used(DEFAULT_ACCOUNT_ID, 'retrieval')).toBe(1);
+  });
+});
+
+describe('SandboxState accounts and overage', () => {
+  it('has acct_sandbox, plan sandbox, overage off; issuing a key for a new account creates it the same way', () => {
+    const state = open({ now: MARCH });
+    expect(state.account(DEFAULT_ACCOUNT_ID)).toMatchObject({ account_id: DEFAULT_ACCOUNT_ID, plan: 'sandbox', overage: { allowed: false, limit: 0 } });
+    expect(state.account('acct_new')).toBeUndefined();
+    state.issueKey('new', { account: 'acct_new' });
+    expect(state.account('acct_new')).toEqual({
+      account_id: 'acct_new',
+      plan: 'sandbox',
+      overage: { allowed: false, limit: 0 },
+      created_at: '2025-03-15T12:00:00.000Z',
+    });
+  });
+
+  it('setOverage stores the setting (off stores limit 0), refuses a bad limit, and answers undefined for no account', () => {
+    const state = open({ now: MARCH });
+    expect(state.setOverage(DEFAULT_ACCOUNT_ID, { allowed: true, limit: 500 })?.overage).toEqual({ allowed: true, limit: 500 });
+    expect(state.setOverage(DEFAULT_ACCOUNT_ID, { allowed: false, limit: 500 })?.overage).toEqual({ allowed: false, limit: 0 });
+    expect(() => state.setOverage(DEFAULT_ACCOUNT_ID, { allowed: true, limit: -1 })).toThrow(RangeError);
+    expect(() => state.setOverage(DEFAULT_ACCOUNT_ID, { allowed: true, limit: 1.5 })).toThrow(/whole number/);
+    expect(state.setOverage('acct_nobody', { allowed: true, limit: 5 })).toBeUndefined();
+    expect(state.account('acct_nobody')).toBeUndefined();
+    state.setOverage(DEFAULT_ACCOUNT_ID, { allowed: true, limit: 7 });
+    state.close();
+    expect(open({ now: MARCH }).account(DEFAULT_ACCOUNT_ID)?.overage).toEqual({ allowed: true, limit: 7 });
+  });
+
+  it('beyond a quota, counts overage up to the monthly limit, every kind together, then refuses', () => {
+    const state = open({ quotas: { search: 2, retrieval: 1, answers: null }, now: MARCH });
+    state.setOverage(DEFAULT_ACCOUNT_ID, { allowed: true, limit: 3 });
+    const search = () => state.consume(DEFAULT_ACCOUNT_ID, 'search');
+    expect(search()).toMatchObject({ allowed: true, used: 1, beyondQuota: false, overage: { used: 0 } });
+    expect(search()).toMatchObject({ allowed: true, used: 2, beyondQuota: false, overage: { used: 0 } });
+    expect(search()).toMatchObject({ allowed: true, used: 3, beyondQuota: true, overage: { allowed: true, limit: 3, used: 1 } });
+    expect(state.consume(DEFAULT_ACCOUNT_ID, 'retrieval')).toMatchObject({ allowed: true, beyondQuota: false, overage: { used: 1 } });
+    expect(state.consume(DEFAULT_ACCOUNT_ID, 'retrieval')).toMatchObject({ allowed: true, used: 2, beyondQuota: true, overage: { used: 2 } });
+    expect(search()).toMatchObject({ allowed: true, used: 4, beyondQuota: true, overage: { used: 3 } });
+    expect(search()).toMatchObject({ allowed: false, used: 4, beyondQuota: false, overage: { allowed: true, limit: 3, used: 3 } });
+    expect(state.consume(DEFAULT_ACCOUNT_ID, 'retrieval')).toMatchObject({ allowed: false, used: 2 });
+    // An unlimited kind is never beyond its quota, and adds nothing to the overage.
+    for (let i = 0; i < 5; i++) expect(state.consume(DEFAULT_ACCOUNT_ID, 'answers')).toMatchObject({ allowed: true, beyondQuota: false, overage: { used: 3 } });
+  });
+
+  it('overage off (the default) refuses at the quota; a released overage unit gives its overage back', () => {
+    const state = open({ quotas: { search: 1 }, now: MARCH });
+    state.consume(DEFAULT_ACCOUNT_ID, 'search');
+    expect(state.consume(DEFAULT_ACCOUNT_ID, 'search')).toMatchObject({ allowed: false, overage: { allowed: false, limit: 0, used: 0 } });
+    state.setOverage(DEFAULT_ACCOUNT_ID, { allowed: true, limit: 1 });
+    expect(state.consume(DEFAULT_ACCOUNT_ID, 'search')).toMatchObject({ allowed: true, beyondQuota: true, overage: { used: 1 } });
+    expect(state.consume(DEFAULT_ACCOUNT_ID, 'search').allowed).toBe(false);
+    expect(state.release(DEFAULT_ACCOUNT_ID, 'search')).toBe(true);
+    expect(state.consume(DEFAULT_ACCOUNT_ID, 'search')).toMatchObject({ allowed: true, beyondQuota: true, overage: { used: 1 } });
+  });
+
+  it('two handles on one data directory, alternating against a quota of 3 and an overage limit of 2: exactly 5 counted', () => {
+    const first = open({ quotas: { search: 3 }, now: MARCH });
+    const second = open({ quotas: { search: 3 }, now: MARCH });
+    first.setOverage(DEFAULT_ACCOUNT_ID, { allowed: true, limit: 2 });
+    const results = Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? first : second).consume(DEFAULT_ACCOUNT_ID, 'search'));
+    expect(results.filter((r) => r.allowed)).toHaveLength(5);
+    expect(results.map((r) => r.beyondQuota)).toEqual([false, false, false, true, true, false, false, false, false, false, false, false]);
+    expect(second.usage(DEFAULT_ACCOUNT_ID).overage).toEqual({ allowed: true, limit: 2, used: 2 });
+    expect(first.used(DEFAULT_ACCOUNT_ID, 'search')).toBe(5);
+  });
+});
+
+describe('SandboxState usage report (GET /v1/usage)', () => {
+  it('reports the month of the clock, the plan, each kind and the overage of one account', () => {
+    const state = open({ quotas: { search: 2, answers: null }, now: () => new Date('2026-11-30T23:59:59.999Z') });
+    state.setOverage(DEFAULT_ACCOUNT_ID, { allowed: true, limit: 10 });
+    for (let i = 0; i < 3; i++) state.consume(DEFAULT_ACCOUNT_ID, 'search');
+    state.consume(DEFAULT_ACCOUNT_ID, 'retrieval');
+    state.consume(DEFAULT_ACCOUNT_ID, 'answers');
+    state.issueKey('other', { account: 'acct_other' });
+    state.consume('acct_other', 'retrieval');
+    expect(state.usage(DEFAULT_ACCOUNT_ID)).toEqual({
+      period: { start: '2026-11-01T00:00:00.000Z', end: '2026-12-01T00:00:00.000Z', month: '2026-11' },
+      plan: 'sandbox',
+      quotas: {
+        search: { used: 3, limit: 2, remaining: 0, overage_used: 1 },
+        retrieval: { used: 1, limit: 10_000, remaining: 9_999, overage_used: 0 },
+        answers: { used: 1, limit: null, remaining: null, overage_used: 0 },
+      },
+      overage: { allowed: true, limit: 10, used: 1 },
+    });
+    expect(state.usage('acct_other').quotas.retrieval).toEqual({ used: 1, limit: 10_000, remaining: 9_999, overage_used: 0 });
+    expect(state.usage('acct_other').overage).toEqual({ allowed: false, limit: 0, used: 0 });
+  });
+});
+
+describe('usagePeriod', () => {
+  it.each([
+    ['2026-11-30T23:59:59.999Z', { start: '2026-11-01T00:00:00.000Z', end: '2026-12-01T00:00:00.000Z', month: '2026-11' }],
+    ['2026-12-01T00:00:00.000Z', { start: '2026-12-01T00:00:00.000Z', end: '2027-01-01T00:00:00.000Z', month: '2026-12' }],
+    ['2028-02-29T12:00:00+05:00', { start: '2028-02-01T00:00:00.000Z', end: '2028-03-01T00:00:00.000Z', month: '2028-02' }],
+    ['2025-04-01T00:30:00+02:00', { start: '2025-03-01T00:00:00.000Z', end: '2025-04-01T00:00:00.000Z', month: '2025-03' }],
+  ])('%s is in the UTC month %j', (at, period) => {
+    expect(usagePeriod(new Date(at))).toEqual(period);
   });
 });
