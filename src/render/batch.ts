@@ -198,10 +198,10 @@ export interface BatchSummary {
 
 /** Why a batch stopped, in words, with what to do. */
 function stopText(summary: BatchSummary, rerun: string): string | undefined {
-  const period = summary.periodEnd ? ` (the next period starts ${sanitizeLine(summary.periodEnd.slice(0, 10))})` : '';
+  const period = summary.periodEnd ? ` (${sanitizeLine(summary.periodEnd.slice(0, 10))})` : '';
   switch (summary.stop) {
     case 'quota':
-      return `Stopped: the monthly quota is used up (${sanitizeLine(summary.stopMessage ?? 'monthly_quota_exceeded')}). What is done is kept. Continue when the period starts again${period} or the quota is raised, with \`${rerun}\`.`;
+      return `Stopped: the monthly quota is used up (${sanitizeLine(summary.stopMessage ?? 'monthly_quota_exceeded')}). What is done is kept. Continue when the next period starts${period} or the quota is raised, with \`${rerun}\`.`;
     case 'auth':
       return `Stopped: the key was refused (${sanitizeLine(summary.stopMessage ?? '')}). Fix the key (\`pravo config set-key\`) and continue with \`${rerun}\`.`;
     case 'connection':

@@ -106,7 +106,7 @@ describe('pravo batch against the sandbox', () => {
       const stopped = await pravo(['--profile', 'sandbox', 'batch', input, '--out', out, '--yes', '--allow-overage', '--concurrency', '1'], { env: config });
       expect(stopped.exitCode, stopped.stderr).toBe(5);
       expect(stopped.stderr).toMatch(/Stopped: the monthly quota is used up/);
-      expect(stopped.stderr).toMatch(/not sent\s+3 \(lines 6, 7, 8\)/);
+      expect(stopped.stderr).toMatch(/not sent\s+3 \(lines 6–8\)/);
       expect((await usedUnits(sandbox, config)).search).toBe(5);
       expect(results(out).map((r) => r.line)).toEqual([1, 2, 3, 4, 5]);
     } finally {
