@@ -13,7 +13,7 @@
  *   CRLF line ends and a leading byte-order mark are accepted.
  */
 import crypto from 'node:crypto';
-import { searchRequestProblems, type SearchRequest } from '../api/types.js';
+import { characterLength, searchRequestProblems, type SearchRequest } from '../api/types.js';
 
 /** One request of the batch. */
 export interface BatchItem {
@@ -59,8 +59,10 @@ export function parseBatchInput(text: string): BatchInput {
     const content = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     const trimmed = content.trim();
     if (trimmed === '' || trimmed.startsWith('#')) return;
-    if (content.length > MAX_LINE_LENGTH) {
-      problems.push({ line, message: `the line is ${content.length} characters long; at most ${MAX_LINE_LENGTH} are accepted` });
+    // Characters are code points, as for the query; a line within the limit in UTF-16 units is within it in code points.
+    const length = content.length > MAX_LINE_LENGTH ? characterLength(content) : content.length;
+    if (length > MAX_LINE_LENGTH) {
+      problems.push({ line, message: `the line is ${length} characters long; at most ${MAX_LINE_LENGTH} are accepted` });
       return;
     }
     const parsed = trimmed.startsWith('{') ? parseJsonLine(trimmed) : { request: { query: trimmed } };

@@ -131,6 +131,7 @@ export async function readJournal(file: string): Promise<JournalContent> {
     } catch {
       continue;
     }
+    if (typeof record !== 'object' || record === null) continue;
     if (record.type === 'batch') {
       header ??= record;
       continue;

@@ -7,6 +7,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import { UsageError } from '../errors/cli.js';
+import { sanitizeLine } from '../io/sanitize.js';
 import { processIsRunning } from '../sandbox/processes.js';
 
 /** What the lock file holds. */
@@ -68,8 +69,9 @@ async function readOwner(file: string): Promise<LockOwner | undefined> {
 }
 
 function busy(outPath: string, file: string, holder: LockOwner | undefined): UsageError {
-  const who = holder ? ` (process ${holder.pid} on ${holder.host}, started ${holder.started_at})` : '';
+  // The lock file's text and the file names reach the terminal as they are: no control sequences.
+  const who = holder ? ` (process ${holder.pid} on ${sanitizeLine(holder.host)}, started ${sanitizeLine(holder.started_at)})` : '';
   return new UsageError(
-    `Another pravo batch${who} is writing to ${outPath}. Wait for it to finish, or stop it; if it is surely gone, remove ${file}.`,
+    `Another pravo batch${who} is writing to ${sanitizeLine(outPath)}. Wait for it to finish, or stop it; if it is surely gone, remove ${sanitizeLine(file)}.`,
   );
 }

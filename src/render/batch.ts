@@ -278,6 +278,8 @@ export function planJson(plan: BatchPlan, interrupted: readonly number[]): Recor
     needs: Object.fromEntries(plan.needs.map((n) => [n.kind, { units: n.units, up_to: n.upTo, remaining: n.remaining ?? null, beyond_quota: n.beyondQuota }])),
     overage: { allowed: plan.overage.allowed ?? null, available: plan.overage.available ?? null, needed: plan.beyondQuota },
     exceeds: plan.exceeds,
+    // remaining is null both for an unlimited quota and for one the server did not report: this tells them apart.
+    unknown: plan.unknown,
     period_end: plan.periodEnd ?? null,
   };
 }
