@@ -80,7 +80,7 @@ function processSignals(): Host['onSignal'] {
 }
 
 /**
- * Makes an unknown command at any level (`pravo batch`, `pravo config frobnicate`) a usage error that points at the
+ * Makes an unknown command at any level (`pravo serach`, `pravo config frobnicate`) a usage error that points at the
  * help listing that level's commands, instead of commander's plain message. Uses commander's `command:*` event, which
  * it emits instead of its own error when a listener is present.
  */

@@ -14,6 +14,8 @@ export class AppendFile {
   readonly #handle: fsp.FileHandle;
   /** The chain of appends: each waits for the one before, so lines keep their order and each is durable in turn. */
   #tail: Promise<void> = Promise.resolve();
+  /** The error of a failed append: every later append fails with it (the partial line is cut at the next open). */
+  #broken: unknown;
 
   private constructor(file: string, handle: fsp.FileHandle) {
     this.path = file;
@@ -43,12 +45,19 @@ export class AppendFile {
    * `sync: false` it resolves once written (the operating system flushes it later): for a line that can be rebuilt
    * from another file if a crash loses it; a later synced append makes it durable too.
    * @throws the file-system error of the write or the sync (`ENOSPC`, `EIO`); the line may then be partly written and
-   *   is cut off at the next open.
+   *   is cut off at the next open. Every later append of this handle fails with the same error.
    */
   append(line: string, options: { sync?: boolean } = {}): Promise<void> {
     const next = this.#tail.then(async () => {
-      await this.#handle.write(`${line}\n`);
-      if (options.sync !== false) await this.#handle.datasync();
+      // After a failed write the file may end in a partial line: appending more would glue a line onto it.
+      if (this.#broken) throw this.#broken;
+      try {
+        await this.#handle.write(`${line}\n`);
+        if (options.sync !== false) await this.#handle.datasync();
+      } catch (error) {
+        this.#broken = error;
+        throw error;
+      }
     });
     // A failed append must not block the ones after it from reporting their own outcome.
     this.#tail = next.catch(() => {});

@@ -85,9 +85,7 @@ function parseJsonLine(text: string): { request: SearchRequest } | { problem: st
   } catch (error) {
     return { problem: `the line starts with "{" but is not valid JSON (${(error as Error).message})` };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { problem: 'a JSON line must be one object with the search fields' };
-  }
+  // A text that starts with "{" and parses is an object.
   const record = value as Record<string, unknown>;
   const unknown = Object.keys(record).filter((key) => !(BATCH_FIELDS as readonly string[]).includes(key));
   if (unknown.includes('include_content')) {

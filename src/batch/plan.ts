@@ -50,7 +50,10 @@ export interface BatchPlan {
   overage: { allowed: boolean | undefined; available: number | undefined };
   /** Units beyond the quotas, every kind together. */
   beyondQuota: number;
-  /** The batch needs more than the remaining quotas plus the overage still allowed. */
+  /**
+   * The batch needs more than the remaining quotas plus the overage still allowed (false when that cannot be told:
+   * a remaining or an overage limit the server did not report).
+   */
   exceeds: boolean;
   /** Kinds whose remaining quota the server did not report (the check could not be made for them). */
   unknown: QuotaKind[];
@@ -111,7 +114,8 @@ export function planBatch(
     needs: kindNeeds,
     overage: { allowed, available },
     beyondQuota,
-    exceeds: beyondQuota > (available ?? 0),
+    // Overage allowed up to a limit the server did not report: not checked, as an unreported remaining is not.
+    exceeds: allowed === true && available === undefined ? false : beyondQuota > (available ?? 0),
     unknown,
     periodEnd: usage?.period.end,
   };

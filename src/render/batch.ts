@@ -110,7 +110,9 @@ function overageText(plan: BatchPlan): string {
 
 /** Why the batch is refused, and what to do. Ends with a newline. */
 export function refusalText(plan: BatchPlan): string {
-  const over = plan.needs.filter((n) => n.beyondQuota > 0).map((n) => `${n.kind} ${plural(n.units, 'unit')} against ${units(n.remaining)} remaining`);
+  const over = plan.needs
+    .filter((n) => n.beyondQuota > 0)
+    .map((n) => `${n.kind} ${n.upTo ? 'up to ' : ''}${plural(n.units, 'unit')} against ${units(n.remaining)} remaining`);
   const overage = plan.overage.allowed ? ` plus ${plural(plan.overage.available ?? 0, 'overage unit')}` : '';
   const next = plan.periodEnd ? ` The next period starts ${sanitizeLine(plan.periodEnd.slice(0, 10))}.` : '';
   return (
@@ -210,6 +212,8 @@ function stopText(summary: BatchSummary, rerun: string): string | undefined {
       return `Stopped: the server asked to slow down (HTTP 429). Continue later with \`${rerun}\`, perhaps with --concurrency 1.`;
     case 'cancelled':
       return `Stopped by Ctrl-C. What is done is kept; continue with \`${rerun}\`.`;
+    case 'local':
+      return `Stopped: ${sanitizeLine(summary.stopMessage ?? 'a local failure')} What is done is kept; continue with \`${rerun}\` once that is fixed.`;
     default:
       return undefined;
   }
@@ -255,6 +259,7 @@ export function summaryJson(summary: BatchSummary, names: { input: string; out: 
     succeeded: summary.succeeded,
     failed: summary.failed,
     skipped: summary.skipped,
+    skipped_failed: summary.skippedFailed,
     interrupted: summary.interrupted,
     unfinished: summary.unfinished,
     not_sent: summary.notSent,

@@ -155,6 +155,14 @@ describe('planBatch', () => {
     expect(fits.exceeds).toBe(false);
   });
 
+  it('does not refuse when overage is allowed but its limit is not reported: that cannot be checked', () => {
+    const facts = readUsage({ quotas: { search: { used: 98, limit: 100 } }, overage: { allowed: true } });
+    const plan = planBatch('search', 0, counts({ toSend: 30 }), unitsNeeded('search', 0, counts({ toSend: 30 }), 0), facts);
+    expect(plan.overage).toEqual({ allowed: true, available: undefined });
+    expect(plan.beyondQuota).toBe(28);
+    expect(plan.exceeds).toBe(false);
+  });
+
   it('sums the units beyond the quota over every kind against the one overage limit', () => {
     const facts = usage({ search: { used: 97, limit: 100 }, retrieval: { used: 195, limit: 200 } }, { allowed: true, limit: 12, used: 0 });
     const c = counts({ toSend: 5 });

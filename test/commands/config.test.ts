@@ -183,9 +183,9 @@ describe('pravo config', () => {
   });
 
   it('an unknown command points at the help of its level, not at a look-alike command', async () => {
-    const top = await runPravo(['batch'], { env });
+    const top = await runPravo(['serach'], { env });
     expect(top.exitCode).toBe(2);
-    expect(top.stderr).toMatch(/unknown command 'batch'/);
+    expect(top.stderr).toMatch(/unknown command 'serach'/);
     expect(top.stderr).toMatch(/Run `pravo --help` to see the commands/);
     expect(top.stderr).not.toMatch(/Did you mean/);
     const nested = await runPravo(['config', 'frobnicate'], { env });

@@ -59,9 +59,12 @@ const RESUMED_USAGE: UsageShape = {
 const NAMES = { input: 'questions.txt', out: 'results.jsonl' };
 
 describe('lineList', () => {
-  it('lists up to 12 line numbers and counts the rest', () => {
+  it('lists up to 12 line numbers or ranges of consecutive ones, and counts the rest', () => {
     expect(lineList([3, 17, 45])).toBe('3, 17, 45');
-    expect(lineList(Array.from({ length: 15 }, (_, i) => i + 1))).toBe('1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 … and 3 more');
+    expect(lineList(Array.from({ length: 15 }, (_, i) => i + 1))).toBe('1–15');
+    expect(lineList([1, 2, 3, 7, 9, 10])).toBe('1–3, 7, 9–10');
+    const odd = Array.from({ length: 15 }, (_, i) => 2 * i + 1);
+    expect(lineList(odd)).toBe('1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23 … and 3 more');
   });
 });
 
@@ -211,7 +214,7 @@ describe('refusalText', () => {
     });
     expect(p.exceeds).toBe(true);
     expect(refusalText(p).split('\n')[0]).toBe(
-      'Refused: the batch needs more than the period has left (search 50 units against 20 remaining; retrieval 150 units against 10 remaining plus 5 overage units). Nothing was sent. The next period starts 2025-04-01.',
+      'Refused: the batch needs more than the period has left (search 50 units against 20 remaining; retrieval up to 150 units against 10 remaining plus 5 overage units). Nothing was sent. The next period starts 2025-04-01.',
     );
   });
 
@@ -350,7 +353,7 @@ describe('summaryText', () => {
       SUMMARY_OPTIONS,
     );
     expect(quota).toContain(
-      `Stopped: the monthly quota is used up (monthly_quota_exceeded: Search quota reached). What is done is kept. Continue when the period starts again (the next period starts 2025-04-01) or the quota is raised, with \`${RERUN}\`.\n`,
+      `Stopped: the monthly quota is used up (monthly_quota_exceeded: Search quota reached). What is done is kept. Continue when the next period starts (2025-04-01) or the quota is raised, with \`${RERUN}\`.\n`,
     );
     expect(quota).not.toContain('Every line succeeded');
 
@@ -406,6 +409,7 @@ describe('summaryJson', () => {
       succeeded: 4,
       failed: 1,
       skipped: 2,
+      skipped_failed: 1,
       interrupted: [3],
       unfinished: [7],
       not_sent: [8, 9],

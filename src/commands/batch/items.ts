@@ -198,7 +198,7 @@ async function runSearchItem(ctx: ItemContext, item: BatchItem, progress: ItemPr
   const result: ResultLine = { line: item.line, request: item.request, response: new RawJson(raw) };
   let ok = true;
   if (ctx.fetchDocs > 0) {
-    const documents = await retrieveTopDocuments(ctx, item, data);
+    const documents = await retrieveTopDocuments(ctx, item, data, progress.retrieved);
     if (typeof documents === 'string') return documents;
     result.documents = documents;
     ok = documents.every((d) => d.error === undefined);
@@ -210,7 +210,8 @@ async function runSearchItem(ctx: ItemContext, item: BatchItem, progress: ItemPr
 
 /**
  * The item's top `fetchDocs` documents (distinct `document_id` + `collection`, in rank order), each through the
- * document cache (a cached one spends nothing), each retrieval journaled.
+ * document cache (a cached one spends nothing), each retrieval journaled. A document an earlier run retrieved
+ * (`retrievedBefore`) that is no longer cached is not retrieved again: its entry says so (`not_in_cache`).
  * @returns the documents for the results line (a document the server refused for good carries its error), or the
  *   item's outcome when the batch must stop first (the item stays `searched` for a rerun).
  */
@@ -218,6 +219,7 @@ async function retrieveTopDocuments(
   ctx: ItemContext,
   item: BatchItem,
   data: SearchResponse,
+  retrievedBefore: ReadonlySet<string>,
 ): Promise<NonNullable<ResultLine['documents']> | ItemOutcome> {
   const { retrieveDocument, isDocumentCached } = await import('../doc/retrieve.js');
   const seen = new Set<string>();
@@ -234,6 +236,11 @@ async function retrieveTopDocuments(
     if (ctx.stopping()) return 'unfinished';
     const query = { document_id, collection };
     const cached = await isDocumentCached(ctx.factory, query);
+    if (!cached && retrievedBefore.has(documentKey(document_id, collection))) {
+      // Retrieved by an earlier run (its unit spent, or refused for good), gone from the cache since: not spent twice.
+      documents.push({ document_id, collection, error: { code: 'not_in_cache', message: NOT_IN_CACHE } });
+      continue;
+    }
     if (!cached) await ctx.record({ type: 'sent', line: item.line, what: 'document', document_id, collection });
     try {
       const got = await retrieveDocument(ctx.factory, query, { timeoutMs: ctx.timeoutMs, signal: null });
@@ -255,6 +262,10 @@ async function retrieveTopDocuments(
   }
   return documents;
 }
+
+/** The error of a document retrieved by an earlier run and no longer in the document cache. */
+const NOT_IN_CACHE =
+  'retrieved by an earlier run of this batch, which spent its unit, but no longer in the document cache, so not retrieved again; `pravo doc DOCUMENT_ID --collection COLLECTION` retrieves it';
 
 async function runAnswerItem(ctx: ItemContext, item: BatchItem, progress: ItemProgress): Promise<ItemOutcome> {
   let jobId = progress.inFlight?.what === 'answer' ? undefined : progress.jobId;

@@ -110,7 +110,7 @@ export async function runBatch(factory: Factory, source: string, options: BatchO
       return EXIT.quota;
     }
     if (work.length === 0) {
-      const summary = emptySummary(input.items.length, counts, interrupted);
+      const summary = emptySummary(input.items.length, counts, interrupted, settings.mode, plan.periodEnd);
       return finish(factory, options, summary, names);
     }
     if (plannedUnits(plan) > 0 && !options.yes) await confirmPlan(factory, render.confirmQuestion(plan));
@@ -418,14 +418,17 @@ async function classify(
       else counts.toSend++;
     } else if (progress.searched !== undefined && inFlight !== 'search') {
       counts.searchedToFinish++;
-      documentsToRetrieve += await uncachedDocuments(factory, progress.searched, settings.fetchDocs);
+      documentsToRetrieve += await uncachedDocuments(factory, progress.searched, settings.fetchDocs, progress.retrieved);
     } else counts.toSend++;
   }
   return { counts, work, interrupted, documentsToRetrieve };
 }
 
-/** Of a journaled search response's top `k` documents, how many are not in the document cache. */
-async function uncachedDocuments(factory: Factory, raw: string, k: number): Promise<number> {
+/**
+ * Of a journaled search response's top `k` documents, how many a rerun retrieves: those neither in the document cache
+ * nor retrieved before (`retrieved`: one retrieved and gone from the cache is not retrieved again).
+ */
+async function uncachedDocuments(factory: Factory, raw: string, k: number, retrieved: ReadonlySet<string>): Promise<number> {
   const [{ parseSearchResponse }, { isDocumentCached }, { documentKey }] = await Promise.all([
     import('../../api/shapes.js'),
     import('../doc/retrieve.js'),
@@ -444,6 +447,7 @@ async function uncachedDocuments(factory: Factory, raw: string, k: number): Prom
     if (seen.has(key)) continue;
     seen.add(key);
     if (seen.size > k) break;
+    if (retrieved.has(key)) continue;
     if (!(await isDocumentCached(factory, { document_id: r.document_id, collection: r.collection }))) count++;
   }
   return count;
@@ -576,7 +580,6 @@ async function runItems(
     },
   };
 
-  let fatal: unknown;
   try {
     await runPool(
       work,
@@ -586,6 +589,10 @@ async function runItems(
         show();
         try {
           outcomes.set(item.line, await runItem(ctx, item, progress));
+        } catch (error) {
+          // A local failure (the results file cannot be written) after the request was sent: it may have been counted.
+          outcomes.set(item.line, 'interrupted');
+          throw error;
         } finally {
           inFlight--;
           finished++;
@@ -595,14 +602,13 @@ async function runItems(
       () => stop !== undefined,
     );
   } catch (error) {
-    fatal = error;
+    stop = { reason: 'local', error };
   } finally {
     factory.signal.removeEventListener('abort', onAbort);
     bar?.stop();
     results = async () => {};
   }
   await jobRecords?.pruneAnswerJobs(factory.env).catch(() => 0);
-  if (fatal !== undefined) throw fatal;
 
   const t = tally();
   const lineOf = (wanted: ItemOutcome): number[] => [...outcomes].filter(([, o]) => o === wanted).map(([line]) => line);
@@ -626,7 +632,7 @@ async function runItems(
 }
 
 /** The summary of a run that had nothing to send (everything done, or only interrupted lines left). */
-function emptySummary(total: number, counts: BatchCounts, interrupted: number[]): BatchSummary {
+function emptySummary(total: number, counts: BatchCounts, interrupted: number[], mode: BatchMode, periodEnd: string | undefined): BatchSummary {
   return {
     total,
     succeeded: 0,
@@ -640,8 +646,8 @@ function emptySummary(total: number, counts: BatchCounts, interrupted: number[])
     units: { search: 0, retrieval: 0, answers: 0 },
     stop: undefined,
     stopMessage: undefined,
-    mode: 'search',
-    periodEnd: undefined,
+    mode,
+    periodEnd,
   };
 }
 
