@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { batchDigest, parseBatchInput } from '../../src/batch/input.js';
 import { main } from '../../src/cli.js';
 import { testHost, type TestHostOptions } from '../helpers/host.js';
 
@@ -63,6 +64,11 @@ async function fakeService(answer: (query: string, n: number) => SearchAnswer = 
           quotas: { search: { used: 10, limit: 1000, remaining: 990, overage_used: 0 } },
           overage: { allowed: false, limit: 0, used: 0 },
         });
+        return;
+      }
+      if (req.url?.startsWith('/v1/documents')) {
+        received.push({ method: req.method ?? '', url: req.url });
+        send(200, { document_id: 'test-act-1', collection: 'test', title: 'Закон за примерите (ТЕСТОВИ ДАННИ)', elements: [] });
         return;
       }
       const query = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { query: string }).query;
@@ -276,3 +282,48 @@ describe('pravo batch: stopping and resuming', () => {
     expect(service.searches()).toHaveLength(4);
   });
 });
+
+describe('pravo batch --fetch-docs', () => {
+  it('retrieves each line\'s top documents once, from the cache after that, and never again one an earlier run retrieved', async () => {
+    const service = await fakeService();
+    const out = path.join(root, 'docs.jsonl');
+    const file = input(QUERIES.slice(0, 2));
+    const first = await run(service.url, ['batch', file, '--out', out, '--fetch-docs', '1', '--yes']);
+    expect(first.code, first.stderr).toBe(0);
+    // Both searches found the same synthetic document: retrieved once, then taken from the cache.
+    expect(service.received.filter((r) => r.url.startsWith('/v1/documents'))).toHaveLength(1);
+    expect(first.stderr).toMatch(/units spent search 2, retrieval 1/);
+    const lines = fs.readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { documents: Array<{ from_cache: boolean; response: { title: string } }> });
+    expect(lines.map((l) => l.documents[0]!.from_cache).sort()).toEqual([false, true]);
+    expect(lines[0]!.documents[0]!.response.title).toBe('Закон за примерите (ТЕСТОВИ ДАННИ)');
+  });
+
+  it('a line killed after its search and its document retrieval, with the cache emptied since, is finished without spending again', async () => {
+    const service = await fakeService();
+    const out = path.join(root, 'resumed.jsonl');
+    const file = input(QUERIES.slice(0, 1));
+    const items = parseBatchInput(fs.readFileSync(file, 'utf8')).items;
+    const at = '2026-11-22T00:00:00.000Z';
+    const searched = JSON.stringify({
+      query: QUERIES[0],
+      result_count: 1,
+      results: [{ document_id: 'test-act-1', collection: 'test', title: 'Закон за примерите (ТЕСТОВИ ДАННИ)', excerpts: [] }],
+    });
+    const journal = [
+      { type: 'batch', version: 1, digest: batchDigest(items), mode: 'search', fetch_docs: 1, items: 1, target: { sandbox: false, profile: 'default', base_url: service.url }, created_at: at },
+      { type: 'sent', line: 1, what: 'search', at },
+      { type: 'searched', line: 1, response: searched, at },
+      { type: 'sent', line: 1, what: 'document', document_id: 'test-act-1', collection: 'test', at },
+      { type: 'retrieved', line: 1, document_id: 'test-act-1', collection: 'test', at },
+    ];
+    fs.writeFileSync(`${out}.journal`, journal.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    const r = await run(service.url, ['batch', file, '--out', out, '--fetch-docs', '1', '--yes']);
+    expect(r.stderr).toMatch(/1 searched before, documents to retrieve/);
+    expect(service.received.filter((q) => q.url !== '/v1/usage')).toEqual([]);
+    const line = JSON.parse(fs.readFileSync(out, 'utf8')) as { line: number; response: unknown; documents: Array<{ error?: { code: string } }> };
+    expect(line.response).toEqual(JSON.parse(searched));
+    expect(line.documents[0]!.error?.code).toBe('not_in_cache');
+    expect(r.code).toBe(9);
+  });
+});
+

@@ -86,6 +86,8 @@ export interface ItemContext {
   timeoutMs: number;
   /** Records a journal event durably (a no-op without a journal, when results go to stdout). */
   record(event: NewJournalEvent): Promise<void>;
+  /** Documents a line is retrieving now, by `documentKey`: another line wanting one waits its turn (see `retrieveTopDocuments`). */
+  documentsInFlight: Map<string, Promise<void>>;
   /** Appends the item's results line durably. */
   writeResult(line: ResultLine): Promise<void>;
   /** Counts `delta` units (default 1; -1 for a unit given back) of `kind` spent in this run. */
@@ -221,7 +223,6 @@ async function retrieveTopDocuments(
   data: SearchResponse,
   retrievedBefore: ReadonlySet<string>,
 ): Promise<NonNullable<ResultLine['documents']> | ItemOutcome> {
-  const { retrieveDocument, isDocumentCached } = await import('../doc/retrieve.js');
   const seen = new Set<string>();
   const wanted = data.results
     .filter((r) => {
@@ -234,33 +235,58 @@ async function retrieveTopDocuments(
   const documents: NonNullable<ResultLine['documents']> = [];
   for (const { document_id, collection } of wanted) {
     if (ctx.stopping()) return 'unfinished';
-    const query = { document_id, collection };
-    const cached = await isDocumentCached(ctx.factory, query);
-    if (!cached && retrievedBefore.has(documentKey(document_id, collection))) {
-      // Retrieved by an earlier run (its unit spent, or refused for good), gone from the cache since: not spent twice.
-      documents.push({ document_id, collection, error: { code: 'not_in_cache', message: NOT_IN_CACHE } });
-      continue;
-    }
-    if (!cached) await ctx.record({ type: 'sent', line: item.line, what: 'document', document_id, collection });
+    const key = documentKey(document_id, collection);
+    // One line at a time per document: another line retrieving it now is waited for, and this one then takes it from
+    // the cache instead of spending a second unit.
+    for (let other = ctx.documentsInFlight.get(key); other; other = ctx.documentsInFlight.get(key)) await other;
+    const turn = Promise.withResolvers<void>();
+    ctx.documentsInFlight.set(key, turn.promise);
+    let entry: NonNullable<ResultLine['documents']>[number] | ItemOutcome;
     try {
-      const got = await retrieveDocument(ctx.factory, query, { timeoutMs: ctx.timeoutMs, signal: null });
-      if (!got.fromCache) ctx.spent('retrieval');
-      await ctx.record({ type: 'retrieved', line: item.line, document_id, collection });
-      documents.push({ document_id, collection, from_cache: got.fromCache, response: new RawJson(got.response.raw) });
-    } catch (error) {
-      const verdict = classifyFailure(error);
-      if (!verdict) throw error;
-      if (verdict.stop) ctx.stop(verdict.stop, error);
-      if (verdict.outcome === 'unsent') {
-        if (!cached) await ctx.record({ type: 'unsent', line: item.line, what: 'document', reason: resultError(error).code ?? (error as Error).name });
-        return 'unfinished';
-      }
-      if (verdict.outcome === 'interrupted') return 'interrupted';
-      if (!cached) await ctx.record({ type: 'retrieved', line: item.line, document_id, collection });
-      documents.push({ document_id, collection, error: resultError(error) });
+      entry = await retrieveOne(ctx, item, { document_id, collection }, retrievedBefore.has(key));
+    } finally {
+      ctx.documentsInFlight.delete(key);
+      turn.resolve();
     }
+    if (typeof entry === 'string') return entry;
+    documents.push(entry);
   }
   return documents;
+}
+
+/**
+ * One document of a line through the document cache, journaled: its entry for the results line, or the line's outcome
+ * when the batch must stop first. `retrievedBefore`: an earlier run retrieved it (see {@link retrieveTopDocuments}).
+ */
+async function retrieveOne(
+  ctx: ItemContext,
+  item: BatchItem,
+  query: { document_id: string; collection: string },
+  retrievedBefore: boolean,
+): Promise<NonNullable<ResultLine['documents']>[number] | ItemOutcome> {
+  const { retrieveDocument, isDocumentCached } = await import('../doc/retrieve.js');
+  const { document_id, collection } = query;
+  const cached = await isDocumentCached(ctx.factory, query);
+  // Retrieved by an earlier run (its unit spent, or refused for good), gone from the cache since: not spent twice.
+  if (!cached && retrievedBefore) return { document_id, collection, error: { code: 'not_in_cache', message: NOT_IN_CACHE } };
+  if (!cached) await ctx.record({ type: 'sent', line: item.line, what: 'document', document_id, collection });
+  try {
+    const got = await retrieveDocument(ctx.factory, query, { timeoutMs: ctx.timeoutMs, signal: null });
+    if (!got.fromCache) ctx.spent('retrieval');
+    await ctx.record({ type: 'retrieved', line: item.line, document_id, collection });
+    return { document_id, collection, from_cache: got.fromCache, response: new RawJson(got.response.raw) };
+  } catch (error) {
+    const verdict = classifyFailure(error);
+    if (!verdict) throw error;
+    if (verdict.stop) ctx.stop(verdict.stop, error);
+    if (verdict.outcome === 'unsent') {
+      if (!cached) await ctx.record({ type: 'unsent', line: item.line, what: 'document', reason: resultError(error).code ?? (error as Error).name });
+      return 'unfinished';
+    }
+    if (verdict.outcome === 'interrupted') return 'interrupted';
+    if (!cached) await ctx.record({ type: 'retrieved', line: item.line, document_id, collection });
+    return { document_id, collection, error: resultError(error) };
+  }
 }
 
 /** The error of a document retrieved by an earlier run and no longer in the document cache. */

@@ -547,6 +547,7 @@ async function runItems(
     mode: settings.mode,
     fetchDocs: settings.fetchDocs,
     timeoutMs: settings.timeoutMs,
+    documentsInFlight: new Map<string, Promise<void>>(),
     record,
     writeResult: (line: ResultLine) => results(line),
     spent: (kind: QuotaKind, delta = 1) => {
