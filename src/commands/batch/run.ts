@@ -7,19 +7,19 @@
  * of sending it again (`--retry-interrupted` does).
  */
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { AnswerJob, QuotaKind } from '../../api/types.js';
 import type { BatchItem } from '../../batch/input.js';
-import { itemStatus, journalPathFor, type BatchMode, type ItemProgress, type JournalContent, type JournalHeader, type NewJournalEvent } from '../../batch/journal.js';
-import type { BatchCounts, BatchPlan } from '../../batch/plan.js';
+import { itemStatus, type BatchMode, type ItemProgress, type JournalContent, type JournalHeader, type NewJournalEvent } from '../../batch/journal.js';
+import type { BatchCounts } from '../../batch/plan.js';
 import { EnvironmentError, UsageError } from '../../errors/cli.js';
 import { EXIT } from '../../errors/exit-codes.js';
 import type { Factory } from '../../factory.js';
 import { sanitizeLine } from '../../io/sanitize.js';
 import type { Indicator } from '../../io/iostreams.js';
-import { flagsToReach, shellQuote } from '../targets.js';
+import { shellQuote } from '../targets.js';
 import { parseTimeout } from '../search/request.js';
-import { RawJson, type ItemOutcome, type ResultLine, type StopReason } from './items.js';
+import type { ItemOutcome, ResultLine, StopReason } from './items.js';
+import type { BatchFiles } from './files.js';
 import type { BatchSummary } from '../../render/batch.js';
 
 /** Options of `pravo batch` as commander parses them. */
@@ -82,6 +82,7 @@ export async function runBatch(factory: Factory, source: string, options: BatchO
     created_at: new Date(factory.clock.now()).toISOString(),
   };
 
+  const { openBatchFiles, reconcileWithResults } = await import('./files.js');
   const files = settings.out === undefined ? undefined : await openBatchFiles(factory, settings.out, header, options);
   try {
     const content = files?.content ?? { header: undefined, progress: new Map<number, ItemProgress>() };
@@ -185,194 +186,6 @@ async function currentRunTarget(factory: Factory): Promise<JournalHeader['target
   if (factory.globals.sandbox) return { sandbox: true, profile, base_url: '' };
   const { serviceTarget } = await import('../../target.js');
   return { sandbox: false, profile, base_url: serviceTarget(await factory.profile()).baseUrl };
-}
-
-/** The results file, its journal and its lock, for a batch with `--out`. */
-interface BatchFiles {
-  out: string;
-  journalPath: string;
-  content: JournalContent;
-  /** Opens the journal (writing its header when new) and the results file for appending. */
-  openForWriting(header: JournalHeader): Promise<void>;
-  record(event: NewJournalEvent): Promise<void>;
-  writeResult(line: ResultLine): Promise<void>;
-  close(): Promise<void>;
-}
-
-/**
- * Checks `--out`, takes its lock (not for `--dry-run`), reads its journal, and refuses a journal of another batch
- * (another input, mode or target) unless `--restart`, which moves the old results and journal aside.
- * @throws UsageError (another batch's journal; a results file without a journal; another run holds the lock);
- *   EnvironmentError when the file cannot be written.
- */
-async function openBatchFiles(factory: Factory, out: string, header: JournalHeader, options: BatchOptions): Promise<BatchFiles> {
-  const [{ checkOutputFile }, { acquireBatchLock }, { readJournal, Journal }, { AppendFile }] = await Promise.all([
-    import('../../io/output-file.js'),
-    import('../../batch/lock.js'),
-    import('../../batch/journal.js'),
-    import('../../batch/append-file.js'),
-  ]);
-  await checkOutputFile(out, '--out');
-  const journalPath = journalPathFor(out);
-  const lock = options.dryRun ? undefined : await acquireBatchLock(out, () => factory.clock.now());
-  let journal: import('../../batch/journal.js').Journal | undefined;
-  let results: import('../../batch/append-file.js').AppendFile | undefined;
-  try {
-    let content = await readJournal(journalPath);
-    const problem = content.header ? journalMismatch(content.header, header, out) : await strayResults(out, journalPath);
-    if (problem !== undefined) {
-      if (!options.restart) throw new UsageError(problem);
-      if (!options.dryRun) {
-        const moved = await moveAside(factory, [out, journalPath]);
-        factory.io.stderr.write(`--restart: ${moved.map(sanitizeLine).join(' and ')} kept; the batch begins anew.\n`);
-      }
-      content = { header: undefined, progress: new Map() };
-    } else if (options.restart && content.header) {
-      if (!options.dryRun) {
-        const moved = await moveAside(factory, [out, journalPath]);
-        factory.io.stderr.write(`--restart: ${moved.map(sanitizeLine).join(' and ')} kept; the batch begins anew.\n`);
-      }
-      content = { header: undefined, progress: new Map() };
-    }
-    const files: BatchFiles = {
-      out,
-      journalPath,
-      content,
-      async openForWriting(first) {
-        try {
-          journal = await Journal.open(journalPath, content, first, () => factory.clock.now());
-          results = await AppendFile.open(out);
-        } catch (error) {
-          throw writeFailure(out, error);
-        }
-      },
-      async record(event) {
-        try {
-          await journal!.record(event);
-        } catch (error) {
-          throw writeFailure(journalPath, error);
-        }
-      },
-      async writeResult(line) {
-        try {
-          await results!.append(resultJson(line));
-        } catch (error) {
-          throw writeFailure(out, error);
-        }
-      },
-      async close() {
-        await journal?.close();
-        await results?.close();
-        await lock?.release().catch(() => {});
-      },
-    };
-    return files;
-  } catch (error) {
-    await lock?.release().catch(() => {});
-    throw error;
-  }
-}
-
-/**
- * A results line as one line of JSON. A response kept as the server's raw body (`RawJson`) is spliced in as it is when
- * it holds no line break, saving a parse and a serialization of every response; else it is parsed and written compact.
- */
-export function resultJson(line: ResultLine): string {
-  const raws: string[] = [];
-  const marker = `__pravo_raw_${Math.random().toString(36).slice(2)}_`;
-  const text = JSON.stringify(line, (_key, value: unknown) => {
-    if (!(value instanceof RawJson)) return value;
-    if (/[\n\r]/.test(value.text)) return value.value();
-    raws.push(value.text.trim());
-    return `${marker}${raws.length - 1}`;
-  });
-  return raws.length === 0 ? text : text.replace(new RegExp(`"${marker}(\\d+)"`, 'g'), (_match, n: string) => raws[Number(n)]!);
-}
-
-/** Why a journal does not belong to this batch, or undefined when it does. */
-function journalMismatch(found: JournalHeader, wanted: JournalHeader, out: string): string | undefined {
-  const file = sanitizeLine(out);
-  if (found.mode !== wanted.mode || found.fetch_docs !== wanted.fetch_docs) {
-    const was = found.mode === 'answers' ? '--answers' : found.fetch_docs > 0 ? `--fetch-docs ${found.fetch_docs}` : 'search only';
-    return `The batch writing ${file} began as ${was}; run it with the same options to continue, or add --restart to begin anew (the old results are kept aside).`;
-  }
-  if (found.digest !== wanted.digest) {
-    return `The input has changed since the batch writing ${file} began (its queries or their line numbers differ). Rerun with the input it began with to continue, or add --restart to begin anew (the old results are kept aside; lines already done are sent again).`;
-  }
-  const flags = flagsToReach(found.target, wanted.target);
-  if (flags !== undefined) {
-    const where = found.target.sandbox ? 'the in-process sandbox (--sandbox)' : `profile "${sanitizeLine(found.target.profile)}"`;
-    return `The batch writing ${file} began against ${where}; continue it there by adding${flags === '' ? ' nothing but dropping --sandbox' : flags}, or add --restart to begin anew.`;
-  }
-  return undefined;
-}
-
-/** A results file that exists, is not empty and has no journal: not one pravo is writing. */
-async function strayResults(out: string, journalPath: string): Promise<string | undefined> {
-  const stat = await fs.stat(out).catch(() => undefined);
-  if (!stat || stat.size === 0) return undefined;
-  return `${sanitizeLine(out)} already exists and has no journal beside it (${sanitizeLine(path.basename(journalPath))}), so pravo did not begin it. Give another --out, or add --restart to move it aside and begin.`;
-}
-
-/** Renames each existing file to `<file>.before-restart-<UTC time>`; returns the new names. */
-async function moveAside(factory: Factory, files: string[]): Promise<string[]> {
-  const stamp = new Date(factory.clock.now()).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-  const moved: string[] = [];
-  for (const file of files) {
-    const to = `${file}.before-restart-${stamp}`;
-    try {
-      await fs.rename(file, to);
-      moved.push(to);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw writeFailure(file, error);
-    }
-  }
-  return moved;
-}
-
-function writeFailure(file: string, error: unknown): EnvironmentError {
-  if (error instanceof EnvironmentError) return error;
-  const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
-  return new EnvironmentError(`Cannot write ${sanitizeLine(file)} (${code}). What is done is kept; free space or fix permissions and rerun the same command.`, { cause: error });
-}
-
-/**
- * Brings the journal in line with the results file: a line that is in the results but not marked done (the run was
- * killed between the two writes) counts as done, so it is neither sent nor written again.
- * @returns those lines, marked done in `content` and still to be written to the journal once it is open.
- */
-async function reconcileWithResults(factory: Factory, files: BatchFiles, content: JournalContent): Promise<Array<{ line: number; ok: boolean }>> {
-  const recovered: Array<{ line: number; ok: boolean }> = [];
-  if (!content.header) return recovered;
-  const { readLines } = await import('../../batch/append-file.js');
-  const { applyEvent } = await import('../../batch/journal.js');
-  const present = new Map<number, boolean>();
-  for await (const text of readLines(files.out)) {
-    const match = /^\{"line":(\d+),/.exec(text);
-    if (!match) continue;
-    const line = Number(match[1]);
-    if (content.progress.get(line)?.done) {
-      present.set(line, true);
-      continue;
-    }
-    let ok = true;
-    try {
-      ok = (JSON.parse(text) as { error?: unknown }).error === undefined;
-    } catch {
-      continue;
-    }
-    present.set(line, true);
-    applyEvent(content.progress, { type: 'done', line, ok, at: new Date(factory.clock.now()).toISOString() });
-    recovered.push({ line, ok });
-  }
-  const missing = [...content.progress.values()].filter((p) => p.done && !present.has(p.line)).map((p) => p.line);
-  if (missing.length > 0) {
-    factory.io.stderr.write(
-      `Warning: ${missing.length} line(s) marked done in ${sanitizeLine(files.journalPath)} are missing from ${sanitizeLine(files.out)} (was it edited?): ` +
-        `lines ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}. They are not sent again; --restart begins anew.\n`,
-    );
-  }
-  return recovered;
 }
 
 /** What {@link classify} finds. */
@@ -500,11 +313,12 @@ async function runItems(
   recovered: ReadonlyArray<{ line: number; ok: boolean }>,
   periodEnd: string | undefined,
 ): Promise<BatchSummary> {
-  const [{ runItem }, { runPool }, { applyEvent }, render] = await Promise.all([
+  const [{ runItem }, { runPool }, { applyEvent }, render, { resultJson }] = await Promise.all([
     import('./items.js'),
     import('../../batch/pool.js'),
     import('../../batch/journal.js'),
     import('../../render/batch.js'),
+    import('./files.js'),
   ]);
   const client = await factory.client();
   const runTarget = await factory.target();
