@@ -172,6 +172,8 @@ Examples:
   $ pravo answer --verify --yes "Кога работодателят може да прекрати трудовия договор без предизвестие?"
   $ pravo search --court ВКС --judge Mihova "отмяна на присъдата"
   $ pravo catalog courts | grep Пловдив
+  $ pravo usage
+  $ pravo batch questions.txt --out results.jsonl --yes
   $ pravo sandbox serve --corpus ../shared/corpus
 ${EXIT_CODES_HELP}`,
     );
