@@ -117,13 +117,15 @@ export function refusalText(plan: BatchPlan): string {
   const next = plan.periodEnd ? ` The next period starts ${sanitizeLine(plan.periodEnd.slice(0, 10))}.` : '';
   return (
     `Refused: the batch needs more than the period has left (${over.join('; ')}${overage}). Nothing was sent.${next}\n` +
-    'Send fewer lines, raise the quota or allow overage for the account, or add --allow-overage to send anyway: the batch then stops cleanly when the server refuses with monthly_quota_exceeded, keeping what is done, and a rerun continues.\n'
+    `Send fewer lines, raise the quota or ${plan.overage.allowed ? "the account's overage limit" : 'allow overage for the account'}, or add --allow-overage to send anyway: the batch then stops cleanly when the server refuses with monthly_quota_exceeded, keeping what is done, and a rerun continues.\n`
   );
 }
 
 /** The question asked on a terminal before spending units. */
 export function confirmQuestion(plan: BatchPlan): string {
-  const parts = plan.needs.filter((n) => n.units > 0).map((n) => `${n.upTo ? 'up to ' : ''}${plural(n.units, `${n.kind} unit`)}`);
+  const parts = plan.needs
+    .filter((n) => n.units > 0)
+    .map((n) => `${n.upTo ? 'up to ' : ''}${plural(n.units, `${n.kind} unit`)}${n.beyondQuota > 0 ? ` (${n.beyondQuota} in overage)` : ''}`);
   return `Send ${plural(plan.counts.toSend + plan.counts.searchedToFinish, 'line')}, spending ${parts.join(', ')}?`;
 }
 

@@ -226,7 +226,12 @@ describe('refusalText', () => {
 
 describe('confirmQuestion', () => {
   it('asks about the lines to send and the units of each kind, an upper bound as "up to"', () => {
-    expect(confirmQuestion(plan('search', 3, RESUMED, RESUMED_USAGE))).toBe('Send 88 lines, spending 78 search units, up to 234 retrieval units?');
+    expect(confirmQuestion(plan('search', 3, RESUMED, RESUMED_USAGE))).toBe('Send 88 lines, spending 78 search units, up to 234 retrieval units (34 in overage)?');
+  });
+
+  it('says how many units of a kind would go beyond its quota, in overage', () => {
+    const usage = { quotas: { search: { used: 40, limit: 50 } }, overage: { allowed: true, limit: 20, used: 0 } };
+    expect(confirmQuestion(plan('search', 0, counts({ toSend: 15 }), usage))).toBe('Send 15 lines, spending 15 search units (5 in overage)?');
   });
 
   it('speaks of one line and one unit in the singular', () => {
