@@ -183,8 +183,6 @@ export interface BatchSummary {
   skippedFailed: number;
   /** Interrupted lines (earlier and in this run): they may have been counted; sent again only with --retry-interrupted. */
   interrupted: number[];
-  /** Of `interrupted`, those interrupted in this run. */
-  interruptedNow: number;
   /** Lines part done (an answer job running, a search made, documents not all retrieved): a rerun finishes them. */
   unfinished: number[];
   /** Lines not sent in this run (or refused without being counted): a rerun sends them. */

@@ -5,6 +5,7 @@
  * (`batchExitCode` in `src/commands/batch/run.ts`).
  */
 import { describe, expect, it } from 'vitest';
+import { batchSummary as summary } from '../helpers/batch.js';
 import {
   ApiError,
   AuthenticationError,
@@ -30,7 +31,6 @@ import {
 import { classifyFailure, resultError } from '../../src/commands/batch/items.js';
 import { batchExitCode } from '../../src/commands/batch/run.js';
 import { EXIT } from '../../src/errors/exit-codes.js';
-import type { BatchSummary } from '../../src/render/batch.js';
 
 const details = (status: number, code: string | undefined, extra: Partial<ApiErrorDetails> = {}): ApiErrorDetails => ({
   status,
@@ -154,25 +154,6 @@ describe('resultError', () => {
   });
 });
 
-function summary(extra: Partial<BatchSummary> = {}): BatchSummary {
-  return {
-    total: 10,
-    succeeded: 10,
-    failed: 0,
-    skipped: 0,
-    skippedFailed: 0,
-    interrupted: [],
-    interruptedNow: 0,
-    unfinished: [],
-    notSent: [],
-    units: { search: 10, retrieval: 0, answers: 0 },
-    stop: undefined,
-    stopMessage: undefined,
-    mode: 'search',
-    periodEnd: undefined,
-    ...extra,
-  };
-}
 
 describe('batchExitCode', () => {
   it('is 0 when every line has succeeded, in this run or before', () => {

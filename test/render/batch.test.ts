@@ -4,6 +4,7 @@
  * reads. Plans are made by the pre-flight itself (`planBatch`) from sandbox-shaped usage.
  */
 import { describe, expect, it } from 'vitest';
+import { batchSummary as summary } from '../helpers/batch.js';
 import { readUsage } from '../../src/api/usage.js';
 import { planBatch, unitsNeeded, type BatchCounts, type BatchPlan } from '../../src/batch/plan.js';
 import type { BatchMode } from '../../src/batch/journal.js';
@@ -292,25 +293,6 @@ describe('duration', () => {
   });
 });
 
-function summary(extra: Partial<BatchSummary> = {}): BatchSummary {
-  return {
-    total: 10,
-    succeeded: 10,
-    failed: 0,
-    skipped: 0,
-    skippedFailed: 0,
-    interrupted: [],
-    interruptedNow: 0,
-    unfinished: [],
-    notSent: [],
-    units: { search: 10, retrieval: 0, answers: 0 },
-    stop: undefined,
-    stopMessage: undefined,
-    mode: 'search',
-    periodEnd: undefined,
-    ...extra,
-  };
-}
 
 const RERUN = 'pravo batch questions.txt --out results.jsonl --yes';
 const SUMMARY_OPTIONS = { ...NAMES, rerun: RERUN, color: false };
@@ -337,7 +319,7 @@ describe('summaryText', () => {
   });
 
   it('lists the interrupted lines and says a rerun with --retry-interrupted sends them again', () => {
-    const text = summaryText(summary({ succeeded: 8, interrupted: [4, 9], interruptedNow: 1 }), SUMMARY_OPTIONS);
+    const text = summaryText(summary({ succeeded: 8, interrupted: [4, 9], }), SUMMARY_OPTIONS);
     expect(text).toContain(
       '  interrupted 2 (lines 4, 9): in flight at an interruption, they may have been counted; a rerun with --retry-interrupted sends them again\n',
     );
