@@ -51,14 +51,9 @@ export async function openBatchFiles(factory: Factory, out: string, header: Jour
   try {
     let content = await readJournal(journalPath);
     const problem = content.header ? journalMismatch(content.header, header, out) : await strayResults(out, journalPath);
-    if (problem !== undefined) {
-      if (!options.restart) throw new UsageError(problem);
-      if (!options.dryRun) {
-        const moved = await moveAside(factory, [out, journalPath]);
-        factory.io.stderr.write(`--restart: ${moved.map(sanitizeLine).join(' and ')} kept; the batch begins anew.\n`);
-      }
-      content = { header: undefined, progress: new Map() };
-    } else if (options.restart && content.header) {
+    if (problem !== undefined && !options.restart) throw new UsageError(problem);
+    // --restart begins anew over a journal (of this batch or another) or a results file pravo did not begin.
+    if (options.restart && (problem !== undefined || content.header)) {
       if (!options.dryRun) {
         const moved = await moveAside(factory, [out, journalPath]);
         factory.io.stderr.write(`--restart: ${moved.map(sanitizeLine).join(' and ')} kept; the batch begins anew.\n`);
