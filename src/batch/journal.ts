@@ -105,6 +105,23 @@ export function documentKey(documentId: string, collection: string): string {
   return `${documentId}\t${collection}`;
 }
 
+/**
+ * The documents `--fetch-docs K` retrieves for a search: the first `k` distinct (`document_id`, `collection`) pairs of
+ * its results, in rank order.
+ */
+export function topDocuments<T extends { document_id: string; collection: string }>(results: readonly T[], k: number): T[] {
+  const seen = new Set<string>();
+  const top: T[] = [];
+  for (const result of results) {
+    if (top.length >= k) break;
+    const key = documentKey(result.document_id, result.collection);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    top.push(result);
+  }
+  return top;
+}
+
 /** The journal's file name for a results file. */
 export function journalPathFor(outPath: string): string {
   return `${outPath}.journal`;

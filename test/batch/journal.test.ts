@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  topDocuments,
   Journal,
   applyEvent,
   documentKey,
@@ -283,5 +284,20 @@ describe('Journal', () => {
     await journal.close();
     const read = await readJournal(file);
     expect([...read.progress.keys()]).toEqual([1, 2, 3, 4, 5]);
+  });
+});
+
+describe('topDocuments', () => {
+  it('takes the first K distinct documents in rank order, a document ranked twice once', () => {
+    const results = [
+      { document_id: 'test-a', collection: 'c1' },
+      { document_id: 'test-a', collection: 'c1' },
+      { document_id: 'test-a', collection: 'c2' },
+      { document_id: 'test-b', collection: 'c1' },
+      { document_id: 'test-c', collection: 'c1' },
+    ];
+    expect(topDocuments(results, 3)).toEqual([results[0], results[2], results[3]]);
+    expect(topDocuments(results, 10)).toHaveLength(4);
+    expect(topDocuments(results, 0)).toEqual([]);
   });
 });

@@ -17,7 +17,7 @@ import {
 } from '../../api/errors.js';
 import type { LegalResearchClient } from '../../api/client.js';
 import { isFinalAnswerJobStatus, type AnswerJob, type QuotaKind, type SearchResponse } from '../../api/types.js';
-import { documentKey, type BatchMode, type ItemProgress, type NewJournalEvent, type SentWhat } from '../../batch/journal.js';
+import { documentKey, topDocuments, type BatchMode, type ItemProgress, type NewJournalEvent, type SentWhat } from '../../batch/journal.js';
 import type { BatchItem } from '../../batch/input.js';
 import type { Factory } from '../../factory.js';
 
@@ -223,15 +223,7 @@ async function retrieveTopDocuments(
   data: SearchResponse,
   retrievedBefore: ReadonlySet<string>,
 ): Promise<NonNullable<ResultLine['documents']> | ItemOutcome> {
-  const seen = new Set<string>();
-  const wanted = data.results
-    .filter((r) => {
-      const key = documentKey(r.document_id, r.collection);
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    })
-    .slice(0, ctx.fetchDocs);
+  const wanted = topDocuments(data.results, ctx.fetchDocs);
   const documents: NonNullable<ResultLine['documents']> = [];
   for (const { document_id, collection } of wanted) {
     if (ctx.stopping()) return 'unfinished';
@@ -264,30 +256,41 @@ async function retrieveOne(
   query: { document_id: string; collection: string },
   retrievedBefore: boolean,
 ): Promise<NonNullable<ResultLine['documents']>[number] | ItemOutcome> {
-  const { retrieveDocument, isDocumentCached } = await import('../doc/retrieve.js');
+  const { retrieveDocument } = await import('../doc/retrieve.js');
   const { document_id, collection } = query;
-  const cached = await isDocumentCached(ctx.factory, query);
-  // Retrieved by an earlier run (its unit spent, or refused for good), gone from the cache since: not spent twice.
-  if (!cached && retrievedBefore) return { document_id, collection, error: { code: 'not_in_cache', message: NOT_IN_CACHE } };
-  if (!cached) await ctx.record({ type: 'sent', line: item.line, what: 'document', document_id, collection });
+  // Journaled only when it is really sent: a document in the cache is answered from it, and spends nothing.
+  let sent = false;
   try {
-    const got = await retrieveDocument(ctx.factory, query, { timeoutMs: ctx.timeoutMs, signal: null });
+    const got = await retrieveDocument(ctx.factory, query, {
+      timeoutMs: ctx.timeoutMs,
+      signal: null,
+      beforeSend: async () => {
+        // Retrieved by an earlier run (its unit spent, or refused for good), gone from the cache since: not spent twice.
+        if (retrievedBefore) throw new RetrievedBefore();
+        await ctx.record({ type: 'sent', line: item.line, what: 'document', document_id, collection });
+        sent = true;
+      },
+    });
     if (!got.fromCache) ctx.spent('retrieval');
     await ctx.record({ type: 'retrieved', line: item.line, document_id, collection });
     return { document_id, collection, from_cache: got.fromCache, response: new RawJson(got.response.raw) };
   } catch (error) {
+    if (error instanceof RetrievedBefore) return { document_id, collection, error: { code: 'not_in_cache', message: NOT_IN_CACHE } };
     const verdict = classifyFailure(error);
     if (!verdict) throw error;
     if (verdict.stop) ctx.stop(verdict.stop, error);
     if (verdict.outcome === 'unsent') {
-      if (!cached) await ctx.record({ type: 'unsent', line: item.line, what: 'document', reason: resultError(error).code ?? (error as Error).name });
+      if (sent) await ctx.record({ type: 'unsent', line: item.line, what: 'document', reason: resultError(error).code ?? (error as Error).name });
       return 'unfinished';
     }
     if (verdict.outcome === 'interrupted') return 'interrupted';
-    if (!cached) await ctx.record({ type: 'retrieved', line: item.line, document_id, collection });
+    if (sent) await ctx.record({ type: 'retrieved', line: item.line, document_id, collection });
     return { document_id, collection, error: resultError(error) };
   }
 }
+
+/** Thrown before sending a retrieval that an earlier run of the batch already made (see {@link retrieveOne}). */
+class RetrievedBefore extends Error {}
 
 /** The error of a document retrieved by an earlier run and no longer in the document cache. */
 const NOT_IN_CACHE =

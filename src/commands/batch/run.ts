@@ -242,7 +242,7 @@ async function classify(
  * nor retrieved before (`retrieved`: one retrieved and gone from the cache is not retrieved again).
  */
 async function uncachedDocuments(factory: Factory, raw: string, k: number, retrieved: ReadonlySet<string>): Promise<number> {
-  const [{ parseSearchResponse }, { isDocumentCached }, { documentKey }] = await Promise.all([
+  const [{ parseSearchResponse }, { isDocumentCached }, { documentKey, topDocuments }] = await Promise.all([
     import('../../api/shapes.js'),
     import('../doc/retrieve.js'),
     import('../../batch/journal.js'),
@@ -253,15 +253,10 @@ async function uncachedDocuments(factory: Factory, raw: string, k: number, retri
   } catch {
     return 0;
   }
-  const seen = new Set<string>();
   let count = 0;
-  for (const r of results) {
-    const key = documentKey(r.document_id, r.collection);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    if (seen.size > k) break;
-    if (retrieved.has(key)) continue;
-    if (!(await isDocumentCached(factory, { document_id: r.document_id, collection: r.collection }))) count++;
+  for (const { document_id, collection } of topDocuments(results, k)) {
+    if (retrieved.has(documentKey(document_id, collection))) continue;
+    if (!(await isDocumentCached(factory, { document_id, collection }))) count++;
   }
   return count;
 }

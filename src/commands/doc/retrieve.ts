@@ -19,13 +19,15 @@ function documentRequest(query: DocumentQuery): { path: string; query: Record<st
  * retrieved (one retrieval unit) and cached.
  * @param options.refresh retrieve even when cached; `timeoutMs` of the request; `spinner` a label to show while
  *   waiting (on a terminal), or none; `signal` that cancels the request (default the run's: Ctrl-C; `pravo batch`
- *   lets requests in flight finish after a first Ctrl-C, and passes none).
+ *   lets requests in flight finish after a first Ctrl-C, and passes none); `beforeSend`, awaited only when the document
+ *   is not cached, just before the request is sent (`pravo batch` journals the retrieval there; what it throws is
+ *   thrown, and nothing is sent).
  * @throws the errors of `client.documents.retrieve`; ConfigError for a bad `PRAVO_CACHE_TTL`.
  */
 export async function retrieveDocument(
   factory: Factory,
   query: DocumentQuery,
-  options: { refresh?: boolean; timeoutMs?: number; spinner?: string; signal?: AbortSignal | null } = {},
+  options: { refresh?: boolean; timeoutMs?: number; spinner?: string; signal?: AbortSignal | null; beforeSend?: () => Promise<void> } = {},
 ): Promise<CachedGetResult<DocumentResponse>> {
   const { parseDocument } = await import('../../api/shapes.js');
   return cachedGet(factory, {
@@ -35,6 +37,7 @@ export async function retrieveDocument(
     fetch: async () => {
       // Only on a miss: a cached document builds no client and starts no sandbox.
       const client = await factory.client();
+      await options.beforeSend?.();
       const send = () =>
         client.documents.retrieve(
           { document_id: query.document_id, collection: query.collection },
