@@ -111,7 +111,7 @@ export async function runBatch(factory: Factory, source: string, options: BatchO
       return EXIT.quota;
     }
     if (work.length === 0) {
-      const summary = emptySummary(input.items.length, counts, interrupted, settings.mode, plan.periodEnd);
+      const summary = emptySummary(counts, interrupted, settings.mode, plan.periodEnd);
       return finish(factory, options, summary, names);
     }
     if (plannedUnits(plan) > 0 && !options.yes) await confirmPlan(factory, render.confirmQuestion(plan));
@@ -175,7 +175,7 @@ async function readInput(factory: Factory, source: string): Promise<string> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
     const { describeFileSystemProblem } = await import('../../state/paths.js');
-    const why = code === 'ENOENT' ? 'there is no such file' : code === 'EISDIR' ? 'it is a directory' : describeFileSystemProblem(code);
+    const why = code === 'ENOENT' ? 'there is no such file' : describeFileSystemProblem(code);
     throw new EnvironmentError(`Cannot read ${sanitizeLine(source)}: ${why}. Nothing was sent.`);
   }
 }
@@ -424,26 +424,24 @@ async function runItems(
   const lineOf = (wanted: ItemOutcome): number[] => [...outcomes].filter(([, o]) => o === wanted).map(([line]) => line);
   const notStarted = work.filter(({ item }) => !outcomes.has(item.line)).map(({ item }) => item.line);
   return {
-    total: counts.total,
+    ...emptySummary(counts, [...interruptedBefore, ...lineOf('interrupted')].sort((a, b) => a - b), settings.mode, periodEnd),
     succeeded: t.succeeded,
     failed: t.failed,
-    skipped: counts.done,
-    skippedFailed: counts.failed,
-    interrupted: [...interruptedBefore, ...lineOf('interrupted')].sort((a, b) => a - b),
     unfinished: lineOf('unfinished'),
     notSent: [...lineOf('unsent'), ...notStarted].sort((a, b) => a - b),
     units,
     stop: stop?.reason,
     stopMessage: stop?.error instanceof Error ? stop.error.message : undefined,
-    mode: settings.mode,
-    periodEnd,
   };
 }
 
-/** The summary of a run that had nothing to send (everything done, or only interrupted lines left). */
-function emptySummary(total: number, counts: BatchCounts, interrupted: number[], mode: BatchMode, periodEnd: string | undefined): BatchSummary {
+/**
+ * The summary of a run that sent nothing (everything done, or only interrupted lines left): what earlier runs did, and
+ * `interrupted`; the base of every run's summary.
+ */
+function emptySummary(counts: BatchCounts, interrupted: number[], mode: BatchMode, periodEnd: string | undefined): BatchSummary {
   return {
-    total,
+    total: counts.total,
     succeeded: 0,
     failed: 0,
     skipped: counts.done,
