@@ -42,6 +42,7 @@ export function serviceTarget(profile: ResolvedProfile): Target {
   }
   const credentials: Credentials = {};
   if (profile.api_key) credentials.api_key = { kind: 'api_key', apiKey: profile.api_key, header: profile.auth_header };
+  if (profile.session_token) credentials.session = { kind: 'session', token: profile.session_token };
   return {
     kind: 'service',
     baseUrl: profile.base_url,

@@ -359,6 +359,118 @@ export interface UsageResponse {
   [key: string]: unknown;
 }
 
+/** The states of an API key (spec: States and transitions, API key): active, or revoked (rejected with `revoked_api_key`). */
+export const API_KEY_STATUSES = ['active', 'revoked'] as const;
+
+/** One of {@link API_KEY_STATUSES}. */
+export type ApiKeyStatus = (typeof API_KEY_STATUSES)[number];
+
+/**
+ * An API key record (spec: Records whose fields are only partly given: "a name, a prefix, a plan, a status and time
+ * data; never the secret value"; the field names are the sandbox's, README "Sandbox: keys and account"). Times are
+ * ISO 8601 UTC. A client reads a live service's records tolerantly (`readKeyRecord` in `keys.ts`).
+ */
+export interface ApiKeyRecord {
+  /** The key's id, e.g. `key_3f9a…`; the path parameter of `POST /v1/keys/{key_id}/revoke`. */
+  key_id: string;
+  /** The name given at creation. */
+  name: string;
+  /** The non-secret start of the key, e.g. `sbx_live_Ab3d`: the key itself begins with it. */
+  prefix: string;
+  /** The plan of the key's account at creation, e.g. `sandbox`. */
+  plan: string;
+  status: ApiKeyStatus;
+  created_at: string;
+  /** When a request last authenticated with it (to the minute); null when never. */
+  last_used_at: string | null;
+  /** When it was revoked; null while active. */
+  revoked_at: string | null;
+  [key: string]: unknown;
+}
+
+/**
+ * Response of `POST /v1/keys` (HTTP 201): the new key's record and, in `api_key`, the full key, shown this once and
+ * never again (spec: API key facts).
+ */
+export interface CreatedApiKey extends ApiKeyRecord {
+  api_key: string;
+}
+
+/** Body of `POST /v1/keys`: the key's name (1 to {@link KEY_NAME_MAX_LENGTH} characters, no control characters). */
+export interface KeyCreateRequest {
+  name: string;
+}
+
+/** Longest key name accepted by `POST /v1/keys`, in characters (the sandbox's bound). */
+export const KEY_NAME_MAX_LENGTH = 100;
+
+/** Response of `GET /v1/keys`: the account's keys, oldest first, never their secrets. */
+export interface ApiKeyList {
+  keys: ApiKeyRecord[];
+  [key: string]: unknown;
+}
+
+/**
+ * The account's overage setting (spec: "the account holds whether extra consumption (overage) is allowed and a
+ * monthly limit for it"; Quota rules 4): units beyond the quotas per calendar month, every kind together.
+ */
+export interface AccountOverage {
+  allowed: boolean;
+  /** Overage units allowed per month, all kinds together; 0 when not allowed. */
+  monthly_limit: number;
+  [key: string]: unknown;
+}
+
+/**
+ * The price of one unit consumed beyond the quota, per kind (spec: "Unit prices are set by the server and cannot be
+ * changed by the client"): decimal amounts in `currency` (ISO 4217, e.g. `EUR`).
+ */
+export interface UnitPrices {
+  currency: string;
+  search: number;
+  retrieval: number;
+  answers: number;
+  [key: string]: unknown;
+}
+
+/**
+ * Response of `GET /v1/account` and of `PATCH /v1/account/overages` (spec: Key and account endpoints; fields "not
+ * shown", these are the sandbox's, README "Sandbox: keys and account").
+ */
+export interface AccountResponse {
+  account_id: string;
+  /** The plan whose monthly quotas apply, e.g. `sandbox`. */
+  plan: string;
+  overage: AccountOverage;
+  /** Read-only: set by the server. */
+  unit_prices: UnitPrices;
+  created_at: string;
+  [key: string]: unknown;
+}
+
+/**
+ * Body of `PATCH /v1/account/overages`: `{"allowed": true, "monthly_limit": N}` (N a whole number from 1 to
+ * {@link OVERAGE_LIMIT_MAX}) or `{"allowed": false}` (`monthly_limit` absent or 0). Anything else, a price among it,
+ * is refused with 400 `invalid_request`.
+ */
+export type OverageUpdateRequest = { allowed: true; monthly_limit: number } | { allowed: false; monthly_limit?: 0 };
+
+/** Largest `monthly_limit` of overage accepted, in units per month (the sandbox's bound; spec: "not shown"). */
+export const OVERAGE_LIMIT_MAX = 1_000_000;
+
+/**
+ * Error codes of the user-session token (spec: User-session token: "Error codes for a missing or invalid session
+ * token are not part of the API-key codes"; these are the sandbox's, README "Sandbox: keys and account"), all HTTP 401
+ * on the key and account endpoints: no `Authorization: Bearer` token; a token unknown or malformed; a token past its
+ * expiry; an API key sent where a session token is required.
+ */
+export const SESSION_ERROR_CODES = {
+  missingSessionToken: 'missing_session_token',
+  invalidSessionToken: 'invalid_session_token',
+  expiredSessionToken: 'expired_session_token',
+  apiKeyNotAccepted: 'api_key_not_accepted',
+} as const;
+
 /** Error codes of the contract (spec: Errors, Authentication). The complete list is not shown; others may arrive. */
 export const ERROR_CODES = {
   missingApiKey: 'missing_api_key',

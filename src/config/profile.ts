@@ -2,8 +2,8 @@
  * The active profile as a command sees it: the stored profile with the environment's overrides applied, and where
  * each value came from (for `pravo config show` and for error messages).
  *
- * Precedence: profile name from `--profile`, else `PRAVO_PROFILE`, else `default`; `PRAVO_BASE_URL` and
- * `PRAVO_API_KEY` override the profile's `base_url` and `api_key`.
+ * Precedence: profile name from `--profile`, else `PRAVO_PROFILE`, else `default`; `PRAVO_BASE_URL`,
+ * `PRAVO_API_KEY` and `PRAVO_SESSION_TOKEN` override the profile's `base_url`, `api_key` and `session_token`.
  */
 import type { AuthHeader } from '../api/client.js';
 import { LIVE_KEY_PATTERN } from '../api/types.js';
@@ -17,8 +17,12 @@ export interface ResolvedProfile {
   name: string;
   base_url: string | undefined;
   api_key: string | undefined;
+  /** The profile's `api_key_id` (see `Profile`); undefined when the key came from `PRAVO_API_KEY`. */
+  api_key_id: string | undefined;
   auth_header: AuthHeader;
-  sources: { base_url: ValueSource; api_key: ValueSource };
+  /** The user-session token of the key and account endpoints. */
+  session_token: string | undefined;
+  sources: { base_url: ValueSource; api_key: ValueSource; session_token: ValueSource };
 }
 
 /**
@@ -39,12 +43,15 @@ export function resolveProfile(
     envValue ? { value: envValue, source: 'env' as const } : storedValue ? { value: storedValue, source: 'profile' as const } : { value: undefined, source: 'unset' as const };
   const baseUrl = pick(env.PRAVO_BASE_URL, stored.base_url);
   const apiKey = pick(env.PRAVO_API_KEY, stored.api_key);
+  const session = pick(env.PRAVO_SESSION_TOKEN, stored.session_token);
   return {
     name,
     base_url: baseUrl.value,
     api_key: apiKey.value,
+    api_key_id: apiKey.source === 'profile' ? stored.api_key_id : undefined,
     auth_header: stored.auth_header ?? 'x-api-key',
-    sources: { base_url: baseUrl.source, api_key: apiKey.source },
+    session_token: session.value,
+    sources: { base_url: baseUrl.source, api_key: apiKey.source, session_token: session.source },
   };
 }
 

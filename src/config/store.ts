@@ -16,8 +16,22 @@ export interface Profile {
   base_url?: string;
   /** The API key (secret). */
   api_key?: string;
+  /**
+   * The `key_id` of `api_key`, when pravo stored the key itself and knows it (`keys create --save-to-profile`,
+   * `keys rotate`, `sandbox serve --save-to-profile`): marks the key in `keys list` and names the old key of a
+   * rotation. Removed whenever `api_key` is stored without it (`config set-key`).
+   */
+  api_key_id?: string;
   /** Header that carries the key; default `x-api-key`. */
   auth_header?: AuthHeader;
+  /** The user-session token of the key and account endpoints (secret; `pravo login`). */
+  session_token?: string;
+  /**
+   * An unfinished `pravo keys rotate` of this profile: its journal, kept here because it may hold the new key before
+   * the rotation makes it `api_key` (the config file is the only file that ever holds a secret). Its shape is checked
+   * by `commands/keys/rotation.ts`.
+   */
+  rotation?: Record<string, unknown>;
 }
 
 /** Shape of the config file. */
@@ -100,34 +114,45 @@ export class ConfigStore {
     return checkStoredProfile(this.data().profiles?.[name], name, this.#path);
   }
 
-  /** Sets (or, with `undefined`, removes) one field of a profile, creating the profile when needed. */
+  /**
+   * Sets (or, with `undefined`, removes) one field of a profile, creating the profile when needed. Setting `api_key`
+   * also removes `api_key_id`, which named the key it replaces.
+   */
   setProfileField<K extends keyof Profile>(name: string, field: K, value: Profile[K] | undefined): void {
-    this.#updateProfile(name, (profile) => {
+    this.updateProfile(name, (profile) => {
       if (value === undefined) delete profile[field];
       else profile[field] = value;
+      if (field === 'api_key') delete profile.api_key_id;
     });
   }
 
   /**
-   * Points a profile at a service in one write of the config file (mode 0600): sets its `base_url` and `api_key`,
-   * sets `auth_header` to `x-api-key` only when the profile has none, and keeps its other fields and the other
-   * profiles. Creates the profile when missing. Used by `pravo sandbox serve --save-to-profile NAME` at each start.
-   * @param baseUrl a base URL already checked by `normalizeBaseUrl`.
+   * Points a profile at a service in one write of the config file (mode 0600): sets its `base_url`, `api_key` and
+   * `api_key_id`, and its `session_token` when one is given; sets `auth_header` to `x-api-key` only when the profile
+   * has none; keeps its other fields and the other profiles. Creates the profile when missing. Used by `pravo sandbox
+   * serve --save-to-profile NAME` at each start.
+   * @param endpoint `base_url` already checked by `normalizeBaseUrl`.
    * @throws ConfigError for an invalid profile name (nothing is written); the file-system error of the write.
    */
-  saveEndpoint(name: string, baseUrl: string, apiKey: string): void {
-    this.#updateProfile(name, (profile) => {
-      profile.base_url = baseUrl;
-      profile.api_key = apiKey;
+  saveEndpoint(name: string, endpoint: { base_url: string; api_key: string; api_key_id?: string; session_token?: string }): void {
+    this.updateProfile(name, (profile) => {
+      profile.base_url = endpoint.base_url;
+      profile.api_key = endpoint.api_key;
+      if (endpoint.api_key_id === undefined) delete profile.api_key_id;
+      else profile.api_key_id = endpoint.api_key_id;
+      if (endpoint.session_token !== undefined) profile.session_token = endpoint.session_token;
       profile.auth_header ??= 'x-api-key';
     });
   }
 
   /**
-   * Changes one profile (created when missing) in one write of the file, keeping the other profiles.
-   * @throws ConfigError for an invalid profile name (nothing is written); EnvironmentError when the write fails.
+   * Changes one profile (created when missing) in one atomic write of the file, keeping the other profiles: `change`
+   * receives a copy of the stored profile (unchecked fields included) and edits it in place. The steps of `keys
+   * rotate` are such writes, so each one is all or nothing.
+   * @throws ConfigError for an invalid profile name (nothing is written); EnvironmentError when the write fails
+   *   (nothing is changed).
    */
-  #updateProfile(name: string, change: (profile: Profile) => void): void {
+  updateProfile(name: string, change: (profile: Profile) => void): void {
     checkProfileName(name);
     const conf = this.#writable();
     const profiles = { ...conf.get('profiles') };
@@ -182,10 +207,12 @@ export class ConfigStore {
 const CONFIG_NAME = 'config';
 
 /** The setting a profile field is stored with, for "store it again with ..." advice. */
-const FIELD_FIX: Record<keyof Profile, string> = {
+const FIELD_FIX: Record<Exclude<keyof Profile, 'rotation'>, string> = {
   base_url: '`pravo config set base-url URL`',
   api_key: '`pravo config set-key`',
+  api_key_id: '`pravo config set-key`',
   auth_header: '`pravo config set auth-header x-api-key|bearer`',
+  session_token: '`pravo login`',
 };
 
 /**
@@ -199,7 +226,12 @@ export function checkStoredProfile(stored: unknown, name: string, file: string):
     throw new ConfigError(`In ${file}, profile "${name}" is a ${jsonType(stored)}, not an object of settings. Fix or remove it.`);
   }
   const profile = stored as Record<string, unknown>;
-  for (const field of ['base_url', 'api_key', 'auth_header'] as const) {
+  if (profile.rotation !== undefined && (typeof profile.rotation !== 'object' || profile.rotation === null || Array.isArray(profile.rotation))) {
+    throw new ConfigError(
+      `In ${file}, rotation of profile "${name}" (the journal of an unfinished \`pravo keys rotate\`) is a ${jsonType(profile.rotation)}, not an object. Fix or remove it, then check the keys with \`pravo keys list${profileFlag}\`.`,
+    );
+  }
+  for (const field of ['base_url', 'api_key', 'api_key_id', 'auth_header', 'session_token'] as const) {
     const value = profile[field];
     if (value === undefined) continue;
     const ok = field === 'auth_header' ? value === 'x-api-key' || value === 'bearer' : typeof value === 'string';

@@ -67,7 +67,12 @@ describe('pravo sandbox serve (in process)', () => {
     const config = JSON.parse(fs.readFileSync(path.join(configDir, 'config.json'), 'utf8')) as {
       profiles: Record<string, Record<string, string>>;
     };
-    expect(config.profiles.local).toEqual({ base_url: ready.base_url, api_key: expect.stringMatching(/^sbx_live_/), auth_header: 'x-api-key' });
+    expect(config.profiles.local).toEqual({
+      base_url: ready.base_url,
+      api_key: expect.stringMatching(/^sbx_live_/),
+      api_key_id: expect.stringMatching(/^key_/),
+      auth_header: 'x-api-key',
+    });
     expect(config.profiles.proxy).toEqual({ auth_header: 'bearer' });
     const search = await runPravo(['--profile', 'local', 'search', '--json', 'неустойка договор'], { env });
     expect(search.exitCode).toBe(0);

@@ -88,7 +88,7 @@ describe('ConfigStore', () => {
   it('saveEndpoint creates a missing profile with the base URL, the key and the x-api-key header, file 0600', async () => {
     const store = await ConfigStore.open(env);
     store.setProfileField('default', 'base_url', 'https://api.example.bg');
-    store.saveEndpoint('local', 'http://127.0.0.1:40001', KEY);
+    store.saveEndpoint('local', { base_url: 'http://127.0.0.1:40001', api_key: KEY });
     const reopened = await ConfigStore.open(env);
     expect(reopened.profile('local')).toEqual({ base_url: 'http://127.0.0.1:40001', api_key: KEY, auth_header: 'x-api-key' });
     expect(reopened.profile('default')).toEqual({ base_url: 'https://api.example.bg' });
@@ -98,18 +98,31 @@ describe('ConfigStore', () => {
   it('saveEndpoint replaces the base URL and key of an existing profile and keeps its auth header', async () => {
     const store = await ConfigStore.open(env);
     store.setProfileField('proxy', 'auth_header', 'bearer');
-    store.saveEndpoint('proxy', 'http://127.0.0.1:40001', `sbx_live_${'A'.repeat(32)}`);
-    store.saveEndpoint('proxy', 'http://127.0.0.1:40002', KEY);
+    store.saveEndpoint('proxy', { base_url: 'http://127.0.0.1:40001', api_key: `sbx_live_${'A'.repeat(32)}`, api_key_id: 'key_old' });
+    store.saveEndpoint('proxy', { base_url: 'http://127.0.0.1:40002', api_key: KEY, api_key_id: 'key_new', session_token: 'sbx_sess_token' });
     expect((await ConfigStore.open(env)).profile('proxy')).toEqual({
       base_url: 'http://127.0.0.1:40002',
       api_key: KEY,
+      api_key_id: 'key_new',
+      session_token: 'sbx_sess_token',
       auth_header: 'bearer',
+    });
+  });
+
+  it('setting api_key drops the api_key_id that named the key it replaces', async () => {
+    const store = await ConfigStore.open(env);
+    store.saveEndpoint('work', { base_url: 'http://127.0.0.1:40001', api_key: KEY, api_key_id: 'key_old' });
+    store.setProfileField('work', 'api_key', `sbx_live_${'B'.repeat(32)}`);
+    expect((await ConfigStore.open(env)).profile('work')).toEqual({
+      base_url: 'http://127.0.0.1:40001',
+      api_key: `sbx_live_${'B'.repeat(32)}`,
+      auth_header: 'x-api-key',
     });
   });
 
   it('saveEndpoint rejects an invalid profile name before writing', async () => {
     const store = await ConfigStore.open(env);
-    expect(() => store.saveEndpoint('../evil', 'http://127.0.0.1:40001', KEY)).toThrow(ConfigError);
+    expect(() => store.saveEndpoint('../evil', { base_url: 'http://127.0.0.1:40001', api_key: KEY })).toThrow(ConfigError);
     expect(fs.existsSync(path.join(configDir, 'config.json'))).toBe(false);
   });
 
@@ -144,7 +157,7 @@ describe('resolveProfile', () => {
     expect(resolved.name).toBe(DEFAULT_PROFILE);
     expect(resolved.base_url).toBe('https://default.example.bg');
     expect(resolved.auth_header).toBe('x-api-key');
-    expect(resolved.sources).toEqual({ base_url: 'profile', api_key: 'profile' });
+    expect(resolved.sources).toEqual({ base_url: 'profile', api_key: 'profile', session_token: 'unset' });
   });
 
   it('PRAVO_PROFILE beats the default', () => {
@@ -166,13 +179,13 @@ describe('resolveProfile', () => {
     );
     expect(resolved.base_url).toBe('http://127.0.0.1:9999');
     expect(resolved.api_key).toBe('sbx_live_envKEY0000000000000');
-    expect(resolved.sources).toEqual({ base_url: 'env', api_key: 'env' });
+    expect(resolved.sources).toEqual({ base_url: 'env', api_key: 'env', session_token: 'unset' });
     expect(resolved.auth_header).toBe('bearer');
   });
 
   it('mixes sources: env base URL with the stored key', () => {
     const resolved = resolveProfile(data, { PRAVO_BASE_URL: 'http://127.0.0.1:9999' }, undefined);
-    expect(resolved.sources).toEqual({ base_url: 'env', api_key: 'profile' });
+    expect(resolved.sources).toEqual({ base_url: 'env', api_key: 'profile', session_token: 'unset' });
   });
 
   it('reports unset values of a profile that lacks them', () => {
@@ -181,13 +194,23 @@ describe('resolveProfile', () => {
     expect(resolved.sources.api_key).toBe('unset');
     const missing = resolveProfile({}, {}, 'nowhere');
     expect(missing).toMatchObject({ name: 'nowhere', base_url: undefined, api_key: undefined });
-    expect(missing.sources).toEqual({ base_url: 'unset', api_key: 'unset' });
+    expect(missing.sources).toEqual({ base_url: 'unset', api_key: 'unset', session_token: 'unset' });
+  });
+
+  it('PRAVO_SESSION_TOKEN overrides the stored session token; api_key_id is given only with the stored key', () => {
+    const stored = { profiles: { default: { api_key: 'sbx_live_storedKEY00000000000', api_key_id: 'key_1', session_token: 'stored-token' } } };
+    const fromProfile = resolveProfile(stored, {}, undefined);
+    expect(fromProfile).toMatchObject({ session_token: 'stored-token', api_key_id: 'key_1' });
+    expect(fromProfile.sources.session_token).toBe('profile');
+    const fromEnv = resolveProfile(stored, { PRAVO_SESSION_TOKEN: 'env-token', PRAVO_API_KEY: 'sbx_live_envKEY0000000000000' }, undefined);
+    expect(fromEnv).toMatchObject({ session_token: 'env-token', api_key_id: undefined });
+    expect(fromEnv.sources).toEqual({ base_url: 'unset', api_key: 'env', session_token: 'env' });
   });
 
   it('treats empty environment values as unset', () => {
     const resolved = resolveProfile(data, { PRAVO_PROFILE: '', PRAVO_API_KEY: '', PRAVO_BASE_URL: '' }, undefined);
     expect(resolved.name).toBe('default');
-    expect(resolved.sources).toEqual({ base_url: 'profile', api_key: 'profile' });
+    expect(resolved.sources).toEqual({ base_url: 'profile', api_key: 'profile', session_token: 'unset' });
   });
 
   it('rejects an invalid profile name from the flag or the environment', () => {

@@ -95,7 +95,7 @@ export async function runServe(f: Factory, options: ServeOptions): Promise<numbe
   let ready: ReadyLine = { base_url: sandbox.baseUrl, api_key: sandbox.apiKey };
   if (profileName !== undefined) {
     // Only now that the server listens: the profile never points at a server that failed to start.
-    store.saveEndpoint(profileName, normalizeBaseUrl(sandbox.baseUrl), sandbox.apiKey);
+    store.saveEndpoint(profileName, { base_url: normalizeBaseUrl(sandbox.baseUrl), api_key: sandbox.apiKey, api_key_id: sandbox.keyId });
     ready = { base_url: sandbox.baseUrl, profile: profileName };
     log(`saved base URL and key to profile ${profileName}`);
   }
