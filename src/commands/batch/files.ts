@@ -39,7 +39,7 @@ export interface BatchFiles {
 export async function openBatchFiles(factory: Factory, out: string, header: JournalHeader, options: FileOptions): Promise<BatchFiles> {
   const [{ checkOutputFile }, { acquireBatchLock }, { readJournal, Journal }, { AppendFile }] = await Promise.all([
     import('../../io/output-file.js'),
-    import('../../batch/lock.js'),
+    import('../../state/lock.js'),
     import('../../batch/journal.js'),
     import('../../batch/append-file.js'),
   ]);

@@ -1,8 +1,9 @@
 /**
- * One `pravo batch` per results file at a time: two runs appending to one file and one journal would each send what
- * the other is sending. The lock is a file beside the results (`<out>.lock`) created exclusively, holding the owner's
- * process id and host. A run killed with `kill -9` leaves it behind; the next run on the same host sees that the owner
- * no longer runs and takes the lock at once (no waiting for a staleness timeout, as mtime-based lock libraries do).
+ * One run at a time of work that must not be done twice at once: `pravo batch` per results file (two runs appending to
+ * one file and one journal would each send what the other is sending), `pravo keys rotate` per profile (two rotations
+ * would each create a key and revoke the other's). The lock is a file created exclusively, holding the owner's process
+ * id and host. A run killed with `kill -9` leaves it behind; the next run on the same host sees that the owner no
+ * longer runs and takes the lock at once (no waiting for a staleness timeout, as mtime-based lock libraries do).
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -17,23 +18,41 @@ interface LockOwner {
   started_at: string;
 }
 
-/** A held lock; {@link BatchLock.release} removes it. */
-export interface BatchLock {
+/** A held lock; {@link FileLock.release} removes it. */
+export interface FileLock {
   release(): Promise<void>;
 }
 
 /**
- * Takes the lock of the results file `outPath`.
+ * Takes the lock of the results file `outPath` (`<outPath>.lock`) for `pravo batch`.
  * @param isRunning whether a process of this host runs (default a signal-0 check).
  * @throws UsageError when another run that is still running holds it (naming its process and start); the
  *   file-system error when the lock file cannot be created.
  */
-export async function acquireBatchLock(
-  outPath: string,
+export function acquireBatchLock(outPath: string, now: () => number, isRunning: (pid: number) => boolean = processIsRunning): Promise<FileLock> {
+  const file = `${outPath}.lock`;
+  return acquireLock(
+    file,
+    (who) =>
+      `Another pravo batch${who} is writing to ${sanitizeLine(outPath)}. Wait for it to finish, or stop it; if it is surely gone, remove ${sanitizeLine(file)}.`,
+    now,
+    isRunning,
+  );
+}
+
+/**
+ * Takes the lock file `file` (created 0600).
+ * @param busyMessage the refusal's message, given ` (process 123 on host, started …)` or `` when the holder is unknown.
+ * @param isRunning whether a process of this host runs (default a signal-0 check).
+ * @throws UsageError with `busyMessage` when another run that is still running holds it; the file-system error when
+ *   the lock file cannot be created.
+ */
+export async function acquireLock(
+  file: string,
+  busyMessage: (who: string) => string,
   now: () => number,
   isRunning: (pid: number) => boolean = processIsRunning,
-): Promise<BatchLock> {
-  const file = `${outPath}.lock`;
+): Promise<FileLock> {
   const owner: LockOwner = { pid: process.pid, host: os.hostname(), started_at: new Date(now()).toISOString() };
   for (let attempt = 0; ; attempt++) {
     try {
@@ -41,7 +60,7 @@ export async function acquireBatchLock(
       return { release: () => fs.rm(file, { force: true }) };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) {
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw busy(outPath, file, undefined);
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw busy(busyMessage, undefined);
         throw error;
       }
     }
@@ -52,7 +71,7 @@ export async function acquireBatchLock(
       await fs.rm(file, { force: true });
       continue;
     }
-    throw busy(outPath, file, holder);
+    throw busy(busyMessage, holder);
   }
 }
 
@@ -68,10 +87,8 @@ async function readOwner(file: string): Promise<LockOwner | undefined> {
   return undefined;
 }
 
-function busy(outPath: string, file: string, holder: LockOwner | undefined): UsageError {
-  // The lock file's text and the file names reach the terminal as they are: no control sequences.
+function busy(busyMessage: (who: string) => string, holder: LockOwner | undefined): UsageError {
+  // The lock file's text reaches the terminal as it is: no control sequences.
   const who = holder ? ` (process ${holder.pid} on ${sanitizeLine(holder.host)}, started ${sanitizeLine(holder.started_at)})` : '';
-  return new UsageError(
-    `Another pravo batch${who} is writing to ${sanitizeLine(outPath)}. Wait for it to finish, or stop it; if it is surely gone, remove ${sanitizeLine(file)}.`,
-  );
+  return new UsageError(busyMessage(who));
 }

@@ -1,5 +1,5 @@
 /**
- * The lock of a `pravo batch` results file (`src/batch/lock.ts`): a second run on the same file is refused with a
+ * The lock of a `pravo batch` results file (`src/state/lock.ts`): a second run on the same file is refused with a
  * message naming the run that holds it; the lock of a run killed with `kill -9` (its process gone, or its lock file
  * left empty) is taken over at once.
  */
@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireBatchLock } from '../../src/batch/lock.js';
+import { acquireBatchLock } from '../../src/state/lock.js';
 import { UsageError } from '../../src/errors/cli.js';
 
 const NOW = Date.parse('2025-03-15T12:00:00.000Z');
