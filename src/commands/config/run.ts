@@ -7,42 +7,21 @@ import { activeProfileName } from '../../config/profile.js';
 import { ConfigError, UsageError } from '../../errors/cli.js';
 import type { Factory } from '../../factory.js';
 import { Printer, type View } from '../../io/printer.js';
+import { readSecret, secretArgumentError } from '../secret.js';
 import { SETTINGS, type Setting } from './settings.js';
 
 /** `pravo config set-key`: returns the exit code. */
 export async function runSetKey(f: Factory, refused: string | undefined, options: { stdin?: boolean; json?: boolean }): Promise<number> {
   const { io } = f;
   if (refused !== undefined) {
-    throw new UsageError(
-      'pravo never takes a key as an argument: it would stay in your shell history and be visible in process lists. ' +
-        'Run `pravo config set-key` to type it at a hidden prompt, or pipe it in with --stdin. ' +
-        'If that was a real key, consider it exposed: clear it from your shell history, or rotate it.',
+    throw secretArgumentError(
+      'a key',
+      'Run `pravo config set-key` to type it at a hidden prompt, or pipe it in with --stdin.',
+      'rotate it (`pravo keys rotate` replaces the key of a profile)',
     );
   }
   const [store, profile] = [await f.config(), { name: activeProfileName(f.env, f.globals.profile) }];
-  let key: string;
-  if (options.stdin) {
-    key = (await readAll(io.stdin)).trim();
-  } else if (io.canPrompt) {
-    const { password } = await import('@inquirer/prompts');
-    key = (
-      await password(
-        // No mask: one `*` per character would tell anyone watching the key's length; nothing is shown while typing,
-        // and the key can never be revealed on screen (no ctrl+t toggle).
-        {
-          message: `API key for profile "${profile.name}":`,
-          mask: false,
-          toggleMask: false,
-          theme: { style: { maskedText: '(hidden while you type or paste; Enter to store)' } },
-        },
-        { input: io.stdin, output: io.promptOutput, signal: f.signal },
-      )
-    ).trim();
-  } else {
-    throw new UsageError('There is no terminal to type the key at (standard input or error is not a terminal). Pipe the key in with --stdin.');
-  }
-  if (key === '') throw new UsageError('No key was given; nothing was stored.');
-  if (/\s/.test(key)) throw new UsageError('The key contains white space, which no API key has; nothing was stored.');
+  const key = await readSecret(f, { what: 'key', message: `API key for profile "${profile.name}":`, stdin: options.stdin === true });
 
   const { maskKey, looksLikeLiveKey } = await import('../../config/profile.js');
   store.setProfileField(profile.name, 'api_key', key);
@@ -68,6 +47,8 @@ interface ShownConfig {
   api_key: string | null;
   api_key_source: string;
   auth_header: string;
+  session_token: string | null;
+  session_token_source: string;
   config_path: string;
   sandbox_corpus: string | null;
 }
@@ -83,6 +64,7 @@ function showLines(shown: ShownConfig): string {
     ['Base URL', shown.base_url ? `${shown.base_url}  (${shown.base_url_source})` : 'not set: `pravo config set base-url URL`'],
     ['API key', shown.api_key ? `${shown.api_key}  (${shown.api_key_source})` : 'not set: `pravo config set-key`'],
     ['Auth header', shown.auth_header === 'bearer' ? 'Authorization: Bearer' : 'X-API-Key'],
+    ['Session token', shown.session_token ? `${shown.session_token}  (${shown.session_token_source})` : 'not set: `pravo login` (needed by keys and account)'],
     ['Config file', shown.config_path],
     ['Sandbox corpus', shown.sandbox_corpus ?? 'not set: `pravo config set sandbox-corpus PATH`'],
   ];
@@ -104,6 +86,8 @@ export async function runShow(f: Factory, options: { json?: boolean }): Promise<
     api_key: profile.api_key ? maskKey(profile.api_key) : null,
     api_key_source: sourceName(profile.sources.api_key, 'PRAVO_API_KEY'),
     auth_header: profile.auth_header,
+    session_token: profile.session_token ? maskKey(profile.session_token) : null,
+    session_token_source: sourceName(profile.sources.session_token, 'PRAVO_SESSION_TOKEN'),
     config_path: store.path,
     sandbox_corpus: f.env.PRAVO_SANDBOX_CORPUS || store.sandboxCorpus() || null,
   };
@@ -206,10 +190,4 @@ export async function runPath(f: Factory, options: { json?: boolean }): Promise<
 function checkSetting(name: string): Setting {
   if (name in SETTINGS) return name as Setting;
   throw new UsageError(`Unknown setting "${name}". Settings: ${Object.keys(SETTINGS).join(', ')}.`);
-}
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
 }
