@@ -7,6 +7,7 @@
  */
 import type { Clock } from './api/clock.js';
 import type { LegalResearchClient } from './api/client.js';
+import type { Credentials } from './api/credentials.js';
 import type { ConfigStore } from './config/store.js';
 import type { ResolvedProfile } from './config/profile.js';
 import type { TargetOptions } from './config/sandbox.js';
@@ -145,6 +146,18 @@ export class Factory {
     return this.#client;
   }
 
+  /**
+   * A client of the target's base URL carrying `credentials` instead of the target's own (a session token being
+   * checked before it is stored, a new key being verified before the old one is revoked); closed by {@link close}.
+   * @throws as {@link target}, and InvalidBaseUrlError.
+   */
+  async clientFor(credentials: Credentials): Promise<LegalResearchClient> {
+    const [target, { LegalResearchClient }] = await Promise.all([this.target(), import('./api/client.js')]);
+    const client = new LegalResearchClient({ baseUrl: target.baseUrl, credentials, clock: this.clock, userAgent: `pravo/${this.version}` });
+    this.defer(() => client.close());
+    return client;
+  }
+
   /** What error advice may use: the profile and where its key came from, whether a sandbox was the target. */
   errorContext(command: string): ErrorContext {
     const context: ErrorContext = { command };
@@ -152,6 +165,8 @@ export class Factory {
     if (profile !== undefined) context.profile = profile;
     const source = this.#resolvedTarget?.apiKeySource ?? this.#resolvedProfile?.sources.api_key;
     if (source !== undefined) context.apiKeySource = source;
+    const sessionSource = this.globals.sandbox ? 'sandbox' : this.#resolvedProfile?.sources.session_token;
+    if (sessionSource !== undefined) context.sessionSource = sessionSource;
     if (this.globals.sandbox) context.sandbox = true;
     return context;
   }

@@ -25,7 +25,7 @@ import {
   ResponseTooLargeError,
   InvalidBaseUrlError,
 } from '../api/errors.js';
-import { ERROR_CODES } from '../api/types.js';
+import { ERROR_CODES, SESSION_ERROR_CODES } from '../api/types.js';
 import { sanitizeLine } from '../io/sanitize.js';
 import { describeFileSystemProblem } from '../state/paths.js';
 import { CliError, UsageError, UserCancelledError } from './cli.js';
@@ -42,6 +42,8 @@ export interface ErrorContext {
   profile?: string;
   /** Where the API key came from, when the command used one. */
   apiKeySource?: CredentialSource;
+  /** Where the user-session token came from (key and account commands). */
+  sessionSource?: CredentialSource;
   /** Whether the request went to an in-process sandbox (`--sandbox`) rather than the service. */
   sandbox?: boolean;
   /** The command never sends a request, so "Nothing was sent." would be noise. */
@@ -103,7 +105,11 @@ export function describeError(error: unknown, context: ErrorContext): ErrorSumma
   }
   if (error instanceof MissingCredentialError) {
     if (error.credential === 'session') {
-      return summary('session', 'No user-session token is configured: key and account commands need one.', 'Nothing was sent.');
+      return summary(
+        'session',
+        `No user-session token is configured for profile "${context.profile ?? 'default'}": key and account commands need one.`,
+        `Nothing was sent. Sign in with \`pravo login${profileFlag}\` (a token from your identity provider; for a sandbox, \`pravo sandbox token | pravo login --stdin${profileFlag}\`), or set PRAVO_SESSION_TOKEN.`,
+      );
     }
     return summary(
       'auth',
@@ -175,7 +181,7 @@ function describeApiError(error: ApiError, context: ErrorContext, profileFlag: s
     return { ...server, kind: 'auth', message: `Authentication failed (${server.code ?? `HTTP ${error.status}`}): ${said}`, hint: authHint(error, context, profileFlag) };
   }
   if (error instanceof SessionError) {
-    return { ...server, kind: 'session', message: `The user session was rejected (${server.code ?? `HTTP ${error.status}`}): ${said}`, hint: undefined };
+    return { ...server, kind: 'session', message: `The user session was rejected (${server.code ?? `HTTP ${error.status}`}): ${said}`, hint: sessionHint(error, context, profileFlag) };
   }
   if (error instanceof PermissionError) {
     return { ...server, kind: 'permission', message: `Not allowed: ${said}`, hint: undefined };
@@ -204,6 +210,14 @@ function describeApiError(error: ApiError, context: ErrorContext, profileFlag: s
           'base URL or sandbox corpus). Take both from a search on this target: `pravo search ...`, then `pravo doc N`.',
       };
     }
+    if (context.command.startsWith('keys ')) {
+      return {
+        ...server,
+        kind: 'not_found',
+        message: `No such key on this account: ${said}`,
+        hint: `\`pravo keys list${profileFlag}\` shows the account's keys and their ids.`,
+      };
+    }
     return { ...server, kind: 'not_found', message: `Not found: ${said}`, hint: undefined };
   }
   if (error instanceof RateLimitError) {
@@ -216,6 +230,24 @@ function describeApiError(error: ApiError, context: ErrorContext, profileFlag: s
     message: `The server answered HTTP ${error.status}${server.code ? ` (${server.code})` : ''}: ${said}`,
     hint,
   };
+}
+
+/**
+ * What fixes a rejected user-session token (codes of the sandbox, README "Sandbox: keys and account"; a live service's
+ * are not shown) depends on the code and on where the token came from.
+ */
+function sessionHint(error: ApiError, context: ErrorContext, profileFlag: string): string {
+  const login = `\`pravo login${profileFlag}\``;
+  if (error.code === SESSION_ERROR_CODES.apiKeyNotAccepted) {
+    return `Key and account commands take a user-session token, not an API key: sign in with ${login}. The API key belongs in \`pravo config set-key${profileFlag}\`.`;
+  }
+  if (error.code === SESSION_ERROR_CODES.missingSessionToken) {
+    return 'The server received no session token. If a proxy drops the Authorization header, these commands cannot pass it.';
+  }
+  if (context.sessionSource === 'sandbox') return 'The in-process sandbox issued this token itself; its data directory (--data-dir) may be damaged.';
+  const what = error.code === SESSION_ERROR_CODES.expiredSessionToken ? 'The session has expired.' : 'Retrying will not help.';
+  if (context.sessionSource === 'env') return `${what} The token came from PRAVO_SESSION_TOKEN: set a new one, or unset it to use the stored token.`;
+  return `${what} Sign in again with ${login}; \`pravo login --status${profileFlag}\` checks the stored token.`;
 }
 
 /** What fixes a rejected API key depends on where it came from. */

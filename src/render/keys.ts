@@ -1,0 +1,118 @@
+/**
+ * The account's API keys (`pravo keys list`; spec: GET /v1/keys, API key facts), from the records `readKeyList`
+ * (`src/api/keys.ts`) reads: a compact table for terminals and tab-separated lines for pipes. Never a secret: the
+ * records hold none, and the current key is named only by a marker. Pure functions of the data and of `now` (ms since
+ * the epoch, passed in); every string from the server passes through the sanitizer.
+ *
+ * TSV (no header), one line per key, in the server's order:
+ *
+ *     key_id  name  prefix  plan  status  created_at  last_used_at  revoked_at  current
+ *
+ * (times as the server sent them, empty when absent; `current`: `true` for the key of the profile in use, else `false`).
+ */
+import { Chalk } from 'chalk';
+import type { KeyFacts } from '../api/keys.js';
+import type { View } from '../io/printer.js';
+import { sanitizeLine } from '../io/sanitize.js';
+import { shortAge } from './answer-jobs.js';
+import { compactTable } from './table.js';
+import { plural, trimToWidth, tsvLines } from './text.js';
+
+/** What the keys view shows: the records, and which one is the key in use (by `key_id`), if known. */
+export interface KeyListing {
+  keys: readonly KeyFacts[];
+  /** The `key_id` of the key the profile (or the in-process sandbox) uses; undefined when not among them. */
+  currentKeyId?: string;
+  /** Where the current key comes from, for the summary: `profile "work"`, `PRAVO_API_KEY`, `the in-process sandbox`. */
+  currentSource?: string;
+}
+
+/** `2026-11-22` of an ISO time; the raw text (sanitized, trimmed to 10) when it is not one. */
+function day(iso: string | undefined): string {
+  if (iso === undefined) return '';
+  return /^\d{4}-\d{2}-\d{2}/.test(iso) ? iso.slice(0, 10) : trimToWidth(sanitizeLine(iso), 10);
+}
+
+/** `5m ago`, `never`: when a key was last used, relative to `now`. */
+function lastUsed(record: KeyFacts, now: number): string {
+  if (record.lastUsedAt === undefined) return 'never';
+  const at = Date.parse(record.lastUsedAt);
+  return Number.isNaN(at) ? day(record.lastUsedAt) : `${shortAge(now - at)} ago`;
+}
+
+/**
+ * The keys at `width` columns (at least 60): a summary line (`3 keys: 2 active, 1 revoked; * marks the key of profile
+ * "default".`), then columns ` ` (the `*` marker), `Key ID`, `Name` (wraps), `Prefix`, `Status` (active green, revoked
+ * red), `Created` (a date), `Last used` (`5m ago`, `never`; for a revoked key, `revoked <date>`).
+ */
+export function renderKeysTable(listing: KeyListing, options: { width: number; color: boolean; now: number }): string {
+  const c = new Chalk({ level: options.color ? 1 : 0 });
+  const { keys } = listing;
+  if (keys.length === 0) return 'This account has no API keys. Create one with `pravo keys create --name NAME`.\n';
+  const width = Math.max(60, options.width);
+  const active = keys.filter((k) => k.status === 'active').length;
+  const revoked = keys.filter((k) => k.status === 'revoked').length;
+  const others = keys.length - active - revoked;
+  const counts = [`${active} active`, ...(revoked > 0 ? [`${revoked} revoked`] : []), ...(others > 0 ? [`${others} other`] : [])].join(', ');
+  const current = keys.some((k) => k.keyId === listing.currentKeyId);
+  const marker = current ? ` * marks the key of ${listing.currentSource ?? 'the profile in use'}.` : listing.currentSource ? ` The key of ${listing.currentSource} is not among them.` : '';
+  const summary = `${plural(keys.length, 'key')}: ${counts}.${marker}`;
+
+  const chars = (text: string): number => [...text].length;
+  const idWidth = Math.min(30, Math.max(...keys.map((k) => chars(sanitizeLine(k.keyId))), 6) + 2);
+  const prefixWidth = Math.min(20, Math.max(...keys.map((k) => chars(sanitizeLine(k.prefix ?? ''))), 6) + 2);
+  const statusWidth = Math.min(12, Math.max(...keys.map((k) => chars(sanitizeLine(k.status ?? ''))), 6) + 2);
+  const createdWidth = 12;
+  const usedWidth = 20;
+  const markWidth = 3;
+  const nameWidth = Math.max(10, width - 8 - markWidth - idWidth - prefixWidth - statusWidth - createdWidth - usedWidth);
+  const table = compactTable(
+    c,
+    ['', 'Key ID', 'Name', 'Prefix', 'Status', 'Created', 'Last used'],
+    [markWidth, idWidth, nameWidth, prefixWidth, statusWidth, createdWidth, usedWidth],
+    ['left', 'left', 'left', 'left', 'left', 'left', 'left'],
+    options.color,
+  );
+  for (const k of keys) {
+    const status = sanitizeLine(k.status ?? '');
+    const paint = k.status === 'active' ? c.green : k.status === 'revoked' ? c.red : (s: string) => s;
+    const used = k.status === 'revoked' && k.revokedAt !== undefined ? `revoked ${day(k.revokedAt)}` : lastUsed(k, options.now);
+    table.push([
+      k.keyId === listing.currentKeyId ? c.bold('*') : '',
+      trimToWidth(sanitizeLine(k.keyId), idWidth - 2),
+      sanitizeLine(k.name ?? ''),
+      trimToWidth(sanitizeLine(k.prefix ?? ''), prefixWidth - 2),
+      paint(trimToWidth(status, statusWidth - 2)),
+      day(k.createdAt),
+      trimToWidth(used, usedWidth - 2),
+    ]);
+  }
+  return `${trimToWidth(summary, width)}\n${table.toString()}\n`;
+}
+
+/** The keys piped: the TSV of the module's doc. */
+export function renderKeysTsv(listing: KeyListing): string {
+  return tsvLines(
+    listing.keys.map((k) => [k.keyId, k.name, k.prefix, k.plan, k.status, k.createdAt, k.lastUsedAt, k.revokedAt, k.keyId === listing.currentKeyId]),
+  );
+}
+
+/** The view of `pravo keys list`; `now` (ms since the epoch) dates "last used". */
+export function keysView(now: number): View<KeyListing> {
+  return {
+    page: true,
+    table: (listing, { width, color }) => renderKeysTable(listing, { width, color, now }),
+    tsv: renderKeysTsv,
+  };
+}
+
+/** One key in words, for prompts and messages: `key_3f9a "ci-deploy" (sbx_live_Ab3d…, active, created 2026-11-02)`. */
+export function describeKey(record: KeyFacts): string {
+  const name = record.name !== undefined ? ` "${sanitizeLine(record.name)}"` : '';
+  const facts = [
+    ...(record.prefix !== undefined ? [`${sanitizeLine(record.prefix)}…`] : []),
+    ...(record.status !== undefined ? [sanitizeLine(record.status)] : []),
+    ...(record.createdAt !== undefined ? [`created ${day(record.createdAt)}`] : []),
+  ];
+  return `${sanitizeLine(record.keyId)}${name}${facts.length > 0 ? ` (${facts.join(', ')})` : ''}`;
+}
