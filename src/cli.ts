@@ -21,7 +21,7 @@ Exit codes:
   0    success
   1    error: server error, unexpected response, request rejected by the server, local environment
   2    usage: bad arguments, options or configuration; nothing was sent
-  4    authentication: no key configured, or missing/invalid/revoked key
+  4    authentication: no key or session token configured, or either refused (invalid, revoked, expired)
   5    monthly quota exceeded
   6    network or timeout: the server could not be reached, or the request may have reached it
   7    the answer job failed (pravo answer: its error_code, e.g. timed_out, is printed)
@@ -29,8 +29,9 @@ Exit codes:
   9    pravo batch: not every line succeeded (some failed, were interrupted or are left; the summary lists them)
   130  cancelled (Ctrl-C)
 
-Environment: PRAVO_PROFILE, PRAVO_BASE_URL, PRAVO_API_KEY, PRAVO_CONFIG_DIR, PRAVO_STATE_DIR, PRAVO_CACHE_DIR,
-PRAVO_CACHE_TTL (hours), PRAVO_SANDBOX_CORPUS, PRAVO_SANDBOX_DATA_DIR, PRAVO_PAGER, PAGER, NO_COLOR, FORCE_COLOR.`;
+Environment: PRAVO_PROFILE, PRAVO_BASE_URL, PRAVO_API_KEY, PRAVO_SESSION_TOKEN, PRAVO_CONFIG_DIR, PRAVO_STATE_DIR,
+PRAVO_CACHE_DIR, PRAVO_CACHE_TTL (hours), PRAVO_SANDBOX_CORPUS, PRAVO_SANDBOX_DATA_DIR, PRAVO_PAGER, PAGER, NO_COLOR,
+FORCE_COLOR.`;
 
 /** The host of a real run: the process's streams, environment and signals. */
 export function processHost(): Host {
@@ -133,6 +134,9 @@ export async function main(args: string[], host: Host = processHost()): Promise<
     { registerConfig },
     { registerSandbox },
     { registerBatch },
+    { registerLogin },
+    { registerKeys },
+    { registerAccount },
   ] = await Promise.all([
     import('commander'),
     import('./commands/run.js'),
@@ -144,6 +148,9 @@ export async function main(args: string[], host: Host = processHost()): Promise<
     import('./commands/config/index.js'),
     import('./commands/sandbox/index.js'),
     import('./commands/batch/index.js'),
+    import('./commands/login/index.js'),
+    import('./commands/keys/index.js'),
+    import('./commands/account/index.js'),
   ]);
 
   const program = new Command('pravo');
@@ -191,6 +198,9 @@ ${EXIT_CODES_HELP}`,
   registerUsage(program, run);
   registerConfig(program, run);
   registerBatch(program, run);
+  registerLogin(program, run);
+  registerKeys(program, run);
+  registerAccount(program, run);
   registerSandbox(program, run);
   // Subcommands inherited the suggestions above (`--jsno` → `--json`); at the top level, commands are few and differ
   // (a suggestion of "search" for "batch" misleads), so an unknown command points at the list instead.

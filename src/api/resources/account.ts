@@ -1,7 +1,7 @@
 /** Account management (spec: Key and account endpoints): user-session token, bodies not shown (any JSON object). */
 import { parseObject, parseObjectOrEmpty } from '../shapes.js';
 import type { ApiResponse } from '../transport.js';
-import { PATHS } from '../types.js';
+import { PATHS, type OverageUpdateRequest } from '../types.js';
 import { Resource, type CallOptions } from './resource.js';
 
 export class Account extends Resource {
@@ -19,9 +19,9 @@ export class Account extends Resource {
 
   /**
    * `PATCH /v1/account/overages` (200 or 204): whether extra consumption is allowed and its monthly limit (field names
-   * not shown; the body is sent as given). Never retried.
+   * not shown; the sandbox's `{allowed, monthly_limit}`, see `OverageUpdateRequest`). Never retried.
    */
-  updateOverages(body: Record<string, unknown>, options: CallOptions = {}): Promise<ApiResponse<Record<string, unknown>>> {
+  updateOverages(body: OverageUpdateRequest, options: CallOptions = {}): Promise<ApiResponse<Record<string, unknown>>> {
     return this.transport.request({
       method: 'PATCH',
       path: PATHS.accountOverages,
