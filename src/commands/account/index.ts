@@ -54,7 +54,9 @@ export function registerAccount(program: Command, run: RunAction): void {
       .option('--json', "print the server's response"),
   )
     .addHelpText('after', OVERAGES_HELP)
-    .action(async (options: OveragesOptions, cmd: Command) => {
+    .action(async (own: OveragesOptions, cmd: Command) => {
+      // `--json` is also an option of `account`, which commander gives it when both declare it: read both levels.
+      const options: OveragesOptions = { ...own, json: own.json === true || (cmd.optsWithGlobals() as { json?: boolean }).json === true };
       await run(cmd, { command: 'account overages', json: options.json === true }, async (f) => (await load()).runOverages(f, options));
     });
 }
