@@ -27,6 +27,9 @@ export interface KeyListing {
   currentSource?: string;
 }
 
+/** The narrowest the Name column may get before the Created column is left out, in characters. */
+const MIN_NAME_WITH_CREATED = 16;
+
 /** `2026-11-22` of an ISO time; the raw text (sanitized, trimmed to 10) when it is not one. */
 function day(iso: string | undefined): string {
   if (iso === undefined) return '';
@@ -43,7 +46,8 @@ function lastUsed(record: KeyFacts, now: number): string {
 /**
  * The keys at `width` columns (at least 60): a summary line (`3 keys: 2 active, 1 revoked; * marks the key of profile
  * "default".`), then columns ` ` (the `*` marker), `Key ID`, `Name` (wraps), `Prefix`, `Status` (active green, revoked
- * red), `Created` (a date), `Last used` (`5m ago`, `never`; for a revoked key, `revoked <date>`).
+ * red), `Created` (a date; left out when it would leave the name under 16 characters), `Last used` (`5m ago`,
+ * `never`; for a revoked key, `revoked <date>`).
  */
 export function renderKeysTable(listing: KeyListing, options: { width: number; color: boolean; now: number }): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
@@ -65,12 +69,15 @@ export function renderKeysTable(listing: KeyListing, options: { width: number; c
   const createdWidth = 12;
   const usedWidth = 20;
   const markWidth = 3;
-  const nameWidth = Math.max(10, width - 8 - markWidth - idWidth - prefixWidth - statusWidth - createdWidth - usedWidth);
+  const fixed = markWidth + idWidth + prefixWidth + statusWidth + usedWidth;
+  // The creation date goes first when the screen is narrow: the name needs the room more.
+  const showCreated = width - fixed - createdWidth - 8 >= MIN_NAME_WITH_CREATED;
+  const nameWidth = Math.max(10, width - fixed - (showCreated ? createdWidth + 8 : 7));
   const table = compactTable(
     c,
-    ['', 'Key ID', 'Name', 'Prefix', 'Status', 'Created', 'Last used'],
-    [markWidth, idWidth, nameWidth, prefixWidth, statusWidth, createdWidth, usedWidth],
-    ['left', 'left', 'left', 'left', 'left', 'left', 'left'],
+    ['', 'Key ID', 'Name', 'Prefix', 'Status', ...(showCreated ? ['Created'] : []), 'Last used'],
+    [markWidth, idWidth, nameWidth, prefixWidth, statusWidth, ...(showCreated ? [createdWidth] : []), usedWidth],
+    ['left', 'left', 'left', 'left', 'left', ...(showCreated ? ['left' as const] : []), 'left'],
     options.color,
   );
   for (const k of keys) {
@@ -83,7 +90,7 @@ export function renderKeysTable(listing: KeyListing, options: { width: number; c
       sanitizeLine(k.name ?? ''),
       trimToWidth(sanitizeLine(k.prefix ?? ''), prefixWidth - 2),
       paint(trimToWidth(status, statusWidth - 2)),
-      day(k.createdAt),
+      ...(showCreated ? [day(k.createdAt)] : []),
       trimToWidth(used, usedWidth - 2),
     ]);
   }
