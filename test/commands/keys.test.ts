@@ -186,6 +186,14 @@ describe('pravo keys rotate', () => {
     expect(result.stdout + result.stderr).not.toContain(fresh.secret);
   });
 
+  it('rotates the profile\'s stored key when PRAVO_API_KEY overrides it, and says that the variable still applies', async () => {
+    const result = await runPravo(['keys', 'rotate', '--yes'], { env: { ...env, PRAVO_API_KEY: `sbx_live_${'E'.repeat(32)}` } });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(old.status).toBe('revoked');
+    expect(storedProfile().api_key).toBe(service.keys.at(-1)!.secret);
+    expect(result.stderr).toContain('PRAVO_API_KEY is set in this environment and overrides');
+  });
+
   it('a new key that fails its confirmation: the old key goes back into the profile, the new one is revoked', async () => {
     service.fault = (r) => (r.url === '/v1/usage' ? { status: 500, body: '{"error":{"code":"internal_error","message":"boom"}}' } : undefined);
     const result = await runPravo(['keys', 'rotate', '--yes'], { env });
@@ -260,9 +268,8 @@ describe('pravo keys rotate', () => {
     expect(active()).toHaveLength(2);
   });
 
-  it('refuses before sending: no terminal without --yes, a key from PRAVO_API_KEY, no key; after listing: a key not on the account', async () => {
+  it('refuses before sending: no terminal without --yes, no key; after listing: a key not on the account', async () => {
     expect((await runPravo(['keys', 'rotate'], { env })).exitCode).toBe(2);
-    expect((await runPravo(['keys', 'rotate', '--yes'], { env: { ...env, PRAVO_API_KEY: old.secret } })).stderr).toContain('PRAVO_API_KEY');
     writeProfiles({ default: { base_url: service.url, session_token: SESSION } });
     expect((await runPravo(['keys', 'rotate', '--yes'], { env })).exitCode).toBe(2);
     expect(service.requests).toHaveLength(0);

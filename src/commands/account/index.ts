@@ -7,7 +7,7 @@ const ACCOUNT_HELP = `
 Examples:
   $ pravo account
   $ pravo account --json | jq .overage
-  $ pravo account overages --allow --limit 500
+  $ pravo account overages --allow --limit 500 --yes
   $ pravo account overages --deny --yes
 
 Shows the account's plan, whether overage (consumption beyond the monthly quotas) is allowed and up to how many
@@ -21,7 +21,7 @@ units a month, and the unit prices the server sets (read-only). Piped, tab-separ
 
 const OVERAGES_HELP = `
 Examples:
-  $ pravo account overages --allow --limit 500
+  $ pravo account overages --allow --limit 500 --yes
   $ pravo account overages --deny --yes --json
 
 --allow --limit N lets requests past a monthly quota go on, up to N units a month beyond the quotas (all kinds

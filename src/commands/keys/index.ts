@@ -10,20 +10,17 @@ import type { RotateOptions } from './rotate.js';
 const KEYS_HELP = `
 Examples:
   $ pravo keys list
-  $ pravo keys create --name ci-deploy > ci-key.txt
-  $ pravo keys create --name staging --save-to-profile staging
-  $ pravo keys revoke key_3f9a1c2b4d5e
-  $ pravo keys rotate --profile work
   $ pravo keys list --sandbox
 
-Key management authenticates with your user-session token (\`pravo login\`), never with an API key. A key's full
-value is shown once, when it is created; listings show its prefix only. A revoked key is refused at once by the
-server that revoked it, and by other instances of the service within 60 s.`;
+Subcommands: create --name N [--save-to-profile P], list, revoke KEY_ID, rotate [--profile P]. Key management
+authenticates with your user-session token (\`pravo login\`), never with an API key. A key's full value is shown
+once, when it is created; listings show its prefix only. A revoked key is refused at once by the server that
+revoked it, and by other instances of the service within 60 s.`;
 
 const CREATE_HELP = `
 Examples:
   $ pravo keys create --name ci-deploy > ci-key.txt
-  $ pravo keys create --name ci-deploy --json | jq -r .api_key
+  $ pravo keys create --name nightly-batch --json | jq -r .key_id
   $ pravo keys create --name staging --save-to-profile staging
 
 The full key goes to stdout once (the server's response with --json), with a warning on stderr that it will not
@@ -43,27 +40,25 @@ On a terminal, a table; * marks the key of the profile in use. Piped, tab-separa
 
 const REVOKE_HELP = `
 Examples:
-  $ pravo keys revoke key_3f9a1c2b4d5e
-  $ pravo keys revoke key_3f9a1c2b4d5e --yes --json
+  $ pravo keys list | awk -F'\\t' '$2 == "ci-deploy" && $5 == "active" { print $1 }' | xargs -r -n1 pravo keys revoke --yes
 
-Asks on a terminal, naming the key and warning when it is the key of the profile in use; --yes skips the question
-(scripts must give it). Revoking cannot be undone and is idempotent. The server that revokes it refuses the key at
-once (revoked_api_key); other instances of the service may accept it for up to 60 s.`;
+\`pravo keys revoke KEY_ID\` asks on a terminal, naming the key and warning when it is the key of the profile in
+use; --yes skips the question (scripts must give it). Revoking cannot be undone and is idempotent. The server that
+revokes it refuses the key at once (revoked_api_key); other instances of the service may accept it for up to 60 s.`;
 
 const ROTATE_HELP = `
 Examples:
-  $ pravo keys rotate
-  $ pravo keys rotate --profile work --yes
-  $ pravo keys rotate --profile ci --name "ci-deploy 2026-12"
+  $ pravo keys rotate --profile staging --yes
+  $ pravo keys rotate --profile staging --yes --name "staging 2026-12" --json
 
 The recommended rotation, as one command: create a new key, store it in the profile, confirm a successful request
-with it (GET /v1/usage, which spends no unit), then, after you confirm (or with --yes), revoke the old key. Each
-step is journaled in the profile: if a step fails or the command is interrupted, the profile still holds a working
-key, pravo says which keys exist in which state, and running the command again continues from where it stopped.
-If the new key fails its confirmation, the old key goes back into the profile and the new one is revoked.
-Other instances of the service may accept the old key for up to 60 s after it is revoked.
-A rotation acts on a profile's key; for a sandbox, run \`pravo sandbox serve --save-to-profile local\` and rotate
-with --profile local.`;
+with it (GET /v1/usage, which spends no unit), then, after you confirm on a terminal (or with --yes), revoke the
+old key. Each step is journaled in the profile: if a step fails or the command is interrupted, the profile still
+holds a working key, pravo says which keys exist in which state, and running the command again continues from
+where it stopped. If the new key fails its confirmation, the old key goes back into the profile and the new one is
+revoked. Other instances of the service may accept the old key for up to 60 s after it is revoked.
+A rotation acts on the key stored in a profile (PRAVO_API_KEY, when set, still overrides it); for a sandbox, run
+\`pravo sandbox serve --save-to-profile local\` and rotate with --profile local.`;
 
 /** Registers the `keys` command group. */
 export function registerKeys(program: Command, run: RunAction): void {

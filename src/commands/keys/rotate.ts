@@ -161,6 +161,8 @@ interface Rotation {
   f: Factory;
   store: ConfigStore;
   profile: ResolvedProfile;
+  /** The profile as stored at the start: its `api_key` (and `api_key_id`) is the key being replaced. */
+  stored: Profile;
   /** Client of the target with the profile's credentials (the session token is what the key endpoints use). */
   client: LegalResearchClient;
   printer: Printer;
@@ -171,7 +173,7 @@ interface Rotation {
 
 /**
  * `pravo keys rotate`: runs the rotation or continues an unfinished one (see the module's doc). Returns the exit code.
- * @throws UsageError before anything is sent: no terminal to confirm on and no `--yes`; the key comes from PRAVO_API_KEY (the profile's key would not be the one in use); a bad `--name`;
+ * @throws UsageError before anything is sent: no terminal to confirm on and no `--yes`; a bad `--name`;
  *   another rotation of the profile running. ConfigError: the profile has no key or no base URL. UsageError after the
  *   listing when the profile's key is not among the account's. UserCancelledError when the user declines to revoke
  *   the old key (the new key is in use; a rerun revokes it). The requests' errors, after the state of each key was
@@ -183,12 +185,9 @@ export async function runRotate(f: Factory, options: RotateOptions): Promise<num
   }
   const name = options.name === undefined ? undefined : checkKeyName(options.name);
   const [store, profile] = await Promise.all([f.config(), f.profile()]);
-  if (profile.sources.api_key === 'env') {
-    throw new UsageError(
-      `The key in use comes from PRAVO_API_KEY, which overrides the profile: a rotation stores the new key in profile "${profile.name}" and would not replace it. Unset PRAVO_API_KEY first, or rotate the key where that variable is set.`,
-    );
-  }
-  if (profile.api_key === undefined) {
+  // The profile's own key is what is rotated, whatever PRAVO_API_KEY says (it is named in a note at the end).
+  const stored = store.profile(profile.name);
+  if (stored.api_key === undefined) {
     throw new ConfigError(
       `Profile "${profile.name}" has no key to rotate. Create one with \`pravo keys create --name NAME --save-to-profile ${profile.name}\`.`,
     );
@@ -208,6 +207,7 @@ export async function runRotate(f: Factory, options: RotateOptions): Promise<num
     f,
     store,
     profile,
+    stored,
     client: await f.client(),
     printer,
     options: { ...options, ...(name !== undefined ? { name } : {}) },
@@ -260,10 +260,10 @@ async function listKeys(r: Rotation, label: string): Promise<KeyFacts[]> {
 async function plan(r: Rotation): Promise<RotationJournal> {
   const keys = await listKeys(r, 'Finding the key among the account\'s keys');
   const { findKeyRecord } = await import('../../api/keys.js');
-  const old = findKeyRecord(keys, r.profile.api_key, r.profile.api_key_id);
+  const old = findKeyRecord(keys, r.stored.api_key, r.stored.api_key_id);
   if (old === undefined) {
     throw new UsageError(
-      `The key of profile "${r.profile.name}" (${maskKey(r.profile.api_key ?? '')}) is not among the keys of the account this session token belongs to, so pravo cannot tell which key to revoke. Nothing was changed. Compare \`pravo keys list${profileFlag(r.profile.name)}\` with \`pravo login --status${profileFlag(r.profile.name)}\`.`,
+      `The key of profile "${r.profile.name}" (${maskKey(r.stored.api_key ?? '')}) is not among the keys of the account this session token belongs to, so pravo cannot tell which key to revoke. Nothing was changed. Compare \`pravo keys list${profileFlag(r.profile.name)}\` with \`pravo login --status${profileFlag(r.profile.name)}\`.`,
       { afterRequest: true },
     );
   }
@@ -337,7 +337,7 @@ async function createAndDeploy(r: Rotation, journal: RotationJournal): Promise<R
       ...(created.record.prefix !== undefined ? { prefix: created.record.prefix } : {}),
       ...(created.record.name !== undefined ? { name: created.record.name } : {}),
     },
-    previous_api_key: r.profile.api_key ?? '',
+    previous_api_key: r.stored.api_key ?? '',
   };
   writeJournal(r, deployed, (profile) => {
     profile.api_key = created.apiKey;
@@ -436,5 +436,8 @@ function finish(r: Rotation, journal: RotationJournal): number {
     `Done: profile "${r.profile.name}" uses the new key ${keyWords(fresh)}, and the old key ${keyWords(journal.old)} is revoked. Other instances of the service may accept the old key for up to 60 s, until their authentication cache expires.`,
   );
   if (r.printer.mode === 'json') r.printer.note(`Done: profile "${r.profile.name}" uses the new key ${keyWords(fresh)}; the old key is revoked (other instances may accept it for up to 60 s).`);
+  if (r.profile.sources.api_key === 'env') {
+    r.printer.note('Note: PRAVO_API_KEY is set in this environment and overrides the profile\'s key: commands here keep using that key.');
+  }
   return EXIT.ok;
 }
