@@ -219,8 +219,8 @@ describe('routing', () => {
     expect(reply.headers.get('allow')).toBe('POST');
   });
 
-  it('GET /v1/account (a user-session endpoint) → 501 not_implemented', async () => {
-    expectError(await call('GET', '/v1/account', { headers: withKey() }), 501, 'not_implemented');
+  it('GET /v1/account (a user-session endpoint) with an API key → 401 api_key_not_accepted', async () => {
+    expectError(await call('GET', '/v1/account', { headers: withKey() }), 401, 'api_key_not_accepted');
   });
 
   it('an unknown path → 404', async () => {
