@@ -54,8 +54,9 @@ export function serviceTarget(profile: ResolvedProfile): Target {
 }
 
 /**
- * A sandbox started in this process for one command, with a key that is deleted when it stops. `signal` (the run's
- * cancellation) stops an index build: see {@link startSandboxWithProgress}.
+ * A sandbox started in this process for one command, with a key and a user session (so that the key and account
+ * commands work with `--sandbox` too) that are deleted when it stops. `signal` (the run's cancellation) stops an index
+ * build: see {@link startSandboxWithProgress}.
  */
 export async function sandboxTarget(
   io: IOStreams,
@@ -72,7 +73,10 @@ export async function sandboxTarget(
   return {
     kind: 'sandbox',
     baseUrl: sandbox.baseUrl,
-    credentials: { api_key: { kind: 'api_key', apiKey: sandbox.apiKey, header: 'x-api-key' } },
+    credentials: {
+      api_key: { kind: 'api_key', apiKey: sandbox.apiKey, header: 'x-api-key' },
+      session: { kind: 'session', token: sandbox.sessionToken },
+    },
     profile: 'sandbox',
     apiKeySource: 'sandbox',
     close: () => sandbox.close(),

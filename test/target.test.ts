@@ -1,13 +1,23 @@
 /**
  * `explainStartFailure` (src/target.ts): a sandbox that cannot start because of the user's environment says what is
  * wrong with which directory or option and what to do, instead of "Unexpected error". The failures are built as
- * node:sqlite and node:fs raise them (a full disk cannot be made in a test).
+ * node:sqlite and node:fs raise them (a full disk cannot be made in a test). `sandboxTarget`: the in-process sandbox's
+ * credentials, an API key and a user-session token.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { systemClock } from '../src/api/clock.js';
+import { authHeaders } from '../src/api/credentials.js';
 import { EnvironmentError, UsageError } from '../src/errors/cli.js';
 import { describeError } from '../src/errors/advice.js';
 import { exitCodeOf } from '../src/errors/exit.js';
-import { explainStartFailure } from '../src/target.js';
+import { IOStreams } from '../src/io/iostreams.js';
+import { SandboxState } from '../src/sandbox/state/index.js';
+import { explainStartFailure, sandboxTarget } from '../src/target.js';
+import { testHost } from './helpers/host.js';
+import { writeSyntheticCorpus } from './helpers/synthetic-corpus.js';
 
 const options = { corpusPath: '/c/corpus.jsonl', dataDir: '/d/sandbox', port: 0, host: '127.0.0.1' };
 
@@ -58,5 +68,33 @@ describe('describeError: a file-system error that reached the runner', () => {
     expect(summary.exitCode).toBe(1);
     expect(summary.message).toContain('/home/u/.local/state/pravo/x.json');
     expect(`${summary.message} ${summary.hint}`).not.toMatch(/bug in pravo/);
+  });
+});
+
+describe('sandboxTarget', () => {
+  it('holds an API key and a user-session token of the in-process sandbox, both deleted when it closes', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pravo-target-'));
+    try {
+      const t = testHost();
+      const io = new IOStreams(t.host);
+      const dataDir = path.join(root, 'data');
+      const target = await sandboxTarget(io, systemClock, { inputs: { corpusFiles: [writeSyntheticCorpus(path.join(root, 'corpus'))] }, dataDir });
+      const { api_key: apiKey, session } = target.credentials;
+      expect(apiKey?.apiKey).toMatch(/^sbx_live_/);
+      expect(session).toEqual({ kind: 'session', token: expect.stringMatching(/^sbx_sess_[0-9A-Za-z]{32}$/) });
+      const keys = await fetch(`${target.baseUrl}/v1/keys`, { headers: authHeaders(session!) });
+      expect(keys.status).toBe(200);
+      expect(((await keys.json()) as { keys: { name: string }[] }).keys.map((k) => k.name)).toEqual(['pravo --sandbox']);
+      await target.close();
+      const state = SandboxState.open(dataDir);
+      try {
+        expect(state.authenticateSession(session!.token)).toEqual({ ok: false, code: 'invalid_session_token' });
+        expect(state.authenticate(apiKey!.apiKey)).toEqual({ ok: false, code: 'invalid_api_key' });
+      } finally {
+        state.close();
+      }
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,7 @@
 /**
- * Starting and stopping a sandbox: open (or build) the corpus index, open the account state, issue a key, listen.
- * Used by `pravo sandbox serve` (long-lived) and `pravo search --sandbox` (one request, in the same process).
+ * Starting and stopping a sandbox: open (or build) the corpus index, open the account state, issue a key and create a
+ * user session, listen. Used by `pravo sandbox serve` (long-lived) and `pravo search --sandbox` (one request, in the
+ * same process).
  */
 import type { AddressInfo } from 'node:net';
 import { AnswerRunner, checkAnswerRunnerOptions, type AnswerRunnerOptions } from './answers/jobs.js';
@@ -10,7 +11,19 @@ import { createSandboxServer } from './http/server.js';
 import { ROUTES } from './routes/index.js';
 import { prepareSearch } from './search/index.js';
 import { QUOTA_KINDS } from '../api/types.js';
-import { DEFAULT_ACCOUNT_ID, normalizeOverage, SandboxState, type IssuedKey, type OverageSetting, type Quotas } from './state/index.js';
+import {
+  checkAuthCacheTtl,
+  checkSessionTtl,
+  DEFAULT_ACCOUNT_ID,
+  DEFAULT_SESSION_TTL_MS,
+  EPHEMERAL_SESSION_TTL_MS,
+  normalizeOverage,
+  SandboxState,
+  type CreatedSession,
+  type IssuedKey,
+  type OverageSetting,
+  type Quotas,
+} from './state/index.js';
 
 /** Options of {@link startSandbox}. */
 export interface StartSandboxOptions {
@@ -48,9 +61,23 @@ export interface StartSandboxOptions {
   /**
    * Issue a key that is deleted when the sandbox stops (for one-command sandboxes). Only this sandbox's key is deleted;
    * one whose process was killed first is removed by a later start on the same data directory (see
-   * `SandboxState.deleteStaleEphemeralKeys`).
+   * `SandboxState.deleteStaleEphemeralKeys`). The run's session is then ephemeral too: deleted when the sandbox stops,
+   * and valid for one hour by default (one whose process was killed first just expires).
    */
   ephemeralKey?: boolean;
+  /**
+   * Lifetime of the user session created at start for `acct_sandbox` (see {@link RunningSandbox.sessionToken}), in
+   * milliseconds: more than 0, at most 30 days. Default 24 hours (`DEFAULT_SESSION_TTL_MS`), one hour with
+   * `ephemeralKey`.
+   */
+  sessionTtlMs?: number;
+  /**
+   * How long this process accepts an API key it looked up without reading `state.sqlite` again, in milliseconds, 0 to
+   * disable (`pravo sandbox serve --auth-cache-ttl`; see `OpenStateOptions.authCacheTtlMs`): a key revoked by another
+   * process on the data directory is refused here at most this long after this process last looked it up; one
+   * revoked through this server, at once. Default 60 000 (the spec's "up to 60 seconds").
+   */
+  authCacheTtlMs?: number;
   /** Name recorded with the issued key. */
   keyName?: string;
   /** Index build progress. */
@@ -73,6 +100,15 @@ export interface RunningSandbox {
   /** A key issued for this run, active until revoked (or, if ephemeral, until {@link close} or this process ends). */
   apiKey: string;
   keyId: string;
+  /**
+   * A user-session token of `acct_sandbox` created for this run (`sbx_sess_…`), for the key and account endpoints
+   * (`Authorization: Bearer`); valid until {@link sessionExpiresAt} (or, if ephemeral, until {@link close}).
+   */
+  sessionToken: string;
+  /** The session's id, `sess_…` (the log names it so). */
+  sessionId: string;
+  /** When the session expires, ISO 8601 UTC. */
+  sessionExpiresAt: string;
   /** The key of the inputs (see `inputsKeyOf`), 16 hex digits. */
   inputsKey: string;
   /** Documents and articles in the index. */
@@ -96,9 +132,11 @@ function describeAccount(state: SandboxState): string {
 
 /**
  * Starts a sandbox. Builds the corpus index on first use of a corpus (reporting progress), then reuses it. Removes
- * the ephemeral keys of ended runs before issuing this run's key.
- * @throws RangeError when `answers.delayMs` or `answers.failureRate` is out of range, or `overage.limit` is not a whole
- *   number from 0 to `Number.MAX_SAFE_INTEGER` (before anything is opened);
+ * the ephemeral keys of ended runs and the sessions expired over a day ago before issuing this run's key and creating
+ * its session.
+ * @throws RangeError when `answers.delayMs` or `answers.failureRate` is out of range, `overage.limit` is not a whole
+ *   number from 0 to `Number.MAX_SAFE_INTEGER`, `sessionTtlMs` is not more than 0 and at most 30 days, or
+ *   `authCacheTtlMs` is negative or not finite (before anything is opened);
  *   CorpusError when an input file is missing or malformed, or a `document_id` is in two corpus files; AbortError (a `DOMException`) when `signal` aborts
  *   during the index build (nothing is left behind in `dataDir`); Error with `code` `EADDRINUSE` / `EACCES` when the
  *   port cannot be taken; the file-system or SQLite error when `state.sqlite` cannot be opened or migrated, the key
@@ -109,6 +147,9 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
   const log = options.log ?? (() => {});
   checkAnswerRunnerOptions(options.answers ?? {});
   if (options.overage) normalizeOverage(options.overage);
+  const ephemeral = options.ephemeralKey ?? false;
+  const sessionTtlMs = checkSessionTtl(options.sessionTtlMs ?? (ephemeral ? EPHEMERAL_SESSION_TTL_MS : DEFAULT_SESSION_TTL_MS));
+  if (options.authCacheTtlMs !== undefined) checkAuthCacheTtl(options.authCacheTtlMs);
   const clock = options.answers?.clock;
   const now = options.now ?? (clock ? () => new Date(clock.now()) : undefined);
   const index = await openIndex({
@@ -119,27 +160,52 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
     ...(options.signal ? { signal: options.signal } : {}),
   });
   let state: SandboxState;
-  let issued: IssuedKey;
+  let issued: IssuedKey | undefined;
+  let session: CreatedSession | undefined;
   try {
     // Load the search's in-memory metadata now (about 0.1 s on the full corpus) rather than on the first request.
     prepareSearch(index);
-    state = SandboxState.open(options.dataDir, { quotas: options.quotas ?? {}, ...(now ? { now } : {}) });
+    state = SandboxState.open(options.dataDir, {
+      quotas: options.quotas ?? {},
+      ...(now ? { now } : {}),
+      ...(options.authCacheTtlMs !== undefined ? { authCacheTtlMs: options.authCacheTtlMs } : {}),
+    });
   } catch (error) {
     index.close();
     throw error;
   }
+  /**
+   * Deletes what this run owns when ephemeral, its key and its session (only those: other runs on the same data
+   * directory are still using theirs), then closes the databases, whatever fails.
+   */
+  const release = (): void => {
+    try {
+      if (ephemeral && issued) state.deleteEphemeralKey(issued.key_id);
+    } finally {
+      try {
+        if (ephemeral && session) state.deleteSession(session.session_id);
+      } finally {
+        state.close();
+        index.close();
+      }
+    }
+  };
   try {
     // Keys left by runs killed before they could delete their own (kill -9, a crash); never those of running processes.
     const stale = state.deleteStaleEphemeralKeys();
     if (stale > 0) log(`removed ${stale} ephemeral key(s) left by ended runs`);
-    issued = state.issueKey(options.keyName ?? 'sandbox', { ephemeral: options.ephemeralKey ?? false });
+    const expired = state.deleteExpiredSessions();
+    if (expired > 0) log(`removed ${expired} session(s) expired over a day ago`);
+    issued = state.issueKey(options.keyName ?? 'sandbox', { ephemeral });
+    session = state.createSession(DEFAULT_ACCOUNT_ID, { ttlMs: sessionTtlMs, ephemeral });
     if (options.overage) state.setOverage(DEFAULT_ACCOUNT_ID, options.overage, { startUp: true });
     log(describeAccount(state));
   } catch (error) {
-    state.close();
-    index.close();
+    release();
     throw error;
   }
+  const key = issued;
+  const runSession = session;
 
   const answers = new AnswerRunner(index, state, { ...options.answers, log });
   const server = createSandboxServer({ index, state, answers, log }, ROUTES);
@@ -153,12 +219,7 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
     });
   } catch (error) {
     answers.close();
-    try {
-      if (options.ephemeralKey) state.deleteEphemeralKey(issued.key_id);
-    } finally {
-      state.close();
-      index.close();
-    }
+    release();
     throw error;
   }
   const address = server.address() as AddressInfo;
@@ -169,8 +230,11 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
   let closed: Promise<void> | undefined;
   return {
     baseUrl: `http://${host}:${address.port}`,
-    apiKey: issued.api_key,
-    keyId: issued.key_id,
+    apiKey: key.api_key,
+    keyId: key.key_id,
+    sessionToken: runSession.session_token,
+    sessionId: runSession.session_id,
+    sessionExpiresAt: runSession.expires_at,
     inputsKey: index.inputsKey,
     documentCount: index.documentCount,
     articleCount: index.articleCount,
@@ -180,15 +244,7 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
       closed ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }).finally(() => {
-        try {
-          // Only this run's key: other runs on the same data directory are still using theirs.
-          if (options.ephemeralKey) state.deleteEphemeralKey(issued.key_id);
-        } finally {
-          state.close();
-          index.close();
-        }
-      });
+      }).finally(release);
       return closed;
     },
   };

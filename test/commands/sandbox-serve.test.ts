@@ -1,7 +1,8 @@
 /**
- * `pravo sandbox serve` run in this process on test streams: the ready line, a request served, the stop on SIGTERM
- * with exit 0, `--save-to-profile`, answer jobs with `--answer-delay`, quotas with `--quota` and its aliases, the
- * overage setting with `--overage` (stored across starts), and start-up errors (bad option values among them).
+ * `pravo sandbox serve` run in this process on test streams: the ready line (key and session token), a request
+ * served, the stop on SIGTERM with exit 0, `--save-to-profile`, answer jobs with `--answer-delay`, quotas with
+ * `--quota` and its aliases, the overage setting with `--overage` (stored across starts), `--auth-cache-ttl`, and
+ * start-up errors (bad option values among them).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,6 +12,7 @@ import type { UsageResponse } from '../../src/api/types.js';
 import { main } from '../../src/cli.js';
 import { parseOverageOption, parseQuotaOptions } from '../../src/commands/sandbox/serve.js';
 import { UsageError } from '../../src/errors/cli.js';
+import { DEFAULT_ACCOUNT_ID, SandboxState } from '../../src/sandbox/state/index.js';
 import { runPravo, testHost } from '../helpers/host.js';
 import { SYNTHETIC_DOCUMENTS, writeSyntheticCorpus } from '../helpers/synthetic-corpus.js';
 
@@ -35,9 +37,13 @@ describe('pravo sandbox serve (in process)', () => {
     const env = { PRAVO_CONFIG_DIR: path.join(root, 'config'), PRAVO_STATE_DIR: path.join(root, 'state') };
     const t = testHost({ env });
     const run = main(['sandbox', 'serve', '--corpus', corpus, '--data-dir', path.join(root, 'data')], t.host);
-    const ready = JSON.parse(await firstLine(t.stdout, t.host.stdout)) as { base_url: string; api_key: string };
+    const ready = JSON.parse(await firstLine(t.stdout, t.host.stdout)) as { base_url: string; api_key: string; session_token: string };
+    expect(Object.keys(ready)).toEqual(['base_url', 'api_key', 'session_token']);
     expect(ready.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(ready.api_key).toMatch(/^sbx_live_/);
+    expect(ready.session_token).toMatch(/^sbx_sess_[0-9A-Za-z]{32}$/);
+    const account = await fetch(`${ready.base_url}/v1/account`, { headers: { authorization: `Bearer ${ready.session_token}` } });
+    expect(account.status).toBe(200);
 
     const search = await runPravo(['search', '--json', 'неустойка договор'], {
       env: { ...env, PRAVO_BASE_URL: ready.base_url, PRAVO_API_KEY: ready.api_key },
@@ -50,10 +56,13 @@ describe('pravo sandbox serve (in process)', () => {
     expect(t.stdout().trim().split('\n')).toHaveLength(1);
     expect(t.stderr()).toMatch(/SIGTERM: stopping/);
     expect(t.stderr()).toMatch(/stopped/);
+    expect(t.stderr()).toMatch(/key key_[0-9a-f]{12} issued; session sess_[0-9a-f]{16} valid until \d{4}-\d\d-\d\dT[\d:.]+Z; keys revoked elsewhere are refused here within 60 s/);
+    expect(t.stderr()).toMatch(/GET \/v1\/account 200 \d+ms session=sess_/);
     expect(t.stderr()).not.toContain(ready.api_key);
+    expect(t.stderr()).not.toContain(ready.session_token);
   });
 
-  it('with --save-to-profile, saves the base URL and key to that profile and prints the profile instead of the key', async () => {
+  it('with --save-to-profile, saves the base URL, key and session token to that profile and prints the profile instead', async () => {
     const configDir = path.join(root, 'config-save');
     const env = { PRAVO_CONFIG_DIR: configDir, PRAVO_STATE_DIR: path.join(root, 'state-save') };
     const bearer = await runPravo(['config', 'set', 'auth-header', 'bearer', '--profile', 'proxy'], { env });
@@ -71,6 +80,7 @@ describe('pravo sandbox serve (in process)', () => {
       base_url: ready.base_url,
       api_key: expect.stringMatching(/^sbx_live_/),
       api_key_id: expect.stringMatching(/^key_/),
+      session_token: expect.stringMatching(/^sbx_sess_/),
       auth_header: 'x-api-key',
     });
     expect(config.profiles.proxy).toEqual({ auth_header: 'bearer' });
@@ -78,12 +88,16 @@ describe('pravo sandbox serve (in process)', () => {
     expect(search.exitCode).toBe(0);
     expect(JSON.parse(search.stdout).result_count).toBeGreaterThan(0);
 
+    const keys = await fetch(`${ready.base_url}/v1/keys`, { headers: { authorization: `Bearer ${config.profiles.local!.session_token}` } });
+    expect(keys.status).toBe(200);
+
     t.signal('SIGTERM');
     expect(await run).toBe(0);
-    expect(t.stderr()).toMatch(/saved base URL and key to profile local/);
-    const key = config.profiles.local!.api_key!;
-    expect(t.stdout()).not.toContain(key);
-    expect(t.stderr()).not.toContain(key);
+    expect(t.stderr()).toMatch(/saved base URL, key and session token to profile local/);
+    for (const secret of [config.profiles.local!.api_key!, config.profiles.local!.session_token!]) {
+      expect(t.stdout()).not.toContain(secret);
+      expect(t.stderr()).not.toContain(secret);
+    }
   });
 
   it('an invalid --save-to-profile name is a usage error (exit 2) before anything starts', async () => {
@@ -189,6 +203,9 @@ describe('pravo sandbox serve (in process)', () => {
     [['--quota', 'retrieval=3', '--retrieval-quota', '4'], /--retrieval-quota and --quota retrieval=\.\.\. both set the retrieval quota; give it once/],
     [['--overage', 'on'], /--overage takes "off" or a whole number of units a month \(all kinds together\), not "on"/],
     [['--overage', '1.5'], /--overage takes "off" or a whole number/],
+    [['--auth-cache-ttl', 'soon'], /--auth-cache-ttl takes a number of seconds from 0 to 3600, not "soon"/],
+    [['--auth-cache-ttl', '3601'], /--auth-cache-ttl takes a number of seconds from 0 to 3600, not "3601"/],
+    [['--auth-cache-ttl', '-1'], /--auth-cache-ttl takes a number of seconds from 0 to 3600, not "-1"/],
   ])('%j is a usage error (exit 2) naming the option, before anything starts', async (option, message) => {
     const env = { PRAVO_CONFIG_DIR: path.join(root, 'config-bad-options') };
     const dataDir = path.join(root, 'data-bad-options');
@@ -197,6 +214,34 @@ describe('pravo sandbox serve (in process)', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(message);
     expect(fs.existsSync(dataDir)).toBe(false);
+  });
+});
+
+describe('pravo sandbox serve --auth-cache-ttl', () => {
+  /** Starts serve with `args`, uses its key once, revokes it through another handle on the data directory, uses it again. */
+  async function statusAfterRevokedElsewhere(dataDir: string, args: string[]): Promise<[number, number]> {
+    const env = { PRAVO_CONFIG_DIR: path.join(root, 'config-cache'), PRAVO_STATE_DIR: path.join(root, 'state-cache') };
+    const t = testHost({ env });
+    const run = main(['sandbox', 'serve', '--corpus', corpus, '--data-dir', dataDir, ...args], t.host);
+    const ready = JSON.parse(await firstLine(t.stdout, t.host.stdout)) as { base_url: string; api_key: string };
+    const usage = async () => (await fetch(`${ready.base_url}/v1/usage`, { headers: { 'x-api-key': ready.api_key } })).status;
+    const before = await usage();
+    const other = SandboxState.open(dataDir);
+    const [record] = other.listKeys(DEFAULT_ACCOUNT_ID).filter((k) => ready.api_key.startsWith(k.prefix) && k.status === 'active');
+    other.revokeKey(DEFAULT_ACCOUNT_ID, record!.key_id);
+    other.close();
+    const after = await usage();
+    t.signal('SIGTERM');
+    expect(await run).toBe(0);
+    return [before, after];
+  }
+
+  it('by default (60 s), a key revoked by another process stays accepted by the server that had accepted it', async () => {
+    expect(await statusAfterRevokedElsewhere(path.join(root, 'data-cache-default'), [])).toEqual([200, 200]);
+  });
+
+  it('0: a key revoked by another process is refused at once', async () => {
+    expect(await statusAfterRevokedElsewhere(path.join(root, 'data-cache-0'), ['--auth-cache-ttl', '0'])).toEqual([200, 401]);
   });
 });
 

@@ -48,13 +48,17 @@ describe('pravo sandbox serve', () => {
   const work = tempDir('serve');
   afterAll(() => work.cleanup());
 
-  it('prints exactly one JSON line with base_url and a live-looking api_key, logs without the key, stops on SIGTERM', async () => {
+  it('prints exactly one JSON line with base_url, a live-looking api_key and a session token, logs without either, stops on SIGTERM', async () => {
     const { child, ready } = await serve(['--corpus', sandbox.corpus, '--data-dir', sandbox.dataDir], {
       PRAVO_CONFIG_DIR: path.join(work.dir, 'c1'),
     });
-    expect(Object.keys(ready).sort()).toEqual(['api_key', 'base_url']);
+    expect(Object.keys(ready).sort()).toEqual(['api_key', 'base_url', 'session_token']);
     expect(ready.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(ready.api_key).toMatch(/^sbx_live_[A-Za-z0-9]{32}$/);
+    expect(ready.session_token).toMatch(/^sbx_sess_[A-Za-z0-9]{32}$/);
+    const keys = await fetch(`${ready.base_url}/v1/keys`, { headers: { authorization: `Bearer ${ready.session_token}` } });
+    expect(keys.status).toBe(200);
+    expect(await keys.text()).not.toContain(ready.api_key);
 
     const search = await pravo(['search', '-n', '1', 'изборен кодекс гласуване'], {
       env: { PRAVO_CONFIG_DIR: path.join(work.dir, 'c1'), PRAVO_BASE_URL: ready.base_url!, PRAVO_API_KEY: ready.api_key! },
@@ -68,6 +72,7 @@ describe('pravo sandbox serve', () => {
     expect(String(result.stderr)).toMatch(/POST \/v1\/search 200/);
     expect(String(result.stderr)).toMatch(/stopped/);
     expect(String(result.stderr)).not.toContain(ready.api_key);
+    expect(String(result.stderr)).not.toContain(ready.session_token);
   });
 
   it('builds the index of a new corpus once (gzipped or not) and reuses it on the next start', async () => {
@@ -119,7 +124,7 @@ describe('pravo sandbox serve', () => {
     expect(over.stderr).toMatch(/monthly quota/i);
   });
 
-  it('--save-to-profile NAME: `pravo --profile NAME` reaches the server after every restart; the key is never printed', async () => {
+  it('--save-to-profile NAME: `pravo --profile NAME` reaches the server after every restart; the key and session token are never printed', async () => {
     const dir = path.join(work.dir, 'profile');
     fs.mkdirSync(dir);
     const corpus = syntheticCorpus(dir, false);
@@ -136,7 +141,7 @@ describe('pravo sandbox serve', () => {
       const saved = (JSON.parse(fs.readFileSync(configFile, 'utf8')) as { profiles: Record<string, Record<string, string>> })
         .profiles.local!;
       expect(saved.base_url).toBe(ready.base_url);
-      keys.push(saved.api_key!);
+      keys.push(saved.api_key!, saved.session_token!);
 
       const search = await pravo(['--profile', 'local', 'search', '--json', 'пчели кошери'], { env });
       expect(search.exitCode, search.stderr).toBe(0);
@@ -145,10 +150,11 @@ describe('pravo sandbox serve', () => {
       child.kill('SIGTERM');
       const result = await child;
       expect(result.exitCode).toBe(0);
-      expect(String(result.stderr)).toMatch(/saved base URL and key to profile local/);
+      expect(String(result.stderr)).toMatch(/saved base URL, key and session token to profile local/);
       outputs.push(String(result.stdout), String(result.stderr));
     }
-    expect(keys[0]).not.toBe(keys[1]);
+    expect(keys[0]).not.toBe(keys[2]);
+    expect(keys[1]).not.toBe(keys[3]);
     for (const key of keys) for (const output of outputs) expect(output).not.toContain(key);
   });
 

@@ -1,7 +1,8 @@
 /**
- * `startSandbox` (`src/sandbox/run.ts`), the entry the CLI uses: index, state, key, listener; closing twice; the
- * ephemeral key removed at close; a corpus problem reported as `CorpusError`; a cancelled start as `AbortError`;
- * answer jobs on the given clock and quota, left unfinished by a close; answer options out of range.
+ * `startSandbox` (`src/sandbox/run.ts`), the entry the CLI uses: index, state, key, session, listener; closing twice;
+ * the ephemeral key and session removed at close; sessions expired over a day ago removed at start; the
+ * authentication cache's TTL; a corpus problem reported as `CorpusError`; a cancelled start as `AbortError`; answer
+ * jobs on the given clock and quota, left unfinished by a close; options out of range.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { CorpusError } from '../../src/sandbox/corpus/reader.js';
 import { startSandbox } from '../../src/sandbox/run.js';
+import { DEFAULT_ACCOUNT_ID, SandboxState } from '../../src/sandbox/state/index.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { generatedLaws, writeCorpusFile, writeSyntheticCorpus } from '../helpers/synthetic-corpus.js';
 import { tempDirsPerTest } from './fixtures.js';
@@ -132,5 +134,94 @@ describe('startSandbox', () => {
     expect(error).toBeInstanceOf(RangeError);
     expect((error as Error).message).toMatch(message);
     expect(fs.existsSync(dataDir)).toBe(false);
+  });
+
+  it.each([
+    [{ sessionTtlMs: 0 }, /session lifetime/],
+    [{ sessionTtlMs: 31 * 24 * 60 * 60 * 1000 }, /session lifetime/],
+    [{ authCacheTtlMs: -1 }, /authentication cache TTL/],
+  ])('refuses %o with a RangeError before opening anything', async (options, message) => {
+    const d = dir();
+    const dataDir = path.join(d, 'data');
+    const error = await startSandbox({ corpusPath: writeSyntheticCorpus(path.join(d, 'corpus')), dataDir, ...options }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RangeError);
+    expect((error as Error).message).toMatch(message);
+    expect(fs.existsSync(dataDir)).toBe(false);
+  });
+});
+
+describe("startSandbox: the run's session", () => {
+  /** The rows of `sessions` of a data directory, read through a separate connection. */
+  function sessions(dataDir: string): { session_id: string; expires_at: string; ephemeral: number }[] {
+    const db = new DatabaseSync(path.join(dataDir, 'state.sqlite'), { readOnly: true });
+    try {
+      return db.prepare('SELECT session_id, expires_at, ephemeral FROM sessions ORDER BY created_at').all() as never;
+    } finally {
+      db.close();
+    }
+  }
+
+  it('creates a 24-hour session of acct_sandbox whose token serves GET /v1/account, and keeps it after close', async () => {
+    const d = dir();
+    const dataDir = path.join(d, 'data');
+    const now = () => new Date('2025-03-15T12:00:00.000Z');
+    const sandbox = await startSandbox({ corpusPath: writeSyntheticCorpus(path.join(d, 'corpus')), dataDir, now });
+    try {
+      expect(sandbox.sessionToken).toMatch(/^sbx_sess_[0-9A-Za-z]{32}$/);
+      expect(sandbox.sessionExpiresAt).toBe('2025-03-16T12:00:00.000Z');
+      const reply = await fetch(`${sandbox.baseUrl}/v1/account`, { headers: { authorization: `Bearer ${sandbox.sessionToken}` } });
+      expect(reply.status).toBe(200);
+      expect(((await reply.json()) as { account_id: string }).account_id).toBe('acct_sandbox');
+    } finally {
+      await sandbox.close();
+    }
+    expect(sessions(dataDir)).toEqual([{ session_id: sandbox.sessionId, expires_at: '2025-03-16T12:00:00.000Z', ephemeral: 0 }]);
+  });
+
+  it('with ephemeralKey, the session is ephemeral: one hour by default, deleted at close with the key', async () => {
+    const d = dir();
+    const dataDir = path.join(d, 'data');
+    const now = () => new Date('2025-03-15T12:00:00.000Z');
+    const sandbox = await startSandbox({ corpusPath: writeSyntheticCorpus(path.join(d, 'corpus')), dataDir, now, ephemeralKey: true });
+    expect(sandbox.sessionExpiresAt).toBe('2025-03-15T13:00:00.000Z');
+    expect(sessions(dataDir)).toEqual([{ session_id: sandbox.sessionId, expires_at: '2025-03-15T13:00:00.000Z', ephemeral: 1 }]);
+    await sandbox.close();
+    expect(sessions(dataDir)).toEqual([]);
+  });
+
+  it('takes sessionTtlMs, and removes at start the sessions expired over a day ago, saying how many', async () => {
+    const d = dir();
+    const dataDir = path.join(d, 'data');
+    const corpusPath = writeSyntheticCorpus(path.join(d, 'corpus'));
+    let now = new Date('2025-03-15T12:00:00.000Z');
+    const first = await startSandbox({ corpusPath, dataDir, now: () => now, sessionTtlMs: 60_000 });
+    await first.close();
+    expect(first.sessionExpiresAt).toBe('2025-03-15T12:01:00.000Z');
+    now = new Date('2025-03-16T12:00:59.000Z');
+    const lines: string[] = [];
+    const second = await startSandbox({ corpusPath, dataDir, now: () => now, log: (line) => lines.push(line) });
+    await second.close();
+    expect(sessions(dataDir).map((s) => s.session_id)).toEqual([first.sessionId, second.sessionId]);
+    now = new Date('2025-03-16T12:01:00.001Z');
+    const third = await startSandbox({ corpusPath, dataDir, now: () => now, log: (line) => lines.push(line) });
+    await third.close();
+    expect(sessions(dataDir).map((s) => s.session_id)).toEqual([second.sessionId, third.sessionId]);
+    expect(lines.filter((line) => line.includes('expired'))).toEqual(['removed 1 session(s) expired over a day ago']);
+  });
+
+  it('authCacheTtlMs 0: a key revoked by another process is refused at once', async () => {
+    const d = dir();
+    const dataDir = path.join(d, 'data');
+    const sandbox = await startSandbox({ corpusPath: writeSyntheticCorpus(path.join(d, 'corpus')), dataDir, authCacheTtlMs: 0 });
+    try {
+      const get = () => fetch(`${sandbox.baseUrl}/v1/usage`, { headers: { 'x-api-key': sandbox.apiKey } });
+      expect((await get()).status).toBe(200);
+      const other = SandboxState.open(dataDir);
+      other.revokeKey(DEFAULT_ACCOUNT_ID, sandbox.keyId);
+      other.close();
+      expect((await get()).status).toBe(401);
+    } finally {
+      await sandbox.close();
+    }
   });
 });

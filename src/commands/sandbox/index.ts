@@ -1,7 +1,11 @@
-/** Registration of `pravo sandbox`: flags to options; the work is in `serve.ts`, loaded when the command runs. */
+/**
+ * Registration of `pravo sandbox`: flags to options; the work is in `serve.ts` and `token.ts`, loaded when the command
+ * runs.
+ */
 import type { Command } from 'commander';
 import { collect, type RunAction } from '../shared.js';
 import type { ServeOptions } from './serve.js';
+import type { TokenOptions } from './token.js';
 
 const EXAMPLES = `
 Examples:
@@ -12,6 +16,7 @@ Examples:
   $ pravo sandbox serve --answer-delay 0.5                         # answer jobs finish in half a second
   $ pravo sandbox serve --answer-failure-rate 0.3                  # 3 answer jobs in 10 fail answer_failed
   $ pravo sandbox serve --json 2> sandbox.log.jsonl                # logs as JSON lines
+  $ pravo sandbox serve --auth-cache-ttl 0                         # keys revoked by other processes refused at once
 
 A profile that follows the sandbox across restarts (the two commands in two terminals):
   $ pravo sandbox serve --save-to-profile local
@@ -22,16 +27,25 @@ In a script, with the server in the background:
   $ until [ -s sandbox.json ]; do sleep 0.2; done
   $ export PRAVO_BASE_URL=$(jq -r .base_url sandbox.json) PRAVO_API_KEY=$(jq -r .api_key sandbox.json)
   $ pravo search "трудов договор прекратяване"
+  $ curl -s -H "Authorization: Bearer $(jq -r .session_token sandbox.json)" "$PRAVO_BASE_URL/v1/keys"
   $ kill %1
 
-When ready, prints exactly one line of JSON to stdout, {"base_url":"http://127.0.0.1:PORT","api_key":"sbx_live_..."},
-then logs to stderr only. The key is new for each start and stays valid afterwards. The corpus index is built
-on first use of a set of inputs (with a progress bar) and reused on later starts. Ctrl-C or SIGTERM stops it.
+When ready, prints exactly one line of JSON to stdout,
+{"base_url":"http://127.0.0.1:PORT","api_key":"sbx_live_...","session_token":"sbx_sess_..."}, then logs to stderr
+only. The key is new for each start and stays valid afterwards. The session token is a user-session token of the
+account acct_sandbox for the key and account endpoints (/v1/keys, /v1/account: Authorization: Bearer), valid for 24
+hours; \`pravo sandbox token\` mints more. The corpus index is built on first use of a set of inputs (with a progress
+bar) and reused on later starts. Ctrl-C or SIGTERM stops it.
 
---save-to-profile NAME writes this start's base URL and key into profile NAME of the config file (creating it;
-its other settings are kept) once the server listens, and the ready line becomes {"base_url":"...","profile":"NAME"}:
-the key is printed nowhere, it is only in the profile. PRAVO_BASE_URL and PRAVO_API_KEY, when set, still override
-the profile's values.
+--save-to-profile NAME writes this start's base URL, key and session token into profile NAME of the config file
+(creating it; its other settings are kept) once the server listens, and the ready line becomes
+{"base_url":"...","profile":"NAME"}: the key and the token are printed nowhere, they are only in the profile.
+PRAVO_BASE_URL, PRAVO_API_KEY and PRAVO_SESSION_TOKEN, when set, still override the profile's values.
+
+--auth-cache-ttl SECONDS (0 to 3600, decimals allowed, default 60): a key this server accepted is accepted again
+without reading state.sqlite for that long. A key revoked through this server (POST /v1/keys/{key_id}/revoke) is
+refused at once; one revoked through another process on the same data directory, within that time (the spec's "up to
+60 seconds elsewhere"). 0 reads the database at every request.
 
 Answer jobs (POST /v1/answers) run in this process: running after a quarter of --answer-delay (default 3 s),
 succeeded after all of it, with an answer quoted from the excerpts of the search, each sentence cited. A job still
@@ -49,7 +63,34 @@ Corpus: --corpus PATH (repeatable), else PRAVO_SANDBOX_CORPUS (paths separated b
 \`pravo config set sandbox-corpus PATH\`. A PATH is a corpus file (JSON Lines, gzipped or not), the courts file (a name
 ending in courts.json), or a directory: its files ending in .jsonl or .jsonl.gz are corpus files, one ending in
 courts.json is the courts file, anything else (README.md, sub-directories) is ignored.
-Data (index, keys, accounts, usage): --data-dir DIR, else PRAVO_SANDBOX_DATA_DIR, else the user data directory.`;
+Data (index, keys, sessions, accounts, usage): --data-dir DIR, else PRAVO_SANDBOX_DATA_DIR, else the user data
+directory.`;
+
+const TOKEN_EXAMPLES = `
+Examples:
+  $ pravo sandbox token
+  $ pravo sandbox token --expires-in 7d --json
+  $ pravo sandbox token --data-dir ./sandbox-data --expires-in 30m
+  $ pravo sandbox token --save-to-profile local
+
+With a server running on the same data directory (the token works at once; no restart):
+  $ rm -f sandbox.json; pravo sandbox serve > sandbox.json &
+  $ until [ -s sandbox.json ]; do sleep 0.2; done
+  $ curl -s -H "Authorization: Bearer $(pravo sandbox token --expires-in 30m)" "$(jq -r .base_url sandbox.json)/v1/account"
+  $ kill %1
+
+Mints a user-session token (sbx_sess_ and 32 characters) of the sandbox's account acct_sandbox, for the key and
+account endpoints of the sandbox (/v1/keys, /v1/account; Authorization: Bearer), by writing it into the data
+directory's state.sqlite: no server is needed, and a server on that directory accepts it at once. Only its SHA-256
+is stored. It expires after --expires-in (a whole number and s, m, h or d: 30m, 12h, 7d; default 24h, at most 30d);
+an expired token is refused with expired_session_token.
+
+Prints the token alone on stdout (so that \`pravo sandbox token | pravo login --stdin\` stores it) and its expiry on
+stderr. --json prints {"session_token","expires_at","account_id"} instead. --save-to-profile NAME stores it
+as the session_token of profile NAME (creating it; its other settings are kept) and prints it nowhere: with --json,
+{"profile","expires_at"}.
+
+Data directory: --data-dir DIR, else PRAVO_SANDBOX_DATA_DIR, else the user data directory (as for serve).`;
 
 /** Registers the `sandbox` command group. */
 export function registerSandbox(program: Command, run: RunAction): void {
@@ -58,11 +99,11 @@ export function registerSandbox(program: Command, run: RunAction): void {
     .description('Run a local Legal Research API over the local corpus: statutes, court decisions and courts (offline, no quota)');
   sandbox
     .command('serve')
-    .description('Start the sandbox server and print its base URL and a new API key as one JSON line (or save them to a profile)')
+    .description('Start the sandbox server and print its base URL, a new API key and a session token as one JSON line (or save them to a profile)')
     .option('--host <host>', 'interface to listen on (loopback by default)', '127.0.0.1')
     .option('--port <port>', 'TCP port; 0 picks a free one', '0')
     .option('--corpus <path>', 'corpus file (JSON Lines, gzipped or not), courts file, or a directory of them; repeatable', collect)
-    .option('--data-dir <dir>', 'where to keep the index, keys, accounts and usage')
+    .option('--data-dir <dir>', 'where to keep the index, keys, sessions, accounts and usage')
     .option(
       '--quota <kind=n,...>',
       'monthly quotas of this process, e.g. search=100,retrieval=20,answers=unlimited (kinds search, retrieval, answers; default the plan\'s: 10000, 10000, 1000); repeatable',
@@ -74,10 +115,22 @@ export function registerSandbox(program: Command, run: RunAction): void {
     .option('--overage <off|n>', 'store acct_sandbox\'s overage: off, or allowed up to N units a month beyond the quotas (default: the stored setting, off at first)')
     .option('--answer-delay <seconds>', 'seconds from an answer job\'s creation to its answer, 0 to 3600, decimals allowed', '3')
     .option('--answer-failure-rate <r>', 'probability, 0 to 1, that an answer job fails with answer_failed (no unit consumed)', '0')
-    .option('--save-to-profile <name>', "save this start's base URL and key into this profile (instead of printing the key)")
+    .option('--auth-cache-ttl <seconds>', 'seconds an accepted API key is accepted without reading the database again (how long a key revoked by another process stays accepted here), 0 to 3600, decimals allowed', '60')
+    .option('--save-to-profile <name>', "save this start's base URL, key and session token into this profile (instead of printing them)")
     .option('--json', 'log to stderr as JSON lines {"time","message"}, and report errors as JSON (the ready line is always JSON)')
     .addHelpText('after', EXAMPLES)
     .action(async (options: ServeOptions, cmd: Command) => {
       await run(cmd, { command: 'sandbox serve', json: options.json === true, ownsSignal: true, local: true }, async (f) => (await import('./serve.js')).runServe(f, options));
+    });
+  sandbox
+    .command('token')
+    .description('Mint a user-session token of acct_sandbox for the key and account endpoints (/v1/keys, /v1/account), in the data directory; no server needed')
+    .option('--data-dir <dir>', 'the sandbox data directory whose state.sqlite receives the session (as for serve)')
+    .option('--expires-in <duration>', 'lifetime: a whole number and s, m, h or d, e.g. 30m, 12h, 7d; at most 30d', '24h')
+    .option('--save-to-profile <name>', 'store the token as the session_token of this profile (instead of printing it)')
+    .option('--json', 'print {"session_token","expires_at","account_id"} (with --save-to-profile: {"profile","expires_at"}), and report errors as JSON')
+    .addHelpText('after', TOKEN_EXAMPLES)
+    .action(async (options: TokenOptions, cmd: Command) => {
+      await run(cmd, { command: 'sandbox token', json: options.json === true, local: true }, async (f) => (await import('./token.js')).runToken(f, options));
     });
 }

@@ -3,9 +3,10 @@
  * pravo, its tests and users' scripts run offline and spend no quota. Runs until the run's cancellation signal
  * (SIGINT or SIGTERM), then stops cleanly and exits 0.
  *
- * Each start takes a new port (by default) and issues a new key. With `--save-to-profile NAME` both go into that
- * profile of the config file once the server listens, so `pravo --profile NAME ...` follows every restart; the key is
- * then printed nowhere.
+ * Each start takes a new port (by default), issues a new key and creates a new user session (24 hours) for the key
+ * and account endpoints. With `--save-to-profile NAME` the three go into that profile of the config file once the
+ * server listens, so `pravo --profile NAME ...` follows every restart; the key and the session token are then printed
+ * nowhere.
  */
 import { normalizeBaseUrl } from '../../api/base-url.js';
 import { checkListenHost, prepareDataDir, resolveCorpus } from '../../config/sandbox.js';
@@ -14,6 +15,7 @@ import { ConfigError, UsageError } from '../../errors/cli.js';
 import type { Factory } from '../../factory.js';
 import { sanitizeLine } from '../../io/sanitize.js';
 import { QUOTA_KINDS, type QuotaKind } from '../../api/types.js';
+import { DEFAULT_AUTH_CACHE_TTL_MS } from '../../sandbox/state/keys.js';
 import type { OverageSetting, Quota, Quotas } from '../../sandbox/state/index.js';
 import { startSandboxWithProgress } from '../../target.js';
 
@@ -38,13 +40,18 @@ export interface ServeOptions {
   answerDelay?: string;
   /** `--answer-failure-rate R`: probability (0 to 1) that an answer job fails `answer_failed`. */
   answerFailureRate?: string;
-  /** `--save-to-profile NAME`: the profile that receives this start's base URL and key. */
+  /** `--save-to-profile NAME`: the profile that receives this start's base URL, key and session token. */
   saveToProfile?: string;
+  /** `--auth-cache-ttl SECONDS`: how long an accepted API key is accepted without a new lookup (decimal, 0 to 3600). */
+  authCacheTtl?: string;
   json?: boolean;
 }
 
-/** The ready line on stdout: the key, or, with `--save-to-profile`, the profile that holds it. */
-type ReadyLine = { base_url: string; api_key: string } | { base_url: string; profile: string };
+/**
+ * The ready line on stdout: the key and the session token (`sbx_sess_…`, for `/v1/keys` and `/v1/account`), or, with
+ * `--save-to-profile`, the profile that holds them.
+ */
+type ReadyLine = { base_url: string; api_key: string; session_token: string } | { base_url: string; profile: string };
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -61,6 +68,7 @@ export async function runServe(f: Factory, options: ServeOptions): Promise<numbe
   const overage = parseOverageOption(options.overage);
   const answerDelaySeconds = decimalOption('--answer-delay', options.answerDelay, ANSWER_DELAY_MAX_SECONDS, 'a number of seconds');
   const failureRate = decimalOption('--answer-failure-rate', options.answerFailureRate, 1, 'a probability');
+  const authCacheSeconds = decimalOption('--auth-cache-ttl', options.authCacheTtl, AUTH_CACHE_TTL_MAX_SECONDS, 'a number of seconds');
   const profileName = options.saveToProfile === undefined ? undefined : checkSaveToProfile(options.saveToProfile);
   await checkListenHost(options.host);
   const store = await f.config();
@@ -85,6 +93,7 @@ export async function runServe(f: Factory, options: ServeOptions): Promise<numbe
         ...(answerDelaySeconds !== undefined ? { delayMs: Math.round(answerDelaySeconds * 1000) } : {}),
         ...(failureRate !== undefined ? { failureRate } : {}),
       },
+      ...(authCacheSeconds !== undefined ? { authCacheTtlMs: Math.round(authCacheSeconds * 1000) } : {}),
       keyName: `sandbox serve ${new Date(f.clock.now()).toISOString()}`,
       signal: f.signal,
       log,
@@ -92,15 +101,24 @@ export async function runServe(f: Factory, options: ServeOptions): Promise<numbe
     { bar: !options.json, say: log },
   );
   f.defer(() => sandbox.close());
-  let ready: ReadyLine = { base_url: sandbox.baseUrl, api_key: sandbox.apiKey };
+  let ready: ReadyLine = { base_url: sandbox.baseUrl, api_key: sandbox.apiKey, session_token: sandbox.sessionToken };
   if (profileName !== undefined) {
     // Only now that the server listens: the profile never points at a server that failed to start.
-    store.saveEndpoint(profileName, { base_url: normalizeBaseUrl(sandbox.baseUrl), api_key: sandbox.apiKey, api_key_id: sandbox.keyId });
+    store.saveEndpoint(profileName, {
+      base_url: normalizeBaseUrl(sandbox.baseUrl),
+      api_key: sandbox.apiKey,
+      api_key_id: sandbox.keyId,
+      session_token: sandbox.sessionToken,
+    });
     ready = { base_url: sandbox.baseUrl, profile: profileName };
-    log(`saved base URL and key to profile ${profileName}`);
+    log(`saved base URL, key and session token to profile ${profileName}`);
   }
   io.stdout.write(`${JSON.stringify(ready)}\n`);
-  log(`pravo sandbox listening on ${sandbox.baseUrl} (${sandbox.documentCount} documents, data in ${dataDir}); key ${sandbox.keyId} issued; Ctrl-C stops it`);
+  const cacheSeconds = (authCacheSeconds ?? DEFAULT_AUTH_CACHE_TTL_MS / 1000).toString();
+  log(
+    `pravo sandbox listening on ${sandbox.baseUrl} (${sandbox.documentCount} documents, data in ${dataDir}); key ${sandbox.keyId} issued; ` +
+      `session ${sandbox.sessionId} valid until ${sandbox.sessionExpiresAt}; keys revoked elsewhere are refused here within ${cacheSeconds} s; Ctrl-C stops it`,
+  );
   if (!LOOPBACK_HOSTS.has(options.host)) log(`warning: listening on ${options.host}: the sandbox is reachable from other machines`);
 
   if (!f.signal.aborted) await new Promise<void>((resolve) => f.signal.addEventListener('abort', () => resolve(), { once: true }));
@@ -193,6 +211,9 @@ export function parseOverageOption(value: string | undefined): OverageSetting | 
 /** Longest `--answer-delay`, in seconds (an hour: far past the 15 minutes after which a job times out). */
 export const ANSWER_DELAY_MAX_SECONDS = 3600;
 
+/** Longest `--auth-cache-ttl`, in seconds (an hour). */
+export const AUTH_CACHE_TTL_MAX_SECONDS = 3600;
+
 /**
  * A decimal option's value from 0 to `max` (digits with an optional fraction: `3`, `0.5`, `.25`; surrounding white
  * space ignored), or undefined when not given.
@@ -208,7 +229,7 @@ function decimalOption(name: string, value: string | undefined, max: number, wha
 }
 
 /** Checks the `--save-to-profile` name with the rules of every profile name. @throws UsageError */
-function checkSaveToProfile(name: string): string {
+export function checkSaveToProfile(name: string): string {
   try {
     return checkProfileName(name);
   } catch (error) {

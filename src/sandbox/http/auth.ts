@@ -1,9 +1,14 @@
 /**
- * API-key authentication (spec: Authentication, API key) and keeping keys out of URLs and logs.
+ * API-key authentication (spec: Authentication, API key), user-session authentication of the key and account
+ * endpoints (spec: Authentication, User-session token), and keeping keys out of URLs and logs.
+ *
+ * The two credentials are never accepted for each other: a session token on an API-key endpoint is `invalid_api_key`,
+ * an API key on a session endpoint `api_key_not_accepted`, each with a message that says which credential the
+ * endpoint takes.
  */
 import type http from 'node:http';
-import { ERROR_CODES } from '../../api/types.js';
-import type { SandboxState } from '../state/index.js';
+import { ERROR_CODES, LIVE_KEY_PATTERN, SESSION_ERROR_CODES } from '../../api/types.js';
+import { SESSION_TOKEN_PREFIX, type SandboxState } from '../state/index.js';
 import { HttpError } from './errors.js';
 
 /** Who an accepted API key is: its `key_id` and the account it belongs to. */
@@ -16,8 +21,9 @@ export interface ApiKeyIdentity {
  * Authenticates by API key: exactly one of `X-API-Key: <key>` and `Authorization: Bearer <key>` (rule 1), checked by
  * `state.authenticate` (rule 3). Messages never repeat the key.
  * @returns the key's `key_id` and account.
- * @throws HttpError 401 `missing_api_key` (no header, or an empty one), 401 `invalid_api_key`, 401 `revoked_api_key`;
- *   400 `invalid_request` when both headers are sent; the state's SQLite error when the lookup fails.
+ * @throws HttpError 401 `missing_api_key` (no header, or an empty one), 401 `invalid_api_key` (also for a user-session
+ *   token, `sbx_sess_…`, saying that this endpoint takes an API key), 401 `revoked_api_key`; 400 `invalid_request`
+ *   when both headers are sent; the state's SQLite error when the lookup fails.
  */
 export function authenticateApiKey(request: http.IncomingMessage, state: SandboxState): ApiKeyIdentity {
   const header = request.headers['x-api-key'];
@@ -35,6 +41,13 @@ export function authenticateApiKey(request: http.IncomingMessage, state: Sandbox
   if (!key) {
     throw new HttpError(401, ERROR_CODES.missingApiKey, 'No API key: send it in the X-API-Key header.');
   }
+  if (key.startsWith(SESSION_TOKEN_PREFIX)) {
+    throw new HttpError(
+      401,
+      ERROR_CODES.invalidApiKey,
+      'This is a user-session token, not an API key: this endpoint takes an API key (X-API-Key header). Session tokens are for /v1/keys and /v1/account.',
+    );
+  }
   const check = state.authenticate(key);
   if (!check.ok) {
     throw new HttpError(
@@ -44,6 +57,64 @@ export function authenticateApiKey(request: http.IncomingMessage, state: Sandbox
     );
   }
   return { keyId: check.key_id, accountId: check.account_id };
+}
+
+/** Who an accepted session token is: its session's id (for the log) and the account it belongs to. */
+export interface SessionIdentity {
+  sessionId: string;
+  accountId: string;
+}
+
+/** What to do to get a session token, for the messages of {@link authenticateSession}. */
+const GET_A_SESSION_TOKEN =
+  'Use the session_token of the `pravo sandbox serve` ready line, or mint one with `pravo sandbox token`, and send it as Authorization: Bearer <token>.';
+
+/**
+ * Authenticates the key and account endpoints by user-session token (spec: Authentication, User-session token):
+ * `Authorization: Bearer <token>` only, checked by `state.authenticateSession` (read from the database each time).
+ * Messages never repeat the token.
+ * @returns the session's id and account.
+ * @throws HttpError 401 with a code of `SESSION_ERROR_CODES`: `api_key_not_accepted` when an `X-API-Key` header is
+ *   sent, or the bearer value has the form of a live key (these endpoints take a session token, not an API key);
+ *   `missing_session_token` when neither `Authorization` nor `X-API-Key` is sent, or the bearer value is empty;
+ *   `invalid_session_token` for another scheme than Bearer, or a token malformed or unknown; `expired_session_token`
+ *   for a token past its `expires_at`. The state's SQLite error when the lookup fails.
+ */
+export function authenticateSession(request: http.IncomingMessage, state: SandboxState): SessionIdentity {
+  const notAccepted = (): HttpError =>
+    new HttpError(
+      401,
+      SESSION_ERROR_CODES.apiKeyNotAccepted,
+      `This endpoint takes a user-session token, not an API key. ${GET_A_SESSION_TOKEN}`,
+    );
+  if (request.headers['x-api-key'] !== undefined) throw notAccepted();
+  const authorization = request.headers.authorization;
+  if (authorization === undefined || authorization.trim() === '') {
+    throw new HttpError(401, SESSION_ERROR_CODES.missingSessionToken, `No user-session token. ${GET_A_SESSION_TOKEN}`);
+  }
+  const bearer = /^Bearer(\s+|$)/i.test(authorization) ? authorization.replace(/^Bearer\s*/i, '').trim() : undefined;
+  if (bearer === undefined) {
+    throw new HttpError(
+      401,
+      SESSION_ERROR_CODES.invalidSessionToken,
+      `The Authorization header is not "Bearer <token>". ${GET_A_SESSION_TOKEN}`,
+    );
+  }
+  if (bearer === '') {
+    throw new HttpError(401, SESSION_ERROR_CODES.missingSessionToken, `The bearer token is empty. ${GET_A_SESSION_TOKEN}`);
+  }
+  if (LIVE_KEY_PATTERN.test(bearer)) throw notAccepted();
+  const check = state.authenticateSession(bearer);
+  if (!check.ok) {
+    throw new HttpError(
+      401,
+      check.code,
+      check.code === 'expired_session_token'
+        ? `The user-session token has expired. Mint a new one with \`pravo sandbox token\` (or restart \`pravo sandbox serve\`), and send it as Authorization: Bearer <token>.`
+        : `The user-session token is malformed or unknown. ${GET_A_SESSION_TOKEN}`,
+    );
+  }
+  return { sessionId: check.session_id, accountId: check.account_id };
 }
 
 /** Query parameter names that carry a key or token in other APIs; refused whatever their value (any case). */

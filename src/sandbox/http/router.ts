@@ -35,8 +35,8 @@ export interface ServerDeps {
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /**
- * How a route authenticates (spec: Authentication): `api-key` (X-API-Key or Authorization: Bearer, see `auth.ts`),
- * `session` (a user-session bearer token; not built: such routes answer 501), `none`.
+ * How a route authenticates (spec: Authentication; see `auth.ts`): `api-key` (X-API-Key or Authorization: Bearer),
+ * `session` (a user-session token as Authorization: Bearer: the key and account endpoints), `none`.
  */
 export type RouteAuth = 'api-key' | 'session' | 'none';
 
@@ -59,7 +59,9 @@ export interface RouteContext {
   body(): Promise<unknown>;
   /** The authenticated key's `key_id` (`-` for routes without API-key auth). */
   keyId: string;
-  /** The account the authenticated key belongs to (`-` for routes without API-key auth). */
+  /** The authenticated session's `session_id` (`-` for routes without session auth). */
+  sessionId: string;
+  /** The account the authenticated key or session belongs to (`-` for routes without auth). */
   accountId: string;
   /** `req_` + 16 hex digits; also the response's `x-request-id`. */
   requestId: string;
@@ -75,8 +77,8 @@ export interface Route {
   auth: RouteAuth;
   /** The quota the endpoint consumes, if any. */
   quota?: QuotaKind;
-  /** Status of a successful response: 200, or 202 for `POST /v1/answers`. */
-  status: 200 | 202;
+  /** Status of a successful response: 200, 201 for `POST /v1/keys`, or 202 for `POST /v1/answers`. */
+  status: 200 | 201 | 202;
   /** An endpoint of the spec the sandbox does not serve yet: answered 501 before authentication. */
   notImplemented?: boolean;
   /**

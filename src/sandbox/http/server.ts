@@ -6,13 +6,16 @@
  * path or query is over 8192 bytes → 414 `invalid_request`, before any other work; a key anywhere in the URL (path or
  * query, also percent-encoded, or a query parameter named like a key) → 400 `invalid_request`; routing
  * (`router.ts`): unknown path → 404 `not_found`, known path with another method → 405 `method_not_allowed` with
- * `Allow`, an endpoint not built yet (and every user-session endpoint) → 501 `not_implemented`; API-key
- * authentication (`auth.ts`); the handler; the JSON response with the route's status. `HEAD` is answered for every
- * `GET` route, with the same status and headers and no body.
+ * `Allow`, an endpoint not built yet → 501 `not_implemented`; authentication (`auth.ts`): by API key, or, on the key and
+ * account endpoints, by user-session token; the handler; the JSON response with the route's status (200, 201 for
+ * `POST /v1/keys`, 202 for `POST /v1/answers`). `HEAD` is answered for every `GET` route, with the same status and
+ * headers and no body.
  *
  * Error body (the sandbox's choice; the spec does not show one):
  * `{"error":{"code":"…","message":"…","request_id":"req_…"}}`, `request_id` equal to the `x-request-id` header.
- * Statuses: 401 for the three key codes; 400 `invalid_request`; 413 `invalid_request` for a body over 1 MiB;
+ * Statuses: 401 for the three key codes, and for the four session codes of the key and account endpoints
+ * (`missing_session_token`, `invalid_session_token`, `expired_session_token`, `api_key_not_accepted`); 400
+ * `invalid_request`; 413 `invalid_request` for a body over 1 MiB;
  * 414 `invalid_request` for a path or query over 8192 bytes; 429 `monthly_quota_exceeded`; 404, 405, 501 as above;
  * 503 `service_unavailable` with `Retry-After: 1` when `state.sqlite` is locked by another process past the busy
  * timeout (250 ms) or full; 500 `internal_error` for anything else a handler or authentication throws (logged with its
@@ -26,15 +29,16 @@
  * Whatever a request does, the process does not die of it: every error becomes a response, and a failure after the
  * response was sent, or a client that went away, is only logged (one line, no stack).
  *
- * Logs go to `deps.log`, one line per request (`METHOD /path STATUS Nms key=<key_id> req_…`), naming the key by its
- * `key_id`, never by its value; a client that leaves mid-request is logged as
+ * Logs go to `deps.log`, one line per request (`METHOD /path STATUS Nms key=<key_id> req_…`, or
+ * `session=<session_id>` on the key and account endpoints), naming the key or session by its id, never by its value
+ * (`key=-` before authentication, or when it failed); a client that leaves mid-request is logged as
  * `METHOD /path req_… client closed the connection before the body was complete`.
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ERROR_CODES } from '../../api/types.js';
-import { authenticateApiKey, redactKeys, rejectKeyInUrl } from './auth.js';
+import { authenticateApiKey, authenticateSession, redactKeys, rejectKeyInUrl } from './auth.js';
 import { readJsonBody } from './body.js';
 import {
   ClientAbortError,
@@ -87,6 +91,8 @@ interface Exchange {
   /** The path as the log shows it (keys redacted); `?` until parsed. */
   shownPath: string;
   keyId: string;
+  /** The authenticated session's id, on the key and account endpoints; `-` otherwise. */
+  sessionId: string;
   /** A response was sent or begun, or the exchange was logged as closed by the client: nothing more is written. */
   settled: boolean;
 }
@@ -109,6 +115,11 @@ export function createSandboxServer(deps: ServerDeps, routes: readonly Route[], 
   );
   server.on('clientError', createClientErrorListener(deps, settings, exchanges));
   return server;
+}
+
+/** How the log names the request's credential: `session=<session_id>` once a session is accepted, else `key=<key_id>` (`key=-`). */
+function credentialOf(exchange: Exchange): string {
+  return exchange.sessionId !== '-' ? `session=${exchange.sessionId}` : `key=${exchange.keyId}`;
 }
 
 /** A new request id: `req_` + 16 hex digits. */
@@ -135,6 +146,7 @@ function createRequestListener(
       started: now(),
       shownPath: '?',
       keyId: '-',
+      sessionId: '-',
       settled: false,
     };
     exchanges.set(request.socket, exchange);
@@ -170,7 +182,7 @@ function createRequestListener(
         }
       }
       deps.log(
-        `${method} ${exchange.shownPath} ${status} ${Math.round(now() - exchange.started)}ms key=${exchange.keyId} ${requestId}${note}`,
+        `${method} ${exchange.shownPath} ${status} ${Math.round(now() - exchange.started)}ms ${credentialOf(exchange)} ${requestId}${note}`,
       );
     };
 
@@ -207,11 +219,12 @@ function createRequestListener(
         throw new HttpError(405, 'method_not_allowed', `${shownPath} accepts ${allow}.`, { allow });
       }
       const { route, params } = match;
-      if (route.notImplemented || route.auth === 'session') {
+      if (route.notImplemented) {
         throw new HttpError(501, 'not_implemented', `The sandbox does not serve ${method} ${route.pattern} yet.`);
       }
       let accountId = '-';
       if (route.auth === 'api-key') ({ keyId: exchange.keyId, accountId } = authenticateApiKey(request, deps.state));
+      if (route.auth === 'session') ({ sessionId: exchange.sessionId, accountId } = authenticateSession(request, deps.state));
       let body: Promise<unknown> | undefined;
       const context: RouteContext = {
         request,
@@ -220,6 +233,7 @@ function createRequestListener(
         query: url.searchParams,
         body: () => (body ??= readJsonBody(request)),
         keyId: exchange.keyId,
+        sessionId: exchange.sessionId,
         accountId,
         requestId,
         deps,
@@ -366,7 +380,7 @@ function createClientErrorListener(
       deps.log(`${exchange.method} ${exchange.shownPath} ${requestId} client closed the connection before the body was complete`);
     } else if (exchange) {
       const ms = Math.round(now() - exchange.started);
-      deps.log(`${exchange.method} ${exchange.shownPath} ${answer.status} ${ms}ms key=${exchange.keyId} ${requestId} (${code})${note}`);
+      deps.log(`${exchange.method} ${exchange.shownPath} ${answer.status} ${ms}ms ${credentialOf(exchange)} ${requestId} (${code})${note}`);
     } else {
       deps.log(`- - ${answer.status} 0ms key=- ${requestId} (${code})${note}`);
     }

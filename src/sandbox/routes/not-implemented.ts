@@ -6,7 +6,7 @@ import type { Route } from '../http/router.js';
  * A route answered 501 `not_implemented` (the server does so before authentication, seeing `notImplemented`; the
  * handler throws the same should it ever be called). `status` defaults to 200.
  */
-export function notImplemented(route: Omit<Route, 'handler' | 'notImplemented' | 'status'> & { status?: 200 | 202 }): Route {
+export function notImplemented(route: Omit<Route, 'handler' | 'notImplemented' | 'status'> & { status?: Route['status'] }): Route {
   return {
     status: 200,
     ...route,

@@ -5,21 +5,24 @@
  * Several processes may use one data directory at once (a `sandbox serve` and any number of `search --sandbox` runs).
  * Their writes queue on SQLite's single write lock, so a statement may have to wait for the others. How long it waits
  * depends on what it is:
- * - a request's writes (usage, `last_used_at`) wait at most {@link BUSY_TIMEOUT_MS} (250 ms), because node:sqlite
- *   blocks the event loop while it waits; past that the server answers 503 with Retry-After;
- * - start-up and shutdown writes (opening and migrating the database, issuing a run's key, deleting it, removing
- *   stale ephemeral keys) run through {@link patiently}: they wait up to {@link STARTUP_BUSY_TIMEOUT_MS} and are
- *   retried when SQLite reports busy without waiting, because a failure there fails the whole command (a
- *   `search --sandbox`, whose POST is never retried) while no request is waiting on the event loop.
+ * - a request's writes (usage, `last_used_at`, a key created or revoked, the overage setting) wait at most
+ *   {@link BUSY_TIMEOUT_MS} (250 ms), because node:sqlite blocks the event loop while it waits; past that the server
+ *   answers 503 with Retry-After;
+ * - start-up and shutdown writes (opening and migrating the database, issuing a run's key and session, deleting
+ *   them, removing stale ephemeral keys and long-expired sessions, the session of `pravo sandbox token`) run through
+ *   {@link patiently}: they wait up to {@link STARTUP_BUSY_TIMEOUT_MS} and are retried when SQLite reports busy
+ *   without waiting, because a failure there fails the whole command (a `search --sandbox`, whose POST is never
+ *   retried) while no request is waiting on the event loop.
  *
  * Migrations are an ordered list keyed by `PRAGMA user_version`: migration N brings a database at version N-1 to N.
  * Each runs in its own `BEGIN IMMEDIATE` transaction together with the new `user_version`, so a failed migration leaves
  * the database at the previous version. Migration 1 is the schema of the first sandbox release, unchanged, so data
  * directories created by it open as they are.
  *
- * Schema (version 4): `api_keys` (SHA-256 of each key, its account, status, times, owner of ephemeral keys),
+ * Schema (version 5): `api_keys` (SHA-256 of each key, its account, status, times, owner of ephemeral keys),
  * `accounts` (plan, overage setting), `account_usage` (units per account, UTC month `YYYY-MM` and quota kind
- * `search` | `retrieval` | `answers`), `answer_jobs`.
+ * `search` | `retrieval` | `answers`), `answer_jobs`, `sessions` (user-session tokens of the key and account
+ * endpoints: SHA-256 of each token, its account, creation and expiry, whether it belongs to a one-command run).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -142,6 +145,22 @@ export const MIGRATIONS: readonly Migration[] = [
         SELECT 'acct_sandbox', month, CASE kind WHEN 'documents' THEN 'retrieval' ELSE kind END, used FROM usage
         WHERE kind IN ('search', 'documents', 'answers') AND used > 0;
       DROP TABLE usage;
+    `,
+  },
+  {
+    version: 5,
+    description:
+      'sessions (user-session tokens of the key and account endpoints: SHA-256 of each token, its account, created_at, expires_at, ephemeral for a one-command run)',
+    sql: `
+      CREATE TABLE sessions (
+        session_id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        token_sha256 TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        ephemeral INTEGER NOT NULL DEFAULT 0 CHECK (ephemeral IN (0, 1))
+      );
+      CREATE INDEX sessions_expires_at ON sessions (expires_at);
     `,
   },
 ];

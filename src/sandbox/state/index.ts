@@ -1,25 +1,36 @@
 /**
- * The sandbox's account state in `<data dir>/state.sqlite`: API keys (`keys.ts`), accounts with their plan and overage
- * setting (`accounts.ts`, `plans.ts`), monthly usage per account (`usage.ts`) and answer jobs (`answer-jobs.ts`), over
- * the database opened and migrated by `db.ts`.
+ * The sandbox's account state in `<data dir>/state.sqlite`: API keys (`keys.ts`) and user sessions (`sessions.ts`),
+ * accounts with their plan, overage setting and unit prices (`accounts.ts`, `plans.ts`, `prices.ts`), monthly usage per
+ * account (`usage.ts`) and answer jobs (`answer-jobs.ts`), over the database opened and migrated by `db.ts`.
  *
  * Single writer per process; several processes may open the same directory (WAL). During a request, a lock held by
  * another process makes a write fail after {@link BUSY_TIMEOUT_MS} with SQLITE_BUSY, which the HTTP server answers
- * with 503 `service_unavailable` (see `http/errors.ts`). Opening, issuing a key and deleting keys are start-up and
- * shutdown steps: they wait up to {@link STARTUP_BUSY_TIMEOUT_MS} instead (see `patiently` in `db.ts`).
+ * with 503 `service_unavailable` (see `http/errors.ts`). Opening, issuing a key or a session and deleting them are
+ * start-up and shutdown steps: they wait up to {@link STARTUP_BUSY_TIMEOUT_MS} instead (see `patiently` in `db.ts`).
  */
 import os from 'node:os';
 import type { DatabaseSync } from 'node:sqlite';
-import type { QuotaKind, UsageResponse } from '../../api/types.js';
+import type { AccountResponse, ApiKeyRecord, CreatedApiKey, QuotaKind, UsageResponse } from '../../api/types.js';
 import { AccountStore, type Account, type OverageSetting } from './accounts.js';
 import { AnswerJobStore, type AnswerJobRecord, type NewAnswerJob } from './answer-jobs.js';
 import { BUSY_TIMEOUT_MS, immediateTransaction, openStateDatabase, patiently, STARTUP_BUSY_TIMEOUT_MS } from './db.js';
-import { DEFAULT_ACCOUNT_ID, KeyStore, type IssuedKey, type IssueKeyOptions, type KeyCheck, type KeyOwner } from './keys.js';
-import type { PlanQuotas, Quotas } from './plans.js';
+import {
+  DEFAULT_ACCOUNT_ID,
+  DEFAULT_AUTH_CACHE_TTL_MS,
+  KeyStore,
+  type IssuedKey,
+  type IssueKeyOptions,
+  type KeyCheck,
+  type KeyOwner,
+} from './keys.js';
+import { DEFAULT_PLAN, type PlanQuotas, type Quotas } from './plans.js';
+import { unitPrices } from './prices.js';
+import { SessionStore, type CreatedSession, type CreateSessionOptions, type SessionCheck } from './sessions.js';
 import { UsageStore, type Consumption } from './usage.js';
 
 export {
   DEFAULT_ACCOUNT_ID,
+  DEFAULT_AUTH_CACHE_TTL_MS,
   EPHEMERAL_KEY_MAX_AGE_MS,
   SANDBOX_KEY_PREFIX,
   sha256,
@@ -32,6 +43,19 @@ export { usagePeriod, type Consumption, type UsagePeriod } from './usage.js';
 export { DEFAULT_PLAN, PLANS, effectiveQuotas, type PlanQuotas, type Quota, type Quotas } from './plans.js';
 export { normalizeOverage, type Account, type OverageSetting } from './accounts.js';
 export { UNFINISHED_STATUSES, type AnswerJobRecord, type NewAnswerJob } from './answer-jobs.js';
+export {
+  DEFAULT_SESSION_TTL_MS,
+  EPHEMERAL_SESSION_TTL_MS,
+  EXPIRED_SESSION_RETENTION_MS,
+  SESSION_TOKEN_PATTERN,
+  SESSION_TOKEN_PREFIX,
+  SESSION_TTL_MAX_MS,
+  checkSessionTtl,
+  type CreatedSession,
+  type CreateSessionOptions,
+  type SessionCheck,
+} from './sessions.js';
+export { UNIT_PRICES } from './prices.js';
 export { BUSY_TIMEOUT_MS, STARTUP_BUSY_TIMEOUT_MS };
 
 /** Options of {@link SandboxState.open}. */
@@ -47,6 +71,13 @@ export interface OpenStateOptions {
   owner?: KeyOwner;
   /** Whether a process of this host runs (for removing stale ephemeral keys); default a signal-0 check. */
   isRunning?: (pid: number) => boolean;
+  /**
+   * How long this handle accepts an API key it looked up without reading the database again, in milliseconds, 0 to
+   * disable (spec: Authentication rule 4, "within up to 60 seconds in other service instances"; see `keys.ts`): a key
+   * revoked by another process on the same data directory is still accepted here for up to this long; revoked through
+   * this handle, it is refused at once. Default {@link DEFAULT_AUTH_CACHE_TTL_MS} (60 000).
+   */
+  authCacheTtlMs?: number;
 }
 
 /** What {@link SandboxState.createAnswerJob} did. */
@@ -54,11 +85,21 @@ export type AnswerJobCreation =
   | { created: true; job: AnswerJobRecord; consumption: Consumption }
   | { created: false; consumption: Consumption };
 
-/** The sandbox's keys, accounts, usage and answer jobs. */
+/**
+ * Checks an authentication cache TTL: a number of milliseconds, at least 0 and finite.
+ * @throws RangeError otherwise.
+ */
+export function checkAuthCacheTtl(ms: number): number {
+  if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`the authentication cache TTL must be a number of milliseconds from 0, not ${ms}`);
+  return ms;
+}
+
+/** The sandbox's keys, sessions, accounts, usage and answer jobs. */
 export class SandboxState {
   readonly #db: DatabaseSync;
   readonly #now: () => Date;
   readonly #keys: KeyStore;
+  readonly #sessions: SessionStore;
   readonly #accounts: AccountStore;
   readonly #usage: UsageStore;
   readonly #jobs: AnswerJobStore;
@@ -67,7 +108,14 @@ export class SandboxState {
     const now = options.now ?? (() => new Date());
     this.#db = db;
     this.#now = now;
-    this.#keys = new KeyStore(db, now, options.owner ?? { pid: process.pid, host: os.hostname() }, options.isRunning);
+    this.#keys = new KeyStore(
+      db,
+      now,
+      options.owner ?? { pid: process.pid, host: os.hostname() },
+      options.isRunning,
+      options.authCacheTtlMs ?? DEFAULT_AUTH_CACHE_TTL_MS,
+    );
+    this.#sessions = new SessionStore(db, now);
     this.#accounts = new AccountStore(db);
     this.#usage = new UsageStore(db, now, options.quotas ?? {}, this.#accounts);
     this.#jobs = new AnswerJobStore(db);
@@ -76,9 +124,11 @@ export class SandboxState {
   /**
    * Opens (creating when needed, 0700 directory, 0600 files) and migrates `<dataDir>/state.sqlite`, waiting up to
    * {@link STARTUP_BUSY_TIMEOUT_MS} for other processes' locks.
-   * @throws the file-system or SQLite error when it cannot be created, opened or migrated.
+   * @throws RangeError when `options.authCacheTtlMs` is negative or not finite (nothing is opened); the file-system or
+   *   SQLite error when it cannot be created, opened or migrated.
    */
   static open(dataDir: string, options: OpenStateOptions = {}): SandboxState {
+    if (options.authCacheTtlMs !== undefined) checkAuthCacheTtl(options.authCacheTtlMs);
     return new SandboxState(openStateDatabase(dataDir), options);
   }
 
@@ -91,25 +141,110 @@ export class SandboxState {
    * @throws the SQLite error of the insert.
    */
   issueKey(name: string, options: IssueKeyOptions = {}): IssuedKey {
-    return patiently(this.#db, () =>
-      immediateTransaction(this.#db, () => {
-        this.#accounts.ensure(options.account ?? DEFAULT_ACCOUNT_ID, this.#now().toISOString());
-        return this.#keys.issue(name, options);
-      }),
-    );
+    return patiently(this.#db, () => immediateTransaction(this.#db, () => this.#issue(name, options)));
+  }
+
+  /** Issues a key inside the caller's transaction, creating its account's row when missing; the key takes its plan. */
+  #issue(name: string, options: IssueKeyOptions): IssuedKey {
+    const accountId = options.account ?? DEFAULT_ACCOUNT_ID;
+    this.#accounts.ensure(accountId, this.#now().toISOString());
+    const plan = this.#accounts.get(accountId)?.plan ?? DEFAULT_PLAN;
+    return this.#keys.issue(name, { ...options, account: accountId, plan });
   }
 
   /**
    * Checks a presented key (spec: Authentication, rule 3; see `KeyStore.authenticate`): an accepted key comes with its
-   * `key_id` and the `account_id` it belongs to.
+   * `key_id` and the `account_id` it belongs to. A key accepted within the last `authCacheTtlMs` (see
+   * {@link OpenStateOptions}) is accepted again without reading the database.
    */
   authenticate(apiKey: string): KeyCheck {
     return this.#keys.authenticate(apiKey);
   }
 
-  /** Revokes a key at once; false when no active key has this `key_id`. */
-  revokeKey(keyId: string): boolean {
-    return this.#keys.revoke(keyId);
+  /**
+   * The keys of `accountId` for `GET /v1/keys` (`ApiKeyRecord`: `key_id`, `name`, `prefix`, `plan`, `status`,
+   * `created_at`, `last_used_at`, `revoked_at`; times ISO 8601 UTC), oldest first (ties by `key_id`), every key of the
+   * account, the ephemeral keys of `--sandbox` runs among them; never a secret.
+   * @throws the SQLite error of the read.
+   */
+  listKeys(accountId: string): ApiKeyRecord[] {
+    return this.#keys.list(accountId);
+  }
+
+  /**
+   * Creates an active key of `accountId` named `name` for `POST /v1/keys` (spec: API key facts: the full value is
+   * returned this once; only its SHA-256 is stored), with the account's plan, in one transaction (the account's row
+   * created when missing). A request-time write: waits at most {@link BUSY_TIMEOUT_MS} for the lock. The name is
+   * stored as given (the route checks it).
+   * @returns the key's record and, in `api_key`, the full key.
+   * @throws the SQLite error (busy after {@link BUSY_TIMEOUT_MS}, full); nothing is stored then.
+   */
+  createKey(accountId: string, name: string): CreatedApiKey {
+    return immediateTransaction(this.#db, () => {
+      const issued = this.#issue(name, { account: accountId });
+      return { ...this.#keys.record(accountId, issued.key_id)!, api_key: issued.api_key };
+    });
+  }
+
+  /**
+   * Revokes the key `keyId` of `accountId` (spec: States and transitions, API key; `POST /v1/keys/{key_id}/revoke`):
+   * refused with `revoked_api_key` at once by this handle (its authentication cache forgets the key), and by other
+   * processes on the data directory once their cache entry is older than their TTL. Idempotent: a revoked key stays
+   * revoked with its first `revoked_at`. A request-time write (waits at most {@link BUSY_TIMEOUT_MS}).
+   * @returns the key's record after the revocation (status `revoked`); undefined when `accountId` has no key with this
+   *   id (another account's key included: nothing is changed).
+   * @throws the SQLite error of the update.
+   */
+  revokeKey(accountId: string, keyId: string): ApiKeyRecord | undefined {
+    return immediateTransaction(this.#db, () => {
+      this.#keys.revoke(accountId, keyId);
+      return this.#keys.record(accountId, keyId);
+    });
+  }
+
+  /**
+   * Creates a user session of `accountId` (spec: Authentication, User-session token; see `sessions.ts`) that expires
+   * `options.ttlMs` after now (state clock), creating the account's row when missing; waits up to
+   * {@link STARTUP_BUSY_TIMEOUT_MS} for the write lock (a start-up step of `sandbox serve`, or `pravo sandbox token`).
+   * @returns `{session_id, session_token, expires_at}`; the token is shown this once, only its SHA-256 is stored.
+   * @throws RangeError for a lifetime that is not more than 0 and at most 30 days (nothing is written); the SQLite
+   *   error of the insert.
+   */
+  createSession(accountId: string, options: CreateSessionOptions): CreatedSession {
+    return patiently(this.#db, () =>
+      immediateTransaction(this.#db, () => {
+        this.#accounts.ensure(accountId, this.#now().toISOString());
+        return this.#sessions.create(accountId, options);
+      }),
+    );
+  }
+
+  /**
+   * Checks a presented session token (see `SessionStore.authenticate`): `invalid_session_token` (malformed or
+   * unknown), `expired_session_token` (`expires_at <= now`), or the session's id and account. Reads the database each
+   * time, so sessions created by other processes work at once.
+   * @throws the SQLite error of the lookup.
+   */
+  authenticateSession(token: string): SessionCheck {
+    return this.#sessions.authenticate(token);
+  }
+
+  /**
+   * Deletes one session by `session_id` (a one-command sandbox's own, when it stops); waits up to
+   * {@link STARTUP_BUSY_TIMEOUT_MS}. Returns false when there was none.
+   * @throws the SQLite error of the delete.
+   */
+  deleteSession(sessionId: string): boolean {
+    return patiently(this.#db, () => this.#sessions.delete(sessionId));
+  }
+
+  /**
+   * Deletes the sessions that expired more than a day ago (see `SessionStore.deleteExpired`); a start-up step, waits
+   * up to {@link STARTUP_BUSY_TIMEOUT_MS}. Returns the number deleted.
+   * @throws the SQLite error of the delete.
+   */
+  deleteExpiredSessions(): number {
+    return patiently(this.#db, () => this.#sessions.deleteExpired());
   }
 
   /**
@@ -139,6 +274,26 @@ export class SandboxState {
    */
   account(accountId: string): Account | undefined {
     return this.#accounts.get(accountId);
+  }
+
+  /**
+   * The body of `GET /v1/account` (and of `PATCH /v1/account/overages`) for `accountId` (`AccountResponse`, README
+   * "Sandbox: keys and account"): `{account_id, plan, overage: {allowed, monthly_limit}, unit_prices: {currency,
+   * search, retrieval, answers}, created_at}`; `monthly_limit` the stored overage limit in units a month (0 when not
+   * allowed); `unit_prices` the sandbox's constant prices of one overage unit per kind (`prices.ts`). Undefined when
+   * the account has no row.
+   * @throws the SQLite error of the read.
+   */
+  accountResponse(accountId: string): AccountResponse | undefined {
+    const account = this.#accounts.get(accountId);
+    if (!account) return undefined;
+    return {
+      account_id: account.account_id,
+      plan: account.plan,
+      overage: { allowed: account.overage.allowed, monthly_limit: account.overage.limit },
+      unit_prices: unitPrices(),
+      created_at: account.created_at,
+    };
   }
 
   /**

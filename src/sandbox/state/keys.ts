@@ -1,7 +1,14 @@
 /**
  * API keys in `state.sqlite` (spec: API key facts; Authentication, API key): only live keys are issued (prefix
  * `sbx_live_`, which ends in `_live_`); the full value is returned once, at issue; only its SHA-256 hash is stored; a
- * revoked key is rejected with `revoked_api_key` at once.
+ * revoked key is rejected with `revoked_api_key` at once by the process that revoked it.
+ *
+ * Authentication cache (spec: Authentication rule 4; Limits, "Key revocation propagation": "immediate in the handling
+ * process, up to 60 seconds elsewhere"): each handle remembers the keys it accepted, per SHA-256, with the time (its
+ * clock) it looked them up, and accepts a remembered key without reading the database for `authCacheTtlMs` (default
+ * {@link DEFAULT_AUTH_CACHE_TTL_MS}) after that lookup. A revocation or deletion through the handle forgets the key at
+ * once; another process sharing the data directory keeps accepting a key it remembers until its entry is that old,
+ * then reads the database again and refuses it. Unknown and revoked keys are never remembered.
  *
  * Ephemeral keys (one per `pravo search --sandbox` run, which lives for one command) record the process that issued
  * them (`owner_pid`, `owner_host`). The run deletes its own key, by `key_id`, when it stops; a run killed before that
@@ -11,7 +18,7 @@
  */
 import crypto from 'node:crypto';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { LIVE_KEY_PATTERN } from '../../api/types.js';
+import { LIVE_KEY_PATTERN, type ApiKeyRecord, type ApiKeyStatus } from '../../api/types.js';
 import { processIsRunning } from '../processes.js';
 import { sqliteTrouble } from './db.js';
 
@@ -26,6 +33,12 @@ const DISPLAY_PREFIX_LENGTH = SANDBOX_KEY_PREFIX.length + 4;
  * default of `api_keys.account_id`).
  */
 export const DEFAULT_ACCOUNT_ID = 'acct_sandbox';
+
+/**
+ * How long a handle accepts a key it looked up without reading the database again, in milliseconds (the spec's "up to
+ * 60 seconds elsewhere"; `pravo sandbox serve --auth-cache-ttl`). See the module's doc.
+ */
+export const DEFAULT_AUTH_CACHE_TTL_MS = 60_000;
 
 /** `last_used_at` of a key is written at most once per this many milliseconds. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
@@ -58,6 +71,8 @@ export interface IssueKeyOptions {
   ephemeral?: boolean;
   /** The account the key belongs to; default {@link DEFAULT_ACCOUNT_ID}. Answer jobs are visible to its keys only. */
   account?: string;
+  /** The plan recorded with the key (the account's, see `SandboxState.issueKey`); default the column's, `sandbox`. */
+  plan?: string;
 }
 
 /** Result of checking a presented key: for an accepted key, its `key_id` and the `account_id` it belongs to. */
@@ -65,14 +80,30 @@ export type KeyCheck =
   | { ok: true; key_id: string; account_id: string }
   | { ok: false; code: 'invalid_api_key' | 'revoked_api_key' };
 
-/** The `api_keys` table. */
+/** A key this handle accepted: who it is, and when (ms since epoch, state clock) the database said so. */
+interface CachedKey {
+  key_id: string;
+  account_id: string;
+  lookedUpAt: number;
+}
+
+/** The columns of an {@link ApiKeyRecord}, in its order. */
+const RECORD_COLUMNS = 'key_id, name, prefix, plan, status, created_at, last_used_at, revoked_at';
+
+/** The `api_keys` table, and this handle's authentication cache (see the module's doc). */
 export class KeyStore {
   readonly #db: DatabaseSync;
   readonly #now: () => Date;
   readonly #findByHash: StatementSync;
   readonly #touch: StatementSync;
+  readonly #list: StatementSync;
+  readonly #record: StatementSync;
+  readonly #revoke: StatementSync;
   /** Per `key_id`, the time (ms since epoch) this process last wrote its `last_used_at`. */
   readonly #lastWritten = new Map<string, number>();
+  /** Accepted keys per SHA-256 (see the module's doc). */
+  readonly #cache = new Map<string, CachedKey>();
+  readonly #authCacheTtlMs: number;
 
   readonly #owner: KeyOwner;
   readonly #isRunning: (pid: number) => boolean;
@@ -81,15 +112,29 @@ export class KeyStore {
    * @param now clock of `created_at`, `last_used_at`, `revoked_at`, and of the age of ephemeral keys.
    * @param owner this process, recorded with the ephemeral keys it issues.
    * @param isRunning whether a process of this host with that id is running (default {@link processIsRunning}).
+   * @param authCacheTtlMs how long an accepted key is accepted again without a lookup, in ms (0: never); default
+   *   {@link DEFAULT_AUTH_CACHE_TTL_MS}.
    */
-  constructor(db: DatabaseSync, now: () => Date, owner: KeyOwner, isRunning: (pid: number) => boolean = processIsRunning) {
+  constructor(
+    db: DatabaseSync,
+    now: () => Date,
+    owner: KeyOwner,
+    isRunning: (pid: number) => boolean = processIsRunning,
+    authCacheTtlMs: number = DEFAULT_AUTH_CACHE_TTL_MS,
+  ) {
     this.#db = db;
     this.#now = now;
     this.#owner = owner;
     this.#isRunning = isRunning;
+    this.#authCacheTtlMs = authCacheTtlMs;
     this.#findByHash = db.prepare('SELECT key_id, status, account_id FROM api_keys WHERE key_sha256 = ?');
     this.#touch = db.prepare(
       'UPDATE api_keys SET last_used_at = ? WHERE key_id = ? AND (last_used_at IS NULL OR last_used_at <= ?)',
+    );
+    this.#list = db.prepare(`SELECT ${RECORD_COLUMNS} FROM api_keys WHERE account_id = ? ORDER BY created_at, key_id`);
+    this.#record = db.prepare(`SELECT ${RECORD_COLUMNS} FROM api_keys WHERE account_id = ? AND key_id = ?`);
+    this.#revoke = db.prepare(
+      "UPDATE api_keys SET status = 'revoked', revoked_at = ? WHERE account_id = ? AND key_id = ? AND status = 'active'",
     );
   }
 
@@ -106,7 +151,7 @@ export class KeyStore {
     const owner = options.ephemeral ? this.#owner : { pid: null, host: null };
     this.#db
       .prepare(
-        'INSERT INTO api_keys (key_id, name, prefix, key_sha256, ephemeral, created_at, owner_pid, owner_host, account_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        "INSERT INTO api_keys (key_id, name, prefix, key_sha256, ephemeral, created_at, owner_pid, owner_host, account_id, plan) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, 'sandbox'))",
       )
       .run(
         keyId,
@@ -118,6 +163,7 @@ export class KeyStore {
         owner.pid,
         owner.host,
         options.account ?? DEFAULT_ACCOUNT_ID,
+        options.plan ?? null,
       );
     return { key_id: keyId, api_key: apiKey, prefix };
   }
@@ -128,15 +174,33 @@ export class KeyStore {
    * {@link LAST_USED_RESOLUTION_MS} (remembered per key in this process, and checked against the stored value, so other
    * processes' writes count too). That write is best effort: when the database is busy or full it is skipped (and
    * tried again at the next authentication), so a read-only request still succeeds.
+   *
+   * An accepted key is remembered with the time of its lookup and accepted without a lookup while less than
+   * `authCacheTtlMs` has passed since (see the module's doc); a key revoked meanwhile by another process is thus
+   * accepted until then. A clock that went back counts as an entry too old.
    * @throws the SQLite error of the lookup (e.g. a corrupt database); never for the `last_used_at` write when busy/full.
    */
   authenticate(apiKey: string): KeyCheck {
     if (!LIVE_KEY_PATTERN.test(apiKey)) return { ok: false, code: 'invalid_api_key' };
-    const row = this.#findByHash.get(sha256(apiKey)) as { key_id: string; status: string; account_id: string } | undefined;
+    const hash = sha256(apiKey);
+    const now = this.#now().getTime();
+    const cached = this.#cache.get(hash);
+    if (cached && now >= cached.lookedUpAt && now - cached.lookedUpAt < this.#authCacheTtlMs) {
+      this.#recordUse(cached.key_id);
+      return { ok: true, key_id: cached.key_id, account_id: cached.account_id };
+    }
+    this.#cache.delete(hash);
+    const row = this.#findByHash.get(hash) as { key_id: string; status: string; account_id: string } | undefined;
     if (!row) return { ok: false, code: 'invalid_api_key' };
     if (row.status !== 'active') return { ok: false, code: 'revoked_api_key' };
+    if (this.#authCacheTtlMs > 0) this.#cache.set(hash, { key_id: row.key_id, account_id: row.account_id, lookedUpAt: now });
     this.#recordUse(row.key_id);
     return { ok: true, key_id: row.key_id, account_id: row.account_id };
+  }
+
+  /** Forgets the cached acceptance of `keyId`, if any (a revocation or deletion through this handle). */
+  #forget(keyId: string): void {
+    for (const [hash, entry] of this.#cache) if (entry.key_id === keyId) this.#cache.delete(hash);
   }
 
   #recordUse(keyId: string): void {
@@ -160,13 +224,29 @@ export class KeyStore {
   }
 
   /**
-   * Revokes a key (spec: API key states); takes effect at once. Returns false when no active key has this `key_id`.
+   * The keys of `accountId` (ephemeral ones too), oldest first (`created_at`, then `key_id`), as records: never their
+   * secrets nor hashes.
+   * @throws the SQLite error of the read.
+   */
+  list(accountId: string): ApiKeyRecord[] {
+    return (this.#list.all(accountId) as unknown as KeyRow[]).map(toRecord);
+  }
+
+  /** The key `keyId` of `accountId` as a record; undefined when that account has no such key. @throws the SQLite error. */
+  record(accountId: string, keyId: string): ApiKeyRecord | undefined {
+    const row = this.#record.get(accountId, keyId) as KeyRow | undefined;
+    return row && toRecord(row);
+  }
+
+  /**
+   * Revokes the key `keyId` of `accountId` (spec: States and transitions, API key) and forgets it in this handle's
+   * authentication cache, so this process refuses it at once (others within their cache's TTL). A key already revoked
+   * keeps its `revoked_at`. Returns false when no active key of that account has this `key_id`.
    * @throws the SQLite error of the update.
    */
-  revoke(keyId: string): boolean {
-    const result = this.#db
-      .prepare("UPDATE api_keys SET status = 'revoked', revoked_at = ? WHERE key_id = ? AND status = 'active'")
-      .run(this.#now().toISOString(), keyId);
+  revoke(accountId: string, keyId: string): boolean {
+    const result = this.#revoke.run(this.#now().toISOString(), accountId, keyId);
+    this.#forget(keyId);
     this.#lastWritten.delete(keyId);
     return Number(result.changes) > 0;
   }
@@ -177,6 +257,7 @@ export class KeyStore {
    * @throws the SQLite error of the delete.
    */
   deleteEphemeral(keyId: string): boolean {
+    this.#forget(keyId);
     this.#lastWritten.delete(keyId);
     return Number(this.#db.prepare('DELETE FROM api_keys WHERE key_id = ? AND ephemeral = 1').run(keyId).changes) > 0;
   }
@@ -198,7 +279,10 @@ export class KeyStore {
     for (const row of rows) {
       const ownerDead =
         row.owner_host === this.#owner.host && row.owner_pid !== null && row.owner_pid !== this.#owner.pid && !this.#isRunning(row.owner_pid);
-      if (ownerDead || row.created_at < cutoff) deleted += Number(remove.run(row.key_id).changes);
+      if (ownerDead || row.created_at < cutoff) {
+        deleted += Number(remove.run(row.key_id).changes);
+        this.#forget(row.key_id);
+      }
     }
     return deleted;
   }
@@ -209,10 +293,38 @@ export function sha256(value: string): string {
   return crypto.createHash('sha256').update(value, 'utf8').digest('hex');
 }
 
+/** A row of {@link RECORD_COLUMNS}. */
+interface KeyRow {
+  key_id: string;
+  name: string;
+  prefix: string;
+  plan: string;
+  status: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+function toRecord(row: KeyRow): ApiKeyRecord {
+  return {
+    key_id: row.key_id,
+    name: row.name,
+    prefix: row.prefix,
+    plan: row.plan,
+    status: row.status as ApiKeyStatus,
+    created_at: row.created_at,
+    last_used_at: row.last_used_at,
+    revoked_at: row.revoked_at,
+  };
+}
+
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** `length` random characters of [0-9A-Za-z], uniformly distributed (rejection sampling). */
-function randomBase62(length: number): string {
+/**
+ * `length` random characters of [0-9A-Za-z], uniformly distributed (rejection sampling over `crypto.randomBytes`): the
+ * secret part of keys and session tokens (32 characters: about 190 bits).
+ */
+export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
     for (const byte of crypto.randomBytes(length)) {

@@ -12,7 +12,7 @@ import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-d
 import type { Route } from '../../../src/sandbox/http/router.js';
 import { createSandboxServer, type SandboxServerOptions } from '../../../src/sandbox/http/server.js';
 import { ROUTES } from '../../../src/sandbox/routes/index.js';
-import { SandboxState, type Quotas } from '../../../src/sandbox/state/index.js';
+import { DEFAULT_ACCOUNT_ID, SandboxState, type Quotas } from '../../../src/sandbox/state/index.js';
 import { writeSyntheticCorpus } from '../../helpers/synthetic-corpus.js';
 
 /** A temporary root with the synthetic corpus's index; `close()` removes both. */
@@ -30,7 +30,7 @@ export async function openSyntheticIndex(prefix: string): Promise<{ root: string
   };
 }
 
-/** A listening server over a fresh state directory, with one issued key. */
+/** A listening server over a fresh state directory, with one issued key and one session of `acct_sandbox`. */
 export interface TestServer {
   baseUrl: string;
   state: SandboxState;
@@ -40,6 +40,9 @@ export interface TestServer {
   stateDir: string;
   key: string;
   keyId: string;
+  /** A user-session token of `acct_sandbox` (the key's account), valid 24 hours from the state clock's start. */
+  session: string;
+  sessionId: string;
   /** Every line the server logged. */
   logs: string[];
   /** Resolves with the first line logged (before or after the call) that matches `pattern`. */
@@ -60,6 +63,8 @@ export interface TestServerOptions {
   answers?: Omit<AnswerRunnerOptions, 'log'>;
   /** An existing state directory to open (kept by `close`), e.g. one a closed server left; default a new one. */
   stateDir?: string;
+  /** The state's authentication cache TTL in ms; default the state's (60 000). */
+  authCacheTtlMs?: number;
 }
 
 /**
@@ -72,8 +77,10 @@ export async function startTestServer(root: string, index: SearchIndex, options:
   const state = SandboxState.open(stateDir, {
     quotas: options.quotas ?? {},
     now: options.now ?? (clock ? () => new Date(clock.now()) : () => new Date('2025-03-15T12:00:00Z')),
+    ...(options.authCacheTtlMs !== undefined ? { authCacheTtlMs: options.authCacheTtlMs } : {}),
   });
   const issued = state.issueKey('server-test');
+  const session = state.createSession(DEFAULT_ACCOUNT_ID, { ttlMs: 24 * 60 * 60 * 1000 });
   const logs: string[] = [];
   const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = [];
   const log = (line: string): void => {
@@ -94,6 +101,8 @@ export async function startTestServer(root: string, index: SearchIndex, options:
     stateDir,
     key: issued.api_key,
     keyId: issued.key_id,
+    session: session.session_token,
+    sessionId: session.session_id,
     logs,
     waitForLog(pattern) {
       const seen = logs.find((line) => pattern.test(line));

@@ -1,12 +1,14 @@
 /**
  * The route table (`src/sandbox/routes/index.ts`) and its matching (`src/sandbox/http/router.ts`): every endpoint of the
- * spec is a route; a wrong method is 405 with `Allow`, an endpoint not built yet is 501 (also with path parameters),
- * an unknown path is 404, and every error body carries the request id of its `x-request-id` header.
+ * spec is a route and is served; a wrong method is 405 with `Allow`, an endpoint not built yet (a `notImplemented`
+ * route) is 501 (also with path parameters), an unknown path is 404, and every error body carries the request id of
+ * its `x-request-id` header.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import { matchRoute } from '../../../src/sandbox/http/router.js';
 import { ROUTES } from '../../../src/sandbox/routes/index.js';
+import { notImplemented } from '../../../src/sandbox/routes/not-implemented.js';
 import { expectError, openSyntheticIndex, request, startTestServer, type TestServer } from './harness.js';
 
 describe('ROUTES', () => {
@@ -39,19 +41,11 @@ describe('ROUTES', () => {
     const quota = Object.fromEntries(ROUTES.filter((r) => r.quota).map((r) => [`${r.method} ${r.pattern}`, r.quota]));
     expect(quota).toEqual({ 'POST /v1/search': 'search', 'GET /v1/documents': 'retrieval', 'POST /v1/answers': 'answers' });
     expect(ROUTES.find((r) => r.method === 'POST' && r.pattern === '/v1/answers')?.status).toBe(202);
+    expect(ROUTES.find((r) => r.method === 'POST' && r.pattern === '/v1/keys')?.status).toBe(201);
   });
 
-  it('search, the three catalogs, documents, usage and the two answer endpoints are built', () => {
-    expect(ROUTES.filter((r) => !r.notImplemented).map((r) => `${r.method} ${r.pattern}`)).toEqual([
-      'POST /v1/search',
-      'GET /v1/catalog/source-types',
-      'GET /v1/catalog/courts',
-      'GET /v1/catalog/judges',
-      'GET /v1/documents',
-      'GET /v1/usage',
-      'POST /v1/answers',
-      'GET /v1/answers/:job_id',
-    ]);
+  it('every endpoint is built: none answers 501', () => {
+    expect(ROUTES.filter((r) => r.notImplemented)).toEqual([]);
   });
 });
 
@@ -115,9 +109,26 @@ describe('routing over HTTP', () => {
     ['GET', '/v1/account'],
     ['PATCH', '/v1/account/overages'],
     ['GET', '/v1/keys'],
-  ])('%s %s → 501 not_implemented, with or without a key', async (method, path) => {
-    expectError(await request(sandbox.baseUrl, method, path, { headers: withKey() }), 501, 'not_implemented');
-    expectError(await request(sandbox.baseUrl, method, path), 501, 'not_implemented');
+    ['POST', '/v1/keys'],
+  ])('%s %s (a session endpoint) → 401 missing_session_token without a token, api_key_not_accepted with an API key', async (method, path) => {
+    expectError(await request(sandbox.baseUrl, method, path), 401, 'missing_session_token');
+    expectError(await request(sandbox.baseUrl, method, path, { headers: withKey() }), 401, 'api_key_not_accepted');
+  });
+
+  it('a route not built yet → 501 not_implemented before authentication, also with path parameters', async () => {
+    const routes = [
+      notImplemented({ method: 'POST', pattern: '/v1/things/:id/archive', auth: 'session' }),
+      notImplemented({ method: 'GET', pattern: '/v1/things', auth: 'api-key' }),
+    ];
+    const partial = await startTestServer(root, index, { routes });
+    try {
+      expectError(await request(partial.baseUrl, 'POST', '/v1/things/t1/archive'), 501, 'not_implemented');
+      expectError(await request(partial.baseUrl, 'GET', '/v1/things', { headers: { 'x-api-key': partial.key } }), 501, 'not_implemented');
+      expectError(await request(partial.baseUrl, 'GET', '/v1/things'), 501, 'not_implemented');
+      expect(partial.logs[0]).toMatch(/^POST \/v1\/things\/t1\/archive 501 \d+ms key=- req_[0-9a-f]{16}$/);
+    } finally {
+      await partial.close();
+    }
   });
 
   it.each(['/v1/nope', '/v1/answers/a/b', '/v1', '/'])('GET %s → 404 not_found', async (path) => {
@@ -148,7 +159,7 @@ describe('routing over HTTP', () => {
 
   it.each([
     ['/v1/catalog/source-types', 401, {}],
-    ['/v1/account', 501, { 'x-api-key': 'k' }],
+    ['/v1/account', 401, { 'x-api-key': 'k' }],
     ['/v1/usage', 401, {}],
     ['/v1/answers/abc', 401, {}],
     ['/v1/nowhere', 404, {}],
@@ -160,11 +171,11 @@ describe('routing over HTTP', () => {
     expect((await request(sandbox.baseUrl, 'GET', path, { headers })).status).toBe(status);
   });
 
-  it('logs a 501 and a 405 like any other request', async () => {
+  it('logs a refused session and a 405 like any other request', async () => {
     await request(sandbox.baseUrl, 'GET', '/v1/account');
     await request(sandbox.baseUrl, 'GET', '/v1/search');
     expect(sandbox.logs).toHaveLength(2);
-    expect(sandbox.logs[0]).toMatch(/^GET \/v1\/account 501 \d+ms key=- req_[0-9a-f]{16}$/);
+    expect(sandbox.logs[0]).toMatch(/^GET \/v1\/account 401 \d+ms key=- req_[0-9a-f]{16}$/);
     expect(sandbox.logs[1]).toMatch(/^GET \/v1\/search 405 /);
   });
 });

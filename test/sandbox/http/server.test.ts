@@ -65,7 +65,7 @@ describe('authentication', () => {
 
   it('a revoked key → 401 revoked_api_key, at once', async () => {
     expect((await search(VALID_QUERY)).status).toBe(200);
-    sandbox.state.revokeKey(sandbox.keyId);
+    sandbox.state.revokeKey(DEFAULT_ACCOUNT_ID, sandbox.keyId);
     expectError(await search(VALID_QUERY), 401, 'revoked_api_key');
   });
 
@@ -219,8 +219,8 @@ describe('routing', () => {
     expect(reply.headers.get('allow')).toBe('POST');
   });
 
-  it('GET /v1/account (a user-session endpoint) → 501 not_implemented', async () => {
-    expectError(await call('GET', '/v1/account', { headers: withKey() }), 501, 'not_implemented');
+  it('GET /v1/account (a user-session endpoint) with an API key → 401 api_key_not_accepted', async () => {
+    expectError(await call('GET', '/v1/account', { headers: withKey() }), 401, 'api_key_not_accepted');
   });
 
   it('an unknown path → 404', async () => {
@@ -247,7 +247,7 @@ describe('the log', () => {
     await search(VALID_QUERY, withKey({ authorization: `Bearer ${sandbox.key}` }));
     await call('GET', `/v1/catalog/source-types?api_key=${sandbox.key}`, { headers: withKey() });
     await call('GET', `/v1/nowhere?key=${sandbox.key}`, { headers: withKey() });
-    sandbox.state.revokeKey(sandbox.keyId);
+    sandbox.state.revokeKey(DEFAULT_ACCOUNT_ID, sandbox.keyId);
     await search(VALID_QUERY);
 
     expect(sandbox.logs).toHaveLength(7);

@@ -205,7 +205,7 @@ describe('migrations', () => {
     }
     const db = new DatabaseSync(path.join(dataDir, 'state.sqlite'), { readOnly: true });
     try {
-      expect(schemaVersion(db)).toBe(4);
+      expect(schemaVersion(db)).toBe(LATEST_STATE_VERSION);
       expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'usage'").all()).toEqual([]);
       expect(db.prepare('SELECT account_id, month, kind, used FROM account_usage ORDER BY month, kind').all()).toEqual([
         { account_id: 'acct_sandbox', month: '2025-02', kind: 'retrieval', used: 9 },
@@ -219,6 +219,35 @@ describe('migrations', () => {
         { account_id: 'acct_sandbox', plan: 'sandbox', overage_allowed: 0, overage_limit: 0 },
       ]);
       for (const { created_at } of accounts) expect(created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('migration 5 adds sessions to a version 4 directory, keeping its keys, accounts and usage', () => {
+    const clock = { now: () => new Date('2025-03-20T10:00:00Z') };
+    writeFirstReleaseDirectory();
+    openStateDatabase(dataDir, MIGRATIONS.slice(0, 4)).close();
+    const v4 = new DatabaseSync(path.join(dataDir, 'state.sqlite'));
+    v4.prepare("UPDATE accounts SET overage_allowed = 1, overage_limit = 9 WHERE account_id = 'acct_sandbox'").run();
+    const keysBefore = v4.prepare('SELECT key_id, status FROM api_keys ORDER BY key_id').all();
+    v4.close();
+
+    const state = SandboxState.open(dataDir, clock);
+    try {
+      expect(state.used(DEFAULT_ACCOUNT_ID, 'search', '2025-03')).toBe(7);
+      expect(state.account(DEFAULT_ACCOUNT_ID)?.overage).toEqual({ allowed: true, limit: 9 });
+      expect(state.listKeys(DEFAULT_ACCOUNT_ID).map(({ key_id, status }) => ({ key_id, status }))).toEqual(keysBefore);
+      const session = state.createSession(DEFAULT_ACCOUNT_ID, { ttlMs: 60_000 });
+      expect(state.authenticateSession(session.session_token)).toEqual({ ok: true, session_id: session.session_id, account_id: DEFAULT_ACCOUNT_ID });
+    } finally {
+      state.close();
+    }
+    const db = new DatabaseSync(path.join(dataDir, 'state.sqlite'), { readOnly: true });
+    try {
+      expect(schemaVersion(db)).toBe(5);
+      const columns = db.prepare("SELECT name FROM pragma_table_info('sessions') ORDER BY cid").all().map((row) => (row as { name: string }).name);
+      expect(columns).toEqual(['session_id', 'account_id', 'token_sha256', 'created_at', 'expires_at', 'ephemeral']);
     } finally {
       db.close();
     }

@@ -130,24 +130,27 @@ describe('SandboxState keys', () => {
     const state = open();
     const revoked = state.issueKey('old');
     const kept = state.issueKey('new');
-    expect(state.revokeKey(revoked.key_id)).toBe(true);
+    expect(state.revokeKey(DEFAULT_ACCOUNT_ID, revoked.key_id)?.status).toBe('revoked');
     expect(state.authenticate(revoked.api_key)).toEqual({ ok: false, code: 'revoked_api_key' });
     expect(state.authenticate(kept.api_key)).toEqual({ ok: true, key_id: kept.key_id, account_id: DEFAULT_ACCOUNT_ID });
   });
 
-  it('revokeKey returns false for an unknown or already revoked key', () => {
+  it('revokeKey is undefined for an unknown key or another account\'s, and idempotent for a revoked one', () => {
     const state = open();
     const issued = state.issueKey('test');
-    expect(state.revokeKey('key_doesnotexist')).toBe(false);
-    expect(state.revokeKey(issued.key_id)).toBe(true);
-    expect(state.revokeKey(issued.key_id)).toBe(false);
+    const other = state.issueKey('other', { account: 'acct_other' });
+    expect(state.revokeKey(DEFAULT_ACCOUNT_ID, 'key_doesnotexist')).toBeUndefined();
+    expect(state.revokeKey(DEFAULT_ACCOUNT_ID, other.key_id)).toBeUndefined();
+    expect(state.authenticate(other.api_key).ok).toBe(true);
+    const first = state.revokeKey(DEFAULT_ACCOUNT_ID, issued.key_id);
+    expect(state.revokeKey(DEFAULT_ACCOUNT_ID, issued.key_id)).toEqual(first);
   });
 
   it('keeps keys and revocations across reopening', () => {
     const first = open();
     const active = first.issueKey('active');
     const revoked = first.issueKey('revoked');
-    first.revokeKey(revoked.key_id);
+    first.revokeKey(DEFAULT_ACCOUNT_ID, revoked.key_id);
     first.close();
     const second = open();
     expect(second.authenticate(active.api_key)).toEqual({ ok: true, key_id: active.key_id, account_id: DEFAULT_ACCOUNT_ID });
