@@ -4,14 +4,16 @@
  *
  * Each runs with bash in a scratch directory beside a link to `../shared` (so `../shared/corpus/...` resolves as in a
  * checkout), with `pravo` on PATH as the built CLI, the service being the shared test sandbox (PRAVO_BASE_URL and
- * PRAVO_API_KEY), the sandbox corpus and data directory given by PRAVO_SANDBOX_CORPUS and PRAVO_SANDBOX_DATA_DIR, and
- * the outside things an example names provided: a `pass` that prints a made-up key, a `key.txt`, and the inputs of
+ * PRAVO_API_KEY, and its session token in PRAVO_SESSION_TOKEN), the sandbox corpus and data directory given by
+ * PRAVO_SANDBOX_CORPUS and PRAVO_SANDBOX_DATA_DIR, and the outside things an example names provided: a `pass` that
+ * prints a made-up key (or, asked for a session, the test sandbox's session token), a `key.txt`, and the inputs of
  * `pravo batch` (`questions.txt`, `questions.jsonl`). How an example is
  * run follows from its text:
  * - a group of lines of which one runs something in the background (`&`) is one script, whose processes are all
  *   stopped afterwards;
  * - `pravo sandbox serve` in the foreground must print its ready line, then stop with exit 0 on Ctrl-C (SIGINT);
- * - `pravo config set-key` without `--stdin` gets the key typed at a pseudo-terminal (util-linux `script`);
+ * - `pravo config set-key` and `pravo login` without `--stdin` get the key or the session token typed at a
+ *   pseudo-terminal (util-linux `script`);
  * - anything else must exit 0 within a minute, every command of a pipeline included (`pipefail`: `pravo ... | jq`
  *   fails when pravo does).
  */
@@ -35,7 +37,11 @@ fs.mkdirSync(work);
 fs.mkdirSync(bin);
 fs.symlinkSync(path.dirname(CORPUS), path.join(scratch.dir, 'shared'));
 fs.writeFileSync(path.join(bin, 'pravo'), `#!/bin/sh\nexec node '${CLI}' "$@"\n`, { mode: 0o755 });
-fs.writeFileSync(path.join(bin, 'pass'), `#!/bin/sh\necho '${TYPED_KEY}'\n`, { mode: 0o755 });
+fs.writeFileSync(
+  path.join(bin, 'pass'),
+  `#!/bin/sh\ncase "$*" in *session*) echo "$PRAVO_SESSION_TOKEN" ;; *) echo '${TYPED_KEY}' ;; esac\n`,
+  { mode: 0o755 },
+);
 fs.writeFileSync(path.join(work, 'key.txt'), `${TYPED_KEY}\n`);
 // Inputs of `pravo batch` examples: questions of the kind a user asks (no legal content).
 fs.writeFileSync(path.join(work, 'questions.txt'), '# questions\nнеустойка при забава\nдавност на вземане по запис на заповед\n');
@@ -59,6 +65,7 @@ function exampleEnv(): Record<string, string> {
     PRAVO_CACHE_DIR: path.join(scratch.dir, 'cache'),
     PRAVO_BASE_URL: sandbox.baseUrl,
     PRAVO_API_KEY: sandbox.apiKey,
+    PRAVO_SESSION_TOKEN: sandbox.sessionToken,
     PRAVO_SANDBOX_CORPUS: CORPUS,
     PRAVO_SANDBOX_DATA_DIR: sandbox.dataDir,
   };
@@ -143,16 +150,25 @@ async function runExample(example: Example): Promise<{ ok: boolean; detail: stri
   }
   const line = example.lines[0]!;
   if (/\bpravo sandbox serve\b/.test(line)) return serveUntilReady(line, options);
-  if (/\bpravo config set-key\b/.test(line) && !/--stdin/.test(line)) return typeKeyAtPrompt(line, options);
+  if (/\bpravo config set-key\b/.test(line) && !/--stdin/.test(line)) return typeAtPrompt(line, 'API key for profile', TYPED_KEY, options);
+  if (/\bpravo login\b/.test(line) && !/--stdin|--status/.test(line)) {
+    return typeAtPrompt(line, 'Session token for profile', options.env.PRAVO_SESSION_TOKEN!, options);
+  }
   const result = await execa('bash', ['-o', 'pipefail', '-c', line], { ...options, stdin: 'ignore' });
   return { ok: result.exitCode === 0, detail: `${result.stdout}\n${result.stderr}` };
 }
 
 /**
- * Runs a line with `pravo config set-key` at a pseudo-terminal (util-linux `script`) and types the key once the prompt
- * shows (typed earlier, the terminal would echo it before the prompt hides input); it must exit 0.
+ * Runs a line that prompts for a secret (`pravo config set-key`, `pravo login`) at a pseudo-terminal (util-linux
+ * `script`) and types `secret` once the prompt (`promptText`) shows (typed earlier, the terminal would echo it before
+ * the prompt hides input); it must exit 0 without the secret appearing.
  */
-async function typeKeyAtPrompt(line: string, options: { cwd: string; env: Record<string, string> }): Promise<{ ok: boolean; detail: string }> {
+async function typeAtPrompt(
+  line: string,
+  promptText: string,
+  secret: string,
+  options: { cwd: string; env: Record<string, string> },
+): Promise<{ ok: boolean; detail: string }> {
   const child = execa('script', ['-qec', line, '/dev/null'], { ...options, extendEnv: false, reject: false, stdin: 'pipe', timeout: 60_000 });
   let output = '';
   let typed = 0;
@@ -164,13 +180,13 @@ async function typeKeyAtPrompt(line: string, options: { cwd: string; env: Record
     const answered = output.split('✔').length - 1;
     const lastAnswer = output.lastIndexOf('✔');
     const from = lastAnswer === -1 ? 0 : output.indexOf('\n', lastAnswer);
-    if (typed === answered && from !== -1 && output.includes('API key for profile', from)) {
+    if (typed === answered && from !== -1 && output.includes(promptText, from)) {
       typed++;
-      child.stdin!.write(`${TYPED_KEY}\r`);
+      child.stdin!.write(`${secret}\r`);
     }
   });
   const result = await child;
-  return { ok: result.exitCode === 0 && typed > 0 && !output.includes(TYPED_KEY), detail: `exit ${result.exitCode}, typed ${typed}\n${output}\n${result.stderr}` };
+  return { ok: result.exitCode === 0 && typed > 0 && !output.includes(secret), detail: `exit ${result.exitCode}, typed ${typed}\n${output}\n${result.stderr}` };
 }
 
 /** Starts a foreground `pravo sandbox serve` line; it must print the ready line, then stop with exit 0 on SIGINT. */

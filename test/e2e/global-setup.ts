@@ -1,6 +1,6 @@
 /**
  * Global setup of the test run: starts one `pravo sandbox serve` (the built CLI, as a user runs it) over the shared
- * corpus directory (statutes, court decisions and courts) on an ephemeral loopback port, with its own data directory, and provides its base URL, key and data
+ * corpus directory (statutes, court decisions and courts) on an ephemeral loopback port, with its own data directory, and provides its base URL, key, session token and data
  * directory to the end-to-end tests. The index is built once here and reused by every test that starts another
  * sandbox on the same data directory.
  */
@@ -14,7 +14,7 @@ import { CLI, CORPUS } from './paths.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    sandbox: { baseUrl: string; apiKey: string; dataDir: string; corpus: string };
+    sandbox: { baseUrl: string; apiKey: string; sessionToken: string; dataDir: string; corpus: string };
   }
 }
 
@@ -40,8 +40,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     lines.once('line', (line) => resolve(line));
     void server.then((result) => reject(new Error(`pravo sandbox serve exited (${result.exitCode}): ${String(result.stderr)}`)));
   });
-  const ready = JSON.parse(firstLine) as { base_url: string; api_key: string };
-  project.provide('sandbox', { baseUrl: ready.base_url, apiKey: ready.api_key, dataDir, corpus: CORPUS });
+  const ready = JSON.parse(firstLine) as { base_url: string; api_key: string; session_token: string };
+  project.provide('sandbox', { baseUrl: ready.base_url, apiKey: ready.api_key, sessionToken: ready.session_token, dataDir, corpus: CORPUS });
 
   return async () => {
     server.kill('SIGTERM');
