@@ -46,8 +46,8 @@ function lastUsed(record: KeyFacts, now: number): string {
 /**
  * The keys at `width` columns (at least 60): a summary line (`3 keys: 2 active, 1 revoked; * marks the key of profile
  * "default".`), then columns ` ` (the `*` marker), `Key ID`, `Name` (wraps), `Prefix`, `Status` (active green, revoked
- * red), `Created` (a date; left out when it would leave the name under 16 characters), `Last used` (`5m ago`,
- * `never`; for a revoked key, `revoked <date>`).
+ * red; a revoked key's date of revocation below it), `Created` (a date; left out when it would leave the name under
+ * 16 characters), `Last used` (`5m ago`, `never`).
  */
 export function renderKeysTable(listing: KeyListing, options: { width: number; color: boolean; now: number }): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
@@ -65,9 +65,13 @@ export function renderKeysTable(listing: KeyListing, options: { width: number; c
   const chars = (text: string): number => [...text].length;
   const idWidth = Math.min(30, Math.max(...keys.map((k) => chars(sanitizeLine(k.keyId))), 6) + 2);
   const prefixWidth = Math.min(20, Math.max(...keys.map((k) => chars(sanitizeLine(k.prefix ?? ''))), 6) + 2);
-  const statusWidth = Math.min(12, Math.max(...keys.map((k) => chars(sanitizeLine(k.status ?? ''))), 6) + 2);
+
   const createdWidth = 12;
-  const usedWidth = 20;
+  const usedOf = (k: KeyFacts): string => lastUsed(k, options.now);
+  /** A revoked key's status cell holds the date of revocation on a second line. */
+  const statusOf = (k: KeyFacts): string[] => [sanitizeLine(k.status ?? ''), ...(k.status === 'revoked' && k.revokedAt !== undefined ? [day(k.revokedAt)] : [])];
+  const statusWidth = Math.min(12, Math.max(...keys.flatMap((k) => statusOf(k).map(chars)), 6) + 2);
+  const usedWidth = Math.min(20, Math.max(...keys.map((k) => chars(usedOf(k))), chars('Last used')) + 2);
   const markWidth = 3;
   const fixed = markWidth + idWidth + prefixWidth + statusWidth + usedWidth;
   // The creation date goes first when the screen is narrow: the name needs the room more.
@@ -81,17 +85,15 @@ export function renderKeysTable(listing: KeyListing, options: { width: number; c
     options.color,
   );
   for (const k of keys) {
-    const status = sanitizeLine(k.status ?? '');
     const paint = k.status === 'active' ? c.green : k.status === 'revoked' ? c.red : (s: string) => s;
-    const used = k.status === 'revoked' && k.revokedAt !== undefined ? `revoked ${day(k.revokedAt)}` : lastUsed(k, options.now);
     table.push([
       k.keyId === listing.currentKeyId ? c.bold('*') : '',
       trimToWidth(sanitizeLine(k.keyId), idWidth - 2),
       sanitizeLine(k.name ?? ''),
       trimToWidth(sanitizeLine(k.prefix ?? ''), prefixWidth - 2),
-      paint(trimToWidth(status, statusWidth - 2)),
+      statusOf(k).map((line, i) => (i === 0 ? paint(trimToWidth(line, statusWidth - 2)) : line)).join('\n'),
       ...(showCreated ? [day(k.createdAt)] : []),
-      trimToWidth(used, usedWidth - 2),
+      trimToWidth(usedOf(k), usedWidth - 2),
     ]);
   }
   return `${trimToWidth(summary, width)}\n${table.toString()}\n`;

@@ -19,11 +19,23 @@ describe('renderKeysTable', () => {
     expect(widest(text)).toBeLessThanOrEqual(80);
     expect(text).toContain('2 keys: 1 active, 1 revoked. * marks the key of profile "default".');
     expect(text).toMatch(/│ \* +│ key_1 +│ ci-deploy +│ sbx_live_Ab3d +│ active +│ 5m ago/);
-    expect(text).toMatch(/│ +│ key_2 .*revoked 2026-11-02/);
+    expect(text).toMatch(/│ +│ key_2 .*│ revoked +│/);
+    expect(text).toMatch(/│ +│ +│ .*│ 2026-11-02 +│/);
     expect(text).not.toContain('\u001b');
     const wide = renderKeysTable({ keys, currentKeyId: 'key_1' }, { width: 120, color: false, now: NOW });
     expect(widest(wide)).toBeLessThanOrEqual(120);
     expect(wide).toMatch(/│ \* +│ key_1 +│ ci-deploy +│ sbx_live_Ab3d +│ active +│ 2026-11-01 +│ 5m ago/);
+  });
+
+  it('fits 80 columns with the sandbox\'s 16-character ids, names wrapping rather than cut', () => {
+    const real = [
+      { keyId: 'key_90228770e174', name: 'sandbox serve 2026-11-22T09:21:06.089Z', prefix: 'sbx_live_q8Jd', status: 'active' },
+      { keyId: 'key_bb771b2140ef', name: 'reporting', prefix: 'sbx_live_lJUr', status: 'active' },
+      { keyId: 'key_a40d8ce62a6c', name: 'old', prefix: 'sbx_live_cm69', status: 'revoked', revokedAt: '2026-11-22T09:22:00.000Z', lastUsedAt: '2026-11-22T09:00:00.000Z' },
+    ];
+    const text = renderKeysTable({ keys: real, currentKeyId: 'key_90228770e174' }, { width: 80, color: false, now: NOW });
+    expect(widest(text)).toBeLessThanOrEqual(80);
+    expect(text).toMatch(/│ key_bb771b2140ef │ reporting +│/);
   });
 
   it('says when the key in use is not among them, and how to create the first key', () => {

@@ -95,7 +95,7 @@ export async function runOverages(f: Factory, options: OveragesOptions): Promise
             .join(', ')}): at most ${render.formatPrice(price * wanted.monthly_limit, before.prices.currency)} a month.`
         : '';
     const question = wanted.allowed
-      ? `Allow overage of up to ${wanted.monthly_limit} units a month beyond the quotas (now: ${render.describeOverage(before.overage)})?${cost}`
+      ? `Allow overage of up to ${wanted.monthly_limit} units a month beyond the quotas (now: ${before.overage.allowed ? `allowed up to ${before.overage.monthlyLimit ?? '?'}` : 'not allowed'})?${cost}`
       : 'Stop overage? Past a quota, requests will fail with monthly_quota_exceeded until the next month.';
     const { confirm } = await import('@inquirer/prompts');
     const go = await confirm({ message: question, default: true }, { input: f.io.stdin, output: f.io.promptOutput, signal: f.signal });
