@@ -131,7 +131,7 @@ describe('Authentication: one header per request, the right credential per endpo
     ['keys.revoke', 'POST', '/v1/keys/k1/revoke', 'session', (c) => c.keys.revoke('k1')],
     ['account.retrieve', 'GET', '/v1/account', 'session', (c) => c.account.retrieve()],
     ['account.updateOverages', 'PATCH', '/v1/account/overages', 'session', (c) =>
-      c.account.updateOverages({ overages_allowed: true })],
+      c.account.updateOverages({ allowed: true, monthly_limit: 100 })],
   ];
 
   it.each(endpoints)('%s: %s %s with the %s credential only', async (_name, method, url, auth, call) => {
@@ -163,7 +163,7 @@ describe('Authentication: one header per request, the right credential per endpo
   it('a session endpoint without a session token → MissingCredentialError, nothing sent (the API key is not used)', async () => {
     const server = await startServer(contractReply);
     const c = client({ baseUrl: server.baseUrl }); // API key only
-    for (const call of [() => c.keys.list(), () => c.keys.create({ name: 'x' }), () => c.account.updateOverages({})]) {
+    for (const call of [() => c.keys.list(), () => c.keys.create({ name: 'x' }), () => c.account.updateOverages({ allowed: false })]) {
       const error = await rejection(call());
       expect(error).toBeInstanceOf(MissingCredentialError);
       expect((error as MissingCredentialError).credential).toBe('session');
@@ -390,7 +390,7 @@ describe('No retries: POST and PATCH are never replayed', () => {
     ['answers.create', (c: LegalResearchClient) => c.answers.create(QUERY)],
     ['keys.create', (c: LegalResearchClient) => c.keys.create({ name: 'ci' })],
     ['keys.revoke', (c: LegalResearchClient) => c.keys.revoke('k1')],
-    ['account.updateOverages', (c: LegalResearchClient) => c.account.updateOverages({ overages_allowed: false })],
+    ['account.updateOverages', (c: LegalResearchClient) => c.account.updateOverages({ allowed: false })],
   ])('%s on 503 with Retry-After: 1 → ServerError that may have been counted, one request', async (_name, call) => {
     const server = await startServer(answer(503, '', { 'retry-after': '1' }));
     const clock = new FakeClock();
@@ -404,7 +404,7 @@ describe('No retries: POST and PATCH are never replayed', () => {
   it.each([
     ['search.create', (c: LegalResearchClient) => c.search.create(QUERY)],
     ['answers.create', (c: LegalResearchClient) => c.answers.create(QUERY)],
-    ['account.updateOverages', (c: LegalResearchClient) => c.account.updateOverages({ overages_allowed: false })],
+    ['account.updateOverages', (c: LegalResearchClient) => c.account.updateOverages({ allowed: false })],
   ])('%s on a connection reset after sending → NetworkError that may have been counted, one request', async (_name, call) => {
     const server = await startServer((_r, req) => req.socket.destroy());
     const clock = new FakeClock();

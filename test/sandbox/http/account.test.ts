@@ -4,30 +4,12 @@
  * prices; the PATCH's rules (every problem listed, prices refused, nothing changed on a 400); and the setting acting at
  * once on the next request past a quota: counted as overage when allowed, 429 `monthly_quota_exceeded` when not.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OVERAGE_LIMIT_MAX, type AccountResponse, type UsageResponse } from '../../../src/api/types.js';
-import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/index.js';
-import { expectError, openSyntheticIndex, request, startTestServer, type Reply, type TestServer, type TestServerOptions } from './harness.js';
+import { expectError, request, useTestServers, type Reply, type TestServer } from './harness.js';
 
-let root: string;
-let index: SearchIndex;
-let closeIndex: () => void;
-const servers: TestServer[] = [];
-
-beforeAll(async () => {
-  ({ root, index, close: closeIndex } = await openSyntheticIndex('pravo-account-http-'));
-});
-afterAll(() => closeIndex?.());
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
-
-async function serve(options: TestServerOptions = {}): Promise<TestServer> {
-  const server = await startTestServer(root, index, options);
-  servers.push(server);
-  return server;
-}
+const { serve } = useTestServers('pravo-account-http-');
 
 const bearer = (server: TestServer): Record<string, string> => ({ authorization: `Bearer ${server.session}` });
 

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { AnswerRunner, type AnswerRunnerOptions } from '../../../src/sandbox/answers/jobs.js';
 import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import type { Route } from '../../../src/sandbox/http/router.js';
@@ -26,6 +26,29 @@ export async function openSyntheticIndex(prefix: string): Promise<{ root: string
     close: () => {
       index.close();
       fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The usual set-up of a test file: the synthetic index opened once for the file (temporary root named after
+ * `prefix`), and `serve(options)`, a {@link startTestServer} closed after each test. Registers the vitest hooks.
+ */
+export function useTestServers(prefix: string): { serve: (options?: TestServerOptions) => Promise<TestServer> } {
+  let opened: Awaited<ReturnType<typeof openSyntheticIndex>> | undefined;
+  const servers: TestServer[] = [];
+  beforeAll(async () => {
+    opened = await openSyntheticIndex(prefix);
+  });
+  afterAll(() => opened?.close());
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await server.close();
+  });
+  return {
+    serve: async (options = {}) => {
+      const server = await startTestServer(opened!.root, opened!.index, options);
+      servers.push(server);
+      return server;
     },
   };
 }

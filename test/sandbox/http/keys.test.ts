@@ -5,30 +5,12 @@
  * had just accepted) and within the cache's TTL by another on the same data directory, and other accounts' keys out of
  * reach.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiKeyList, ApiKeyRecord, CreatedApiKey } from '../../../src/api/types.js';
-import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import { sha256 } from '../../../src/sandbox/state/index.js';
-import { expectError, openSyntheticIndex, request, startTestServer, type Reply, type TestServer, type TestServerOptions } from './harness.js';
+import { expectError, request, useTestServers, type Reply, type TestServer } from './harness.js';
 
-let root: string;
-let index: SearchIndex;
-let closeIndex: () => void;
-const servers: TestServer[] = [];
-
-beforeAll(async () => {
-  ({ root, index, close: closeIndex } = await openSyntheticIndex('pravo-keys-http-'));
-});
-afterAll(() => closeIndex?.());
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
-
-async function serve(options: TestServerOptions = {}): Promise<TestServer> {
-  const server = await startTestServer(root, index, options);
-  servers.push(server);
-  return server;
-}
+const { serve } = useTestServers('pravo-keys-http-');
 
 const bearer = (server: TestServer): Record<string, string> => ({ authorization: `Bearer ${server.session}` });
 

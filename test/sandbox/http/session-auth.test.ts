@@ -4,29 +4,11 @@
  * account endpoints and session tokens refused on the API-key endpoints, tokens never repeated in messages or logs,
  * and a token minted by another handle on the data directory accepted at once.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_ACCOUNT_ID, SandboxState } from '../../../src/sandbox/state/index.js';
-import { expectError, openSyntheticIndex, request, startTestServer, type Reply, type TestServer, type TestServerOptions } from './harness.js';
+import { expectError, request, useTestServers, type Reply, type TestServer } from './harness.js';
 
-let root: string;
-let index: SearchIndex;
-let closeIndex: () => void;
-const servers: TestServer[] = [];
-
-beforeAll(async () => {
-  ({ root, index, close: closeIndex } = await openSyntheticIndex('pravo-session-http-'));
-});
-afterAll(() => closeIndex?.());
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
-
-async function serve(options: TestServerOptions = {}): Promise<TestServer> {
-  const server = await startTestServer(root, index, options);
-  servers.push(server);
-  return server;
-}
+const { serve } = useTestServers('pravo-session-http-');
 
 function account(server: TestServer, headers: Record<string, string>): Promise<Reply> {
   return request(server.baseUrl, 'GET', '/v1/account', { headers });

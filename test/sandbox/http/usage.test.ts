@@ -4,31 +4,13 @@
  * failed job's unit restored), the calendar month (UTC) of the state's clock, one account's usage only, overage, and
  * the 429 `monthly_quota_exceeded` that says which limit was hit.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { QUOTA_KINDS, type UsageResponse } from '../../../src/api/types.js';
-import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/index.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
-import { expectError, openSyntheticIndex, request, startTestServer, type Reply, type TestServer, type TestServerOptions } from './harness.js';
+import { expectError, request, useTestServers, type Reply, type TestServer } from './harness.js';
 
-let root: string;
-let index: SearchIndex;
-let closeIndex: () => void;
-const servers: TestServer[] = [];
-
-beforeAll(async () => {
-  ({ root, index, close: closeIndex } = await openSyntheticIndex('pravo-usage-http-'));
-});
-afterAll(() => closeIndex?.());
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
-
-async function serve(options: TestServerOptions = {}): Promise<TestServer> {
-  const server = await startTestServer(root, index, options);
-  servers.push(server);
-  return server;
-}
+const { serve } = useTestServers('pravo-usage-http-');
 
 const QUERY = { query: 'неустойка при неизпълнение на договор' };
 
