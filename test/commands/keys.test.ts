@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli.js';
 import { keysService, SESSION, type FakeKey, type KeysService } from '../helpers/keys-service.js';
 import { runPravo, testHost } from '../helpers/host.js';
+import { plain, readProfile, writeProfiles as writeProfilesIn } from '../helpers/profiles.js';
 
 let root: string;
 let env: NodeJS.ProcessEnv;
@@ -30,19 +31,8 @@ afterEach(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-const configFile = (): string => path.join(root, 'config', 'config.json');
-
-function writeProfiles(profiles: Record<string, Record<string, unknown>>): void {
-  fs.mkdirSync(path.dirname(configFile()), { recursive: true });
-  fs.writeFileSync(configFile(), JSON.stringify({ profiles }), { mode: 0o600 });
-}
-
-function storedProfile(name = 'default'): Record<string, unknown> {
-  return (JSON.parse(fs.readFileSync(configFile(), 'utf8')) as { profiles: Record<string, Record<string, unknown>> }).profiles[name] ?? {};
-}
-
-/** Text without terminal escape sequences (colours, cursor moves). */
-const plain = (text: string): string => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+const writeProfiles = (profiles: Record<string, Record<string, unknown>>): void => writeProfilesIn(path.join(root, 'config'), profiles);
+const storedProfile = (name = 'default'): Record<string, unknown> => readProfile(path.join(root, 'config'), name);
 const sent = (): string[] => service.requests.map((r) => `${r.method} ${r.url}`);
 const active = (): string[] => service.keys.filter((k) => k.status === 'active').map((k) => k.key_id);
 

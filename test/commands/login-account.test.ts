@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli.js';
 import { keysService, SESSION, type KeysService } from '../helpers/keys-service.js';
 import { runPravo, testHost } from '../helpers/host.js';
+import { plain, readProfile, writeProfiles as writeProfilesIn } from '../helpers/profiles.js';
 
 let root: string;
 let env: NodeJS.ProcessEnv;
@@ -30,13 +31,8 @@ afterEach(async () => {
 });
 
 const configFile = (): string => path.join(root, 'config', 'config.json');
-function writeProfiles(profiles: Record<string, Record<string, unknown>>): void {
-  fs.mkdirSync(path.dirname(configFile()), { recursive: true });
-  fs.writeFileSync(configFile(), JSON.stringify({ profiles }), { mode: 0o600 });
-}
-const stored = (): Record<string, unknown> =>
-  (JSON.parse(fs.readFileSync(configFile(), 'utf8')) as { profiles: Record<string, Record<string, unknown>> }).profiles.default ?? {};
-const plain = (text: string): string => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+const writeProfiles = (profiles: Record<string, Record<string, unknown>>): void => writeProfilesIn(path.join(root, 'config'), profiles);
+const stored = (): Record<string, unknown> => readProfile(path.join(root, 'config'));
 
 describe('pravo login', () => {
   it('--stdin: checks the token with GET /v1/account, stores it in the profile (0600) and shows it only masked', async () => {
