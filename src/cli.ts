@@ -181,6 +181,7 @@ Examples:
   $ pravo catalog courts | grep Пловдив
   $ pravo usage
   $ pravo batch questions.txt --out results.jsonl --yes
+  $ pravo login --status && pravo keys list
   $ pravo sandbox serve --corpus ../shared/corpus
 ${EXIT_CODES_HELP}`,
     );
