@@ -10,6 +10,7 @@ import type { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli.js';
 import { keysService, SESSION, type FakeKey, type KeysService } from '../helpers/keys-service.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { runPravo, testHost } from '../helpers/host.js';
 import { plain, readProfile, writeProfiles as writeProfilesIn } from '../helpers/profiles.js';
 
@@ -163,8 +164,14 @@ describe('pravo keys revoke', () => {
 });
 
 describe('pravo keys rotate', () => {
+  /**
+   * Five minutes after the made-up service created its keys (10:00 UTC): a rerun recognises a key created by the run it
+   * continues by its creation time, so the runs need a clock that agrees with the service's, whatever the day.
+   */
+  const clock = (): FakeClock => new FakeClock(Date.parse('2026-11-22T10:05:00Z'));
+
   it('creates, stores, confirms the new key with GET /v1/usage, revokes the old one: the profile ends on a working new key', async () => {
-    const result = await runPravo(['keys', 'rotate', '--yes', '--json'], { env });
+    const result = await runPravo(['keys', 'rotate', '--yes', '--json'], { env, clock: clock() });
     expect(result.exitCode, result.stderr).toBe(0);
     const fresh = service.keys.at(-1)!;
     expect(sent()).toEqual(['GET /v1/keys', 'POST /v1/keys', 'GET /v1/usage', `POST /v1/keys/${old.key_id}/revoke`]);
@@ -178,7 +185,7 @@ describe('pravo keys rotate', () => {
   });
 
   it('rotates the profile\'s stored key when PRAVO_API_KEY overrides it, and says that the variable still applies', async () => {
-    const result = await runPravo(['keys', 'rotate', '--yes'], { env: { ...env, PRAVO_API_KEY: `sbx_live_${'E'.repeat(32)}` } });
+    const result = await runPravo(['keys', 'rotate', '--yes'], { env: { ...env, PRAVO_API_KEY: `sbx_live_${'E'.repeat(32)}` }, clock: clock() });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(old.status).toBe('revoked');
     expect(storedProfile().api_key).toBe(service.keys.at(-1)!.secret);
@@ -187,7 +194,7 @@ describe('pravo keys rotate', () => {
 
   it('a new key that fails its confirmation: the old key goes back into the profile, the new one is revoked', async () => {
     service.fault = (r) => (r.url === '/v1/usage' ? { status: 500, body: '{"error":{"code":"internal_error","message":"boom"}}' } : undefined);
-    const result = await runPravo(['keys', 'rotate', '--yes'], { env });
+    const result = await runPravo(['keys', 'rotate', '--yes'], { env, clock: clock() });
     expect(result.exitCode).toBe(1);
     expect(storedProfile()).toEqual({ base_url: service.url, api_key: old.secret, api_key_id: old.key_id, session_token: SESSION });
     expect(active()).toEqual([old.key_id]);
@@ -197,7 +204,7 @@ describe('pravo keys rotate', () => {
 
   it('stopped after the server created the key but before pravo saw it: the rerun revokes that lost key, then finishes', async () => {
     service.fault = (r) => (r.method === 'POST' && r.url === '/v1/keys' ? { status: 503, body: 'unavailable', after: true } : undefined);
-    const first = await runPravo(['keys', 'rotate', '--yes'], { env });
+    const first = await runPravo(['keys', 'rotate', '--yes'], { env, clock: clock() });
     expect(first.exitCode).toBe(1);
     expect(storedProfile().api_key).toBe(old.secret);
     expect(storedProfile().rotation).toMatchObject({ step: 'planned' });
@@ -206,7 +213,7 @@ describe('pravo keys rotate', () => {
     expect(active()).toEqual([old.key_id, lost.key_id]);
 
     service.fault = undefined;
-    const rerun = await runPravo(['keys', 'rotate', '--yes'], { env });
+    const rerun = await runPravo(['keys', 'rotate', '--yes'], { env, clock: clock() });
     expect(rerun.exitCode, rerun.stderr).toBe(0);
     expect(rerun.stderr).toContain('Continuing the rotation');
     expect(rerun.stderr).toContain(`revoked ${lost.key_id}`);
@@ -218,7 +225,7 @@ describe('pravo keys rotate', () => {
 
   it('stopped before the old key is revoked: the profile is on the new key, and the rerun only revokes the old one', async () => {
     service.fault = (r) => (r.url.endsWith('/revoke') ? { status: 503, body: 'unavailable' } : undefined);
-    const first = await runPravo(['keys', 'rotate', '--yes'], { env });
+    const first = await runPravo(['keys', 'rotate', '--yes'], { env, clock: clock() });
     expect(first.exitCode).toBe(1);
     const fresh = service.keys.at(-1)!;
     expect(storedProfile()).toMatchObject({ api_key: fresh.secret, rotation: { step: 'verified' } });
@@ -226,7 +233,7 @@ describe('pravo keys rotate', () => {
     expect(first.stderr).toContain('is still active');
     service.fault = undefined;
     service.requests.length = 0;
-    const rerun = await runPravo(['keys', 'rotate', '--yes'], { env });
+    const rerun = await runPravo(['keys', 'rotate', '--yes'], { env, clock: clock() });
     expect(rerun.exitCode).toBe(0);
     expect(sent()).toEqual([`POST /v1/keys/${old.key_id}/revoke`]);
     expect(active()).toEqual([fresh.key_id]);
@@ -234,13 +241,13 @@ describe('pravo keys rotate', () => {
 
   it('a failed confirmation whose clean-up also fails: the rerun revokes the unused key, then rotates', async () => {
     service.fault = (r) => (r.url === '/v1/usage' || r.url.endsWith('/revoke') ? { status: 500, body: 'down' } : undefined);
-    const first = await runPravo(['keys', 'rotate', '--yes'], { env });
+    const first = await runPravo(['keys', 'rotate', '--yes'], { env, clock: clock() });
     expect(first.exitCode).toBe(1);
     expect(storedProfile()).toMatchObject({ api_key: old.secret, rotation: { step: 'reverted' } });
     expect(first.stderr).toContain('is back on the old key');
     const unused = service.keys.at(-1)!;
     service.fault = undefined;
-    const rerun = await runPravo(['keys', 'rotate', '--yes'], { env });
+    const rerun = await runPravo(['keys', 'rotate', '--yes'], { env, clock: clock() });
     expect(rerun.exitCode, rerun.stderr).toBe(0);
     expect(unused.status).toBe('revoked');
     const fresh = service.keys.at(-1)!;
@@ -249,7 +256,7 @@ describe('pravo keys rotate', () => {
   });
 
   it('on a terminal, declining to revoke the old key leaves the new key in use and says so (exit 130)', async () => {
-    const t = testHost({ env, stdinTTY: true, stderrTTY: true });
+    const t = testHost({ env, stdinTTY: true, stderrTTY: true, clock: clock() });
     const done = main(['keys', 'rotate'], t.host);
     await vi.waitFor(() => expect(t.stderr()).toContain('Revoke the old key'));
     (t.host.stdin as PassThrough).write('n\r');
@@ -260,12 +267,12 @@ describe('pravo keys rotate', () => {
   });
 
   it('refuses before sending: no terminal without --yes, no key; after listing: a key not on the account', async () => {
-    expect((await runPravo(['keys', 'rotate'], { env })).exitCode).toBe(2);
+    expect((await runPravo(['keys', 'rotate'], { env, clock: clock() })).exitCode).toBe(2);
     writeProfiles({ default: { base_url: service.url, session_token: SESSION } });
-    expect((await runPravo(['keys', 'rotate', '--yes'], { env })).exitCode).toBe(2);
+    expect((await runPravo(['keys', 'rotate', '--yes'], { env, clock: clock() })).exitCode).toBe(2);
     expect(service.requests).toHaveLength(0);
     writeProfiles({ default: { base_url: service.url, session_token: SESSION, api_key: `sbx_live_${'Z'.repeat(32)}` } });
-    const stranger = await runPravo(['keys', 'rotate', '--yes'], { env });
+    const stranger = await runPravo(['keys', 'rotate', '--yes'], { env, clock: clock() });
     expect(stranger.exitCode).toBe(2);
     expect(stranger.stderr).toContain('is not among the keys of the account');
     expect(sent()).toEqual(['GET /v1/keys']);
