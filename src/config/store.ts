@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type Conf from 'conf';
 import type { AuthHeader } from '../api/client.js';
-import { ConfigError, EnvironmentError } from '../errors/cli.js';
+import { ConfigError, EnvironmentError, UsageError } from '../errors/cli.js';
 import { describeFileSystemProblem, ensurePrivateDir, pravoPaths } from '../state/paths.js';
 
 /** One profile: where the service is and how to authenticate. Every field is optional until set. */
@@ -60,6 +60,20 @@ export function checkProfileName(name: string): string {
     );
   }
   return name;
+}
+
+/**
+ * Checks the profile name of a `--save-to-profile` option (`sandbox serve`, `sandbox token`, `keys create`) with the
+ * rules of {@link checkProfileName}; a bad name is a usage error of that option.
+ * @throws UsageError `--save-to-profile: …`.
+ */
+export function checkSaveToProfile(name: string): string {
+  try {
+    return checkProfileName(name);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(`--save-to-profile: ${error.message}`);
+    throw error;
+  }
 }
 
 /** The configuration file, read and written through `conf`. */

@@ -7,8 +7,8 @@
 import type { KeyFacts } from '../../api/keys.js';
 import { KEY_NAME_MAX_LENGTH } from '../../api/types.js';
 import { normalizeBaseUrl } from '../../api/base-url.js';
-import { checkProfileName } from '../../config/store.js';
-import { ConfigError, UsageError, UserCancelledError } from '../../errors/cli.js';
+import { checkSaveToProfile } from '../../config/store.js';
+import { UsageError, UserCancelledError } from '../../errors/cli.js';
 import { EXIT } from '../../errors/exit-codes.js';
 import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
@@ -76,7 +76,7 @@ export async function runCreate(f: Factory, options: CreateOptions): Promise<num
   const printer = new Printer(f.io, options.json === true);
   let saveTo: string | undefined;
   if (options.saveToProfile !== undefined) {
-    saveTo = checkSaveProfile(options.saveToProfile);
+    saveTo = checkSaveToProfile(options.saveToProfile);
     if (f.globals.sandbox) {
       throw new UsageError(
         '--save-to-profile with --sandbox would store a key for a server that stops with this command. Run `pravo sandbox serve --save-to-profile NAME` for a sandbox that stays up, and create keys against that profile.',
@@ -128,16 +128,6 @@ export async function runCreate(f: Factory, options: CreateOptions): Promise<num
     `Created key ${described}. This is the only time its full value is shown: store it now, e.g. in a profile with \`pravo config set-key --stdin --profile NAME\`.`,
   );
   return EXIT.ok;
-}
-
-/** `--save-to-profile`'s name, checked. @throws UsageError */
-function checkSaveProfile(name: string): string {
-  try {
-    return checkProfileName(name);
-  } catch (error) {
-    if (error instanceof ConfigError) throw new UsageError(`--save-to-profile: ${error.message}`);
-    throw error;
-  }
 }
 
 /**

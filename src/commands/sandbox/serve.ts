@@ -10,8 +10,8 @@
  */
 import { normalizeBaseUrl } from '../../api/base-url.js';
 import { checkListenHost, prepareDataDir, resolveCorpus } from '../../config/sandbox.js';
-import { checkProfileName } from '../../config/store.js';
-import { ConfigError, UsageError } from '../../errors/cli.js';
+import { checkSaveToProfile } from '../../config/store.js';
+import { UsageError } from '../../errors/cli.js';
 import type { Factory } from '../../factory.js';
 import { sanitizeLine } from '../../io/sanitize.js';
 import { QUOTA_KINDS, type QuotaKind } from '../../api/types.js';
@@ -226,14 +226,4 @@ function decimalOption(name: string, value: string | undefined, max: number, wha
     throw new UsageError(`${name} takes ${what} from 0 to ${max}, not "${sanitizeLine(value)}"`);
   }
   return number;
-}
-
-/** Checks the `--save-to-profile` name with the rules of every profile name. @throws UsageError */
-export function checkSaveToProfile(name: string): string {
-  try {
-    return checkProfileName(name);
-  } catch (error) {
-    if (error instanceof ConfigError) throw new UsageError(`--save-to-profile: ${error.message}`);
-    throw error;
-  }
 }

@@ -9,11 +9,11 @@
  * (`{"profile","expires_at"}` with `--json`, else a note on stderr).
  */
 import { prepareDataDir } from '../../config/sandbox.js';
+import { checkSaveToProfile } from '../../config/store.js';
 import { UsageError } from '../../errors/cli.js';
 import type { Factory } from '../../factory.js';
 import { sanitizeLine } from '../../io/sanitize.js';
 import { explainStartFailure } from '../../target.js';
-import { checkSaveToProfile } from './serve.js';
 
 /** Options of `pravo sandbox token` as commander parses them. */
 export interface TokenOptions {
