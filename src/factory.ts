@@ -133,22 +133,14 @@ export class Factory {
 
   /** The API client of the target (built once, closed by {@link close}). @throws as {@link target}, and InvalidBaseUrlError. */
   client(): Promise<LegalResearchClient> {
-    this.#client ??= Promise.all([this.target(), import('./api/client.js')]).then(([target, { LegalResearchClient }]) => {
-      const client = new LegalResearchClient({
-        baseUrl: target.baseUrl,
-        credentials: target.credentials,
-        clock: this.clock,
-        userAgent: `pravo/${this.version}`,
-      });
-      this.defer(() => client.close());
-      return client;
-    });
+    this.#client ??= this.target().then((target) => this.clientFor(target.credentials));
     return this.#client;
   }
 
   /**
-   * A client of the target's base URL carrying `credentials` instead of the target's own (a session token being
-   * checked before it is stored, a new key being verified before the old one is revoked); closed by {@link close}.
+   * A new client of the target's base URL carrying `credentials`: the target's own for {@link client}, others for a
+   * session token being checked before it is stored or a new key being confirmed before the old one is revoked;
+   * closed by {@link close}.
    * @throws as {@link target}, and InvalidBaseUrlError.
    */
   async clientFor(credentials: Credentials): Promise<LegalResearchClient> {

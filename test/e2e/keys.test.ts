@@ -13,6 +13,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { faultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
+import { readProfile } from '../helpers/profiles.js';
 import { linkedDataDir, pravo, serveSandbox, tempDir, type Served } from './helpers.js';
 import { CLI } from './paths.js';
 
@@ -43,8 +44,7 @@ async function setUp(name: string, args: string[] = []): Promise<{ config: Recor
 }
 
 function profileOf(config: Record<string, string>, name: string): StoredProfile {
-  const file = path.join(config.PRAVO_CONFIG_DIR!, 'config.json');
-  return (JSON.parse(fs.readFileSync(file, 'utf8')) as { profiles: Record<string, StoredProfile> }).profiles[name] ?? {};
+  return readProfile(config.PRAVO_CONFIG_DIR!, name) as StoredProfile;
 }
 
 function writeProfile(config: Record<string, string>, name: string, profile: StoredProfile): void {

@@ -4,6 +4,7 @@
  * after confirmation. Both authenticate with the user-session token (`pravo login`).
  */
 import type { AccountFacts } from '../../api/account.js';
+import type { LegalResearchClient } from '../../api/client.js';
 import { OVERAGE_LIMIT_MAX, type OverageUpdateRequest } from '../../api/types.js';
 import { UsageError, UserCancelledError } from '../../errors/cli.js';
 import { EXIT } from '../../errors/exit-codes.js';
@@ -26,13 +27,27 @@ export interface OveragesOptions {
   json?: boolean;
 }
 
+/**
+ * `GET /v1/account` behind a spinner labelled `label`, read (`readAccount`): the raw body and the facts. Sent with
+ * `client` when given (a session token not stored yet), else with the run's client.
+ * @throws the request's errors (a `SessionError` when the token is refused).
+ */
+export async function fetchAccount(
+  f: Factory,
+  label = 'Fetching the account',
+  client?: LegalResearchClient,
+): Promise<{ raw: string; account: AccountFacts }> {
+  const sender = client ?? (await f.client());
+  const response = await waitWithSpinner(f, label, () => sender.account.retrieve({ signal: f.signal }));
+  const { readAccount } = await import('../../api/account.js');
+  return { raw: response.raw, account: readAccount(response.data) };
+}
+
 /** `pravo account`: `GET /v1/account` as aligned lines, TSV, or the server's body (`--json`). Returns the exit code. */
 export async function runAccount(f: Factory, options: AccountOptions): Promise<number> {
   const printer = new Printer(f.io, options.json === true);
-  const client = await f.client();
-  const response = await waitWithSpinner(f, 'Fetching the account', () => client.account.retrieve({ signal: f.signal }));
-  const { readAccount } = await import('../../api/account.js');
-  await printer.response({ raw: response.raw, data: readAccount(response.data) }, async () => (await import('../../render/account.js')).accountView);
+  const { raw, account } = await fetchAccount(f);
+  await printer.response({ raw, data: account }, async () => (await import('../../render/account.js')).accountView);
   return EXIT.ok;
 }
 
@@ -81,7 +96,7 @@ export async function runOverages(f: Factory, options: OveragesOptions): Promise
   const printer = new Printer(f.io, options.json === true);
   const client = await f.client();
   const [{ readAccount, highestUnitPrice }, render] = await Promise.all([import('../../api/account.js'), import('../../render/account.js')]);
-  const before = readAccount((await waitWithSpinner(f, 'Fetching the account', () => client.account.retrieve({ signal: f.signal }))).data);
+  const before = (await fetchAccount(f)).account;
   if (alreadySet(before, wanted)) {
     printer.report({ changed: false, overage: { allowed: wanted.allowed, monthly_limit: wanted.allowed ? wanted.monthly_limit : 0 } }, `Nothing to change: overage is already ${render.describeOverage(before.overage)}.`);
     return EXIT.ok;

@@ -32,7 +32,7 @@ import { sanitizeLine } from '../../io/sanitize.js';
 import { describeKey } from '../../render/keys.js';
 import { ensurePrivateDir, pravoPaths } from '../../state/paths.js';
 import { waitWithSpinner } from '../shared.js';
-import { checkKeyName, mayHaveReachedServer } from './run.js';
+import { checkKeyName, fetchKeys } from './run.js';
 
 /** Options of `pravo keys rotate`. */
 export interface RotateOptions {
@@ -246,11 +246,9 @@ function writeJournal(r: Rotation, journal: RotationJournal | undefined, change:
   });
 }
 
-/** `GET /v1/keys`, read. */
+/** `GET /v1/keys`, read (see `fetchKeys`). */
 async function listKeys(r: Rotation, label: string): Promise<KeyFacts[]> {
-  const response = await waitWithSpinner(r.f, label, () => r.client.keys.list({ signal: r.f.signal }));
-  const { readKeyList } = await import('../../api/keys.js');
-  return readKeyList(response.data);
+  return (await fetchKeys(r.f, label)).keys;
 }
 
 /**
@@ -314,7 +312,8 @@ async function createAndDeploy(r: Rotation, journal: RotationJournal): Promise<R
   try {
     response = await waitWithSpinner(r.f, 'Creating the new key', () => r.client.keys.create({ name: journal.name }, { signal: r.f.signal }));
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500 && !mayHaveReachedServer(error)) writeJournal(r, undefined);
+    // A 4xx refused the request (only a 5xx, a timeout or a dropped connection may hide a created key).
+    if (error instanceof ApiError && error.status < 500) writeJournal(r, undefined);
     throw error;
   }
   const { readCreatedKey, readKeyRecord } = await import('../../api/keys.js');

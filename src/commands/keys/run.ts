@@ -180,8 +180,8 @@ export async function currentKey(f: Factory): Promise<CurrentKey> {
   };
 }
 
-/** `GET /v1/keys`, read: the records and the raw response. */
-async function fetchKeys(f: Factory, label = 'Listing the keys'): Promise<{ keys: KeyFacts[]; raw: string }> {
+/** `GET /v1/keys` with the run's client, behind a spinner labelled `label`, read: the records and the raw response. */
+export async function fetchKeys(f: Factory, label = 'Listing the keys'): Promise<{ keys: KeyFacts[]; raw: string }> {
   const client = await f.client();
   const response = await waitWithSpinner(f, label, () => client.keys.list({ signal: f.signal }));
   const { readKeyList } = await import('../../api/keys.js');

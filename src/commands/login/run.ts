@@ -14,7 +14,6 @@ import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
 import { sanitizeLine } from '../../io/sanitize.js';
 import { readSecret, secretArgumentError } from '../secret.js';
-import { waitWithSpinner } from '../shared.js';
 
 /** Options of `pravo login` as commander parses them. */
 export interface LoginOptions {
@@ -96,9 +95,8 @@ export async function runLogin(f: Factory, refused: string | undefined, options:
  */
 async function checkToken(f: Factory, token: string): Promise<AccountFacts> {
   const client = await f.clientFor({ session: { kind: 'session', token } });
-  const response = await waitWithSpinner(f, 'Checking the session token', () => client.account.retrieve({ signal: f.signal }));
-  const { readAccount } = await import('../../api/account.js');
-  return readAccount(response.data);
+  const { fetchAccount } = await import('../account/run.js');
+  return (await fetchAccount(f, 'Checking the session token', client)).account;
 }
 
 /** `pravo login --status`'s `--json` object. */
@@ -148,10 +146,8 @@ async function runLoginStatus(f: Factory, options: LoginOptions): Promise<number
     throw new ConfigError(`Session token ${status.session_token} is ${from}, but profile "${profile.name}" has no base URL to check it against. Set it with \`pravo config set base-url URL\`.`);
   }
   try {
-    const client = await f.client();
-    const response = await waitWithSpinner(f, 'Checking the session token', () => client.account.retrieve({ signal: f.signal }));
-    const { readAccount } = await import('../../api/account.js');
-    const account = readAccount(response.data);
+    const { fetchAccount } = await import('../account/run.js');
+    const { account } = await fetchAccount(f, 'Checking the session token');
     Object.assign(status, { valid: true, account_id: account.accountId ?? null, plan: account.plan ?? null });
     printer.report(
       status,
