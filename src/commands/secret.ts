@@ -5,6 +5,7 @@
  */
 import { UsageError } from '../errors/cli.js';
 import type { Factory } from '../factory.js';
+import { readAllText } from '../io/iostreams.js';
 
 /** What is read, for the prompt and the messages: `API key`, `session token`. */
 export interface SecretSpec {
@@ -26,7 +27,7 @@ export async function readSecret(f: Factory, spec: SecretSpec): Promise<string> 
   const { io } = f;
   let secret: string;
   if (spec.stdin) {
-    secret = (await readAll(io.stdin)).trim();
+    secret = (await readAllText(io.stdin)).trim();
   } else if (io.canPrompt) {
     const { password } = await import('@inquirer/prompts');
     secret = (
@@ -60,10 +61,4 @@ export function secretArgumentError(what: string, how: string, replace: string):
     `pravo never takes ${what} as an argument: it would stay in your shell history and be visible in process lists. ${how} ` +
       `If that was a real one, consider it exposed: clear it from your shell history, and ${replace}.`,
   );
-}
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -34,6 +34,13 @@ export interface Indicator {
 const NO_INDICATOR: Indicator = { update() {}, stop() {} };
 const DEFAULT_WIDTH = 100;
 
+/** The whole of `stream` (standard input, a pipe) as UTF-8 text, read to its end. */
+export async function readAllText(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /**
  * Whether colour is on for a stream: off with `--no-color`, `NO_COLOR` (non-empty) or `TERM=dumb`; on with
  * `FORCE_COLOR` (other than `0`, and unless `--no-color`); otherwise on exactly when the stream is a terminal.

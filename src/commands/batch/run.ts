@@ -166,9 +166,8 @@ function sourceName(source: string): string {
 async function readInput(factory: Factory, source: string): Promise<string> {
   if (source === '-') {
     if (factory.io.stdinIsTTY) throw new UsageError('`pravo batch -` reads the queries from standard input: pipe or redirect them in (`pravo batch - < questions.txt`).');
-    const chunks: Buffer[] = [];
-    for await (const chunk of factory.io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-    return Buffer.concat(chunks).toString('utf8');
+    const { readAllText } = await import('../../io/iostreams.js');
+    return readAllText(factory.io.stdin);
   }
   try {
     return await fs.readFile(source, 'utf8');
