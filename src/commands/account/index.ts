@@ -54,9 +54,10 @@ export function registerAccount(program: Command, run: RunAction): void {
       .option('--json', "print the server's response"),
   )
     .addHelpText('after', OVERAGES_HELP)
-    .action(async (own: OveragesOptions, cmd: Command) => {
-      // `--json` is also an option of `account`, which commander gives it when both declare it: read both levels.
-      const options: OveragesOptions = { ...own, json: own.json === true || (cmd.optsWithGlobals() as { json?: boolean }).json === true };
+    .action(async (_own: OveragesOptions, cmd: Command) => {
+      // `--json` is also an option of `account`, which commander gives it when both declare it: read both levels (as
+      // `pravo answer wait` does).
+      const options = cmd.optsWithGlobals<OveragesOptions>();
       await run(cmd, { command: 'account overages', json: options.json === true }, async (f) => (await load()).runOverages(f, options));
     });
 }
