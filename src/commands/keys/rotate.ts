@@ -423,13 +423,8 @@ async function revokeOld(r: Rotation, journal: RotationJournal): Promise<void> {
 /** The rotation is done: the summary (stderr), and with `--json` the result (stdout). */
 function finish(r: Rotation, journal: RotationJournal): number {
   const fresh = journal.new!;
-  const result: RotationResult = {
-    profile: r.profile.name,
-    done: true,
-    new_key: fresh,
-    old_key: { ...journal.old, status: 'revoked' },
-  };
-  delete (result.old_key as { already_revoked?: boolean }).already_revoked;
+  const { already_revoked: _wasRevoked, ...old } = journal.old;
+  const result: RotationResult = { profile: r.profile.name, done: true, new_key: fresh, old_key: { ...old, status: 'revoked' } };
   r.printer.report(
     result,
     `Done: profile "${r.profile.name}" uses the new key ${keyWords(fresh)}, and the old key ${keyWords(journal.old)} is revoked. Other instances of the service may accept the old key for up to 60 s, until their authentication cache expires.`,
