@@ -12,7 +12,7 @@
  * | `status` | `status` as sent; else `revoked` when `revoked_at` is set or `revoked` is true, else `active` when `active` is true |
  * | `createdAt`, `lastUsedAt`, `revokedAt` | `created_at`/`created`, `last_used_at`/`last_used`, `revoked_at` |
  * | list | `keys`, else `data`, else the body itself when it is an array |
- * | the secret of a new key | `api_key`, else `key`, else `secret` (a string) |
+ * | the secret of a new key | `api_key`, else `secret`, else `key` (a string of printable ASCII without spaces) |
  */
 import type { ApiKeyRecord, CreatedApiKey } from './types.js';
 
@@ -81,7 +81,9 @@ export function readKeyList(body: unknown): KeyFacts[] {
  */
 export function readCreatedKey(body: unknown): { record: KeyFacts; apiKey: string } | undefined {
   if (!isObject(body)) return undefined;
-  const apiKey = firstText(body, 'api_key', 'secret') ?? text(body.key);
+  const value = firstText(body, 'api_key', 'secret') ?? text(body.key);
+  // A key is printable ASCII without spaces; anything else is not a key pravo would print or store.
+  const apiKey = value !== undefined && /^[\x21-\x7e]+$/.test(value) ? value : undefined;
   const nested = isObject(body.key) ? body.key : isObject(body.record) ? body.record : undefined;
   const record = readKeyRecord(body) ?? (nested ? readKeyRecord(nested) : undefined);
   return apiKey !== undefined && record !== undefined ? { record, apiKey } : undefined;

@@ -58,8 +58,10 @@ describe('readCreatedKey', () => {
     expect(readCreatedKey({ key: 'the-key', id: 'k3' })).toMatchObject({ apiKey: 'the-key', record: { keyId: 'k3' } });
   });
 
-  it('is undefined without a key value or without an id', () => {
+  it('is undefined without a key value or without an id, or with a key value no key has (control characters, spaces)', () => {
     expect(readCreatedKey(SANDBOX_RECORD)).toBeUndefined();
+    expect(readCreatedKey({ ...SANDBOX_RECORD, api_key: 'sbx_live_\u001b[2Jwiped' })).toBeUndefined();
+    expect(readCreatedKey({ ...SANDBOX_RECORD, api_key: 'two words' })).toBeUndefined();
     expect(readCreatedKey({ api_key: 'x' })).toBeUndefined();
   });
 });

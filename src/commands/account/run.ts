@@ -10,6 +10,7 @@ import { UsageError, UserCancelledError } from '../../errors/cli.js';
 import { EXIT } from '../../errors/exit-codes.js';
 import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
+import { sanitizeLine } from '../../io/sanitize.js';
 import { waitWithSpinner } from '../shared.js';
 
 /** Options of `pravo account`. */
@@ -106,7 +107,7 @@ export async function runOverages(f: Factory, options: OveragesOptions): Promise
     const cost =
       wanted.allowed && price !== undefined
         ? ` Units beyond a quota are billed at the unit prices (${Object.entries(before.prices.perUnit)
-            .map(([kind, p]) => `${kind} ${render.formatPrice(p, before.prices.currency)}`)
+            .map(([kind, p]) => `${sanitizeLine(kind)} ${render.formatPrice(p, before.prices.currency)}`)
             .join(', ')}): at most ${render.formatPrice(price * wanted.monthly_limit, before.prices.currency)} a month.`
         : '';
     const question = wanted.allowed

@@ -12,7 +12,7 @@ import { UsageError, UserCancelledError } from '../../errors/cli.js';
 import { EXIT } from '../../errors/exit-codes.js';
 import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
-import { sanitizeLine } from '../../io/sanitize.js';
+import { escapeJsonForTerminal, sanitizeLine } from '../../io/sanitize.js';
 import { waitWithSpinner } from '../shared.js';
 
 /** Options of `pravo keys create`. */
@@ -101,7 +101,8 @@ export async function runCreate(f: Factory, options: CreateOptions): Promise<num
   const created = readCreatedKey(response.data);
   if (created === undefined) {
     // The key exists but pravo cannot tell where its value is: the body is its only copy, so it is printed whole.
-    f.io.stdout.write(response.raw.endsWith('\n') ? response.raw : `${response.raw}\n`);
+    const raw = f.io.stdoutIsTTY ? escapeJsonForTerminal(response.raw) : response.raw;
+    f.io.stdout.write(raw.endsWith('\n') ? raw : `${raw}\n`);
     printer.note('The server created a key, but its response holds no key value and id that pravo recognizes; the body is printed above as sent. Keep what you need of it now.');
     return EXIT.error;
   }
