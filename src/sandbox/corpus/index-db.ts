@@ -23,10 +23,13 @@
  * - `courts`: every court of the courts file, plus each court a decision names (`court_id`) that the file lacks, with
  *   the decision's `court` as its name (`Съд <court_id>` when it has none) and null type, ECLI code and parent.
  * - `articles`: `id` (= FTS rowid), `doc` (documents rowid), `ordinal` (0-based position in `elements`), `ref`,
- *   `label`, `text`, `excerpt_id` (stable, unique: `<document_id>:<ref>`, `~2`, `~3`… appended when a ref repeats
- *   within the document), `stem_count` (number of indexed stems).
- * - `fts`: contentless FTS5 table (`content=''`) over the pre-stemmed article text (stems joined by spaces), rowid =
- *   `articles.id`; `bm25(fts)` works on it (column sizes are kept).
+ *   `label`, `text` (the element's text without the heading lines that belong to the next article, see
+ *   `headings.ts`), `heading` (the heading lines moved here from the end of the previous article; `''` when none),
+ *   `excerpt_id` (stable, unique: `<document_id>:<ref>`, `~2`, `~3`… appended when a ref repeats within the
+ *   document), `stem_count` (number of indexed stems of `text`). Indexed by `(doc, ordinal)` and `(doc, ref)`.
+ * - `fts`: contentless FTS5 table (`content=''`) with two columns, the pre-stemmed article text and the pre-stemmed
+ *   heading (stems joined by spaces), rowid = `articles.id`; `bm25(fts, …)` works on it (column sizes are kept).
+ * - `fts_vocab`: fts5vocab (`row`) over `fts`: how many articles hold each stem.
  *
  * Every SQL statement of the index is in this module; the rest of the sandbox reads it through the methods of
  * {@link SearchIndex}. Index files are 0600 and the data directory 0700 (see `files.ts`).
@@ -39,6 +42,7 @@ import { isCourtSourceType, KNOWN_SOURCE_TYPES, type DocumentElement, type Docum
 import { ensurePrivateDir, makePrivate } from '../files.js';
 import { processIsRunning } from '../processes.js';
 import { analyze, ANALYZER_VERSION } from '../search/analysis.js';
+import { elementsWithHeadings } from './headings.js';
 import { digestInputs, INDEX_SCHEMA_VERSION, type CorpusInputs, type InputsDigest } from './inputs.js';
 import {
   cancelledError,
@@ -120,8 +124,10 @@ export interface ArticleRow {
   ordinal: number;
   /** Label as in the source, e.g. `Чл. 405.`. */
   label: string;
-  /** Full text of the article. */
+  /** Text of the article (without heading lines that belong to the next one, see `headings.ts`). */
   text: string;
+  /** Heading lines introducing the article (section and article headings), `''` when none. */
+  heading: string;
   /** `<document_id>:<ref>`, unique in the index (see {@link excerptIds}). */
   excerpt_id: string;
 }
@@ -188,10 +194,18 @@ export interface SearchIndex {
   /** The largest article id (0 for an index without articles); ids run 1…this. */
   maxArticleId(): number;
   /**
-   * The articles whose indexed stems contain `stem` (an exact FTS5 phrase match on one stem of `analyze`), each as
-   * `[articleId, bm25]` with `bm25` as FTS5's `bm25(fts)` returns it: negative, lower is a better match. Any order.
+   * The articles whose indexed stems (text or heading) contain `stem` (an exact FTS5 phrase match on one stem of
+   * `analyze`), each as `[articleId, bm25]` with `bm25` as FTS5's `bm25(fts, 1, HEADING_WEIGHT)` returns it: negative,
+   * lower is a better match; a match in the heading counts {@link HEADING_WEIGHT} times one in the text. Any order.
    */
   matchStem(stem: string): [article: number, bm25: number][];
+  /**
+   * How many articles contain `stem` (text or heading), from the FTS5 vocabulary (`fts_vocab`) without reading the
+   * postings; for bounding a query's work before matching (see `ranking.ts`).
+   */
+  stemArticleCount(stem: string): number;
+  /** The id of a document's article by its `ref` (as the corpus writes it: `344`, `2б`, `§1`…); undefined when none. */
+  articleByRef(document: number, ref: string): number | undefined;
   /** One article by id, or undefined when no article has it. */
   article(id: number): ArticleRow | undefined;
   /**
@@ -225,6 +239,9 @@ export function collectionOf(sourceType: string): string {
 export function indexFileName(inputsKey: string): string {
   return `index-${inputsKey}.sqlite`;
 }
+
+/** Weight of a match in an article's heading relative to one in its text (`bm25` column weight; see `headings.ts`). */
+export const HEADING_WEIGHT = 3;
 
 const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -261,10 +278,13 @@ CREATE TABLE articles (
   label TEXT NOT NULL,
   text TEXT NOT NULL,
   excerpt_id TEXT NOT NULL UNIQUE,
-  stem_count INTEGER NOT NULL
+  stem_count INTEGER NOT NULL,
+  heading TEXT NOT NULL
 );
 CREATE INDEX articles_doc ON articles (doc, ordinal);
-CREATE VIRTUAL TABLE fts USING fts5 (stems, content = '');
+CREATE INDEX articles_ref ON articles (doc, ref);
+CREATE VIRTUAL TABLE fts USING fts5 (stems, heading, content = '');
+CREATE VIRTUAL TABLE fts_vocab USING fts5vocab (fts, 'row');
 CREATE TABLE courts (
   court_id INTEGER PRIMARY KEY,
   name TEXT NOT NULL,
@@ -403,9 +423,9 @@ async function buildIndex(
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertArticle = db.prepare(
-      'INSERT INTO articles (id, doc, ordinal, ref, label, text, excerpt_id, stem_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO articles (id, doc, ordinal, ref, label, text, excerpt_id, stem_count, heading) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    const insertFts = db.prepare('INSERT INTO fts (rowid, stems) VALUES (?, ?)');
+    const insertFts = db.prepare('INSERT INTO fts (rowid, stems, heading) VALUES (?, ?, ?)');
     const collections = new Map<string, string>();
     /** The corpus file of each document_id seen, to name both files of a repeated one. */
     const fileOf = new Map<string, string>();
@@ -457,20 +477,23 @@ async function buildIndex(
           d.elements.length,
         );
         const ids = excerptIds(d.document_id, d.elements);
+        const texts = elementsWithHeadings(d.elements);
         d.elements.forEach((element, ordinal) => {
           articles++;
-          const stems = analyze(element.text);
+          const { body, heading } = texts[ordinal]!;
+          const stems = analyze(body);
           insertArticle.run(
             articles,
             documents,
             ordinal,
             element.ref,
             element.label,
-            element.text,
+            body,
             ids[ordinal] ?? '',
             stems.length,
+            heading,
           );
-          insertFts.run(articles, stems.join(' '));
+          insertFts.run(articles, stems.join(' '), analyze(heading).join(' '));
         });
         if (documents % step === 0) onProgress?.({ phase: 'indexing', done: documents, total: Math.max(total, documents) });
       }
@@ -586,6 +609,8 @@ function createSearchIndex(
   let sourceTypes: SourceTypeEntry[] | undefined;
   let matchStatement: StatementSync | undefined;
   let articleStatement: StatementSync | undefined;
+  let countStatement: StatementSync | undefined;
+  let refStatement: StatementSync | undefined;
   let documentStatement: StatementSync | undefined;
   return {
     path,
@@ -616,13 +641,21 @@ function createSearchIndex(
     },
     matchStem(stem: string): [number, number][] {
       if (!matchStatement) {
-        matchStatement = db.prepare('SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ?');
+        matchStatement = db.prepare(`SELECT rowid, bm25(fts, 1.0, ${HEADING_WEIGHT.toFixed(1)}) FROM fts WHERE fts MATCH ?`);
         matchStatement.setReturnArrays(true);
       }
       return matchStatement.all(`"${stem.replaceAll('"', '""')}"`) as unknown as [number, number][];
     },
+    stemArticleCount(stem: string): number {
+      countStatement ??= db.prepare('SELECT doc FROM fts_vocab WHERE term = ?');
+      return (countStatement.get(stem) as { doc: number } | undefined)?.doc ?? 0;
+    },
+    articleByRef(document: number, ref: string): number | undefined {
+      refStatement ??= db.prepare('SELECT id FROM articles WHERE doc = ? AND ref = ? ORDER BY ordinal LIMIT 1');
+      return (refStatement.get(document, ref) as { id: number } | undefined)?.id;
+    },
     article(id: number): ArticleRow | undefined {
-      articleStatement ??= db.prepare('SELECT id, ordinal, label, text, excerpt_id FROM articles WHERE id = ?');
+      articleStatement ??= db.prepare('SELECT id, ordinal, label, text, heading, excerpt_id FROM articles WHERE id = ?');
       return articleStatement.get(id) as ArticleRow | undefined;
     },
     readDocument(documentId: string, collection: string): StoredDocument | undefined {
