@@ -3,7 +3,7 @@
  * Bulgarian"): what became of every word of the query in this document, the words as typed.
  */
 import { isIndexable, STOPWORDS, type AnalyzedQuery } from './analysis.js';
-import type { ArticleHit, DocumentHit } from './ranking.js';
+import type { ArticleHit, DocumentHit, GroupStem, GroupWeight, TermGroup } from './ranking.js';
 
 /** "с" or "със" before a word (Bulgarian: "със" before с/з). */
 function withPreposition(word: string): string {
@@ -34,6 +34,8 @@ function agree(count: number, singular: string, plural: string): string {
  * - `title`: its stem is in the title, not in an excerpted article.
  * - `elsewhere`: otherwise, its stem is in another article of the document (one that is not excerpted).
  * - `missing`: its stem was found nowhere in the document.
+ * - `frequent`: not searched, because the query had more (or more frequent) words than one query may search (see
+ *   `planQuery` in `ranking.ts`); the rarest words were searched.
  * - `common`: a stopword, not searched for (see `STOPWORDS`).
  * - `short`: a one-character token that is not a stopword (e.g. a digit), not searched for.
  */
@@ -43,6 +45,7 @@ export interface WordPlacement {
   title: string[];
   elsewhere: string[];
   missing: string[];
+  frequent: string[];
   common: string[];
   short: string[];
 }
@@ -53,7 +56,12 @@ export interface WordPlacement {
  * typed.
  * @param excerpted the document's excerpted articles.
  */
-export function placeWords(doc: DocumentHit, excerpted: readonly ArticleHit[], query: AnalyzedQuery): WordPlacement {
+export function placeWords(
+  doc: DocumentHit,
+  excerpted: readonly ArticleHit[],
+  query: AnalyzedQuery,
+  weights: readonly GroupWeight[] = [],
+): WordPlacement {
   const inExcerpts = new Set(excerpted.flatMap((a) => a.terms));
   const placement: WordPlacement = {
     excerptsAndTitle: [],
@@ -61,11 +69,14 @@ export function placeWords(doc: DocumentHit, excerpted: readonly ArticleHit[], q
     title: [],
     elsewhere: [],
     missing: [],
+    frequent: [],
     common: [],
     short: [],
   };
   query.terms.forEach((term, i) => {
-    const list = inExcerpts.has(i)
+    const list = weights[i]?.skipped
+      ? placement.frequent
+      : inExcerpts.has(i)
       ? doc.termsInTitle.has(i)
         ? placement.excerptsAndTitle
         : placement.excerpts
@@ -100,8 +111,10 @@ export function explain(
   excerpted: readonly ArticleHit[],
   labels: readonly string[],
   query: AnalyzedQuery,
+  groups: readonly TermGroup[] = [],
+  plan: { weights: readonly GroupWeight[]; stems: readonly GroupStem[][] } = { weights: [], stems: [] },
 ): string {
-  const words = placeWords(doc, excerpted, query);
+  const words = placeWords(doc, excerpted, query, plan.weights);
   const parts: string[] = [];
   // Labels without their final period ("Чл. 405." → "Чл. 405"), each once (a ref can repeat within a document).
   const where = enumerate([...new Set(labels.map((l) => l.trim().replace(/\.$/u, '')).filter((l) => l !== ''))]);
@@ -120,6 +133,18 @@ export function explain(
     parts.push(`${enumerate(quote(words.elsewhere))} ${agree(n, 'се среща', 'се срещат')} в други части на документа.`);
   }
   if (words.missing.length > 0) parts.push(`Няма съвпадение за ${enumerate(quote(words.missing))}.`);
+  // The legal terms searched for everyday words (see vocabulary.ts), once per word.
+  groups.forEach((group, i) => {
+    const terms = [...new Set((plan.stems[i] ?? []).flatMap((s) => (s.expansion === undefined ? [] : [s.expansion])))];
+    if (terms.length === 0 || group.term.surfaces.length === 0) return;
+    parts.push(`${quote(group.term.surfaces.slice(0, 1))[0]} е търсена и като ${enumerate(quote(terms))}.`);
+  });
+  if (words.frequent.length > 0) {
+    const n = words.frequent.length;
+    parts.push(
+      `${enumerate(quote(words.frequent))} ${agree(n, 'не е търсена: заявката има повече думи, отколкото се търсят наведнъж, и тази е сред най-честите', 'не са търсени: заявката има повече думи, отколкото се търсят наведнъж, и тези са сред най-честите')}.`,
+    );
+  }
   if (words.common.length > 0) {
     const n = words.common.length;
     parts.push(

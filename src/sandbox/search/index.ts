@@ -19,7 +19,8 @@ import { excerptArticles, excerptsOf } from './excerpts.js';
 import { explain } from './explanation.js';
 import { allowedDocuments } from './filters.js';
 import { searchMetadata } from './metadata.js';
-import { relativeScore, scoreArticles, scoreDocuments } from './ranking.js';
+import { absoluteScore, planQuery, scoreArticles, scoreDocuments } from './ranking.js';
+import { termGroups } from './vocabulary.js';
 import { chooseSourceTypes, isCaseLawType } from './source-types.js';
 
 /**
@@ -71,14 +72,15 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
   const allowed = allowedDocuments(request, metadata, selected, caseLaw);
 
   // Stages 2 and 3.
-  const { hits, weights } = scoreArticles(index, metadata, terms, allowed);
+  const groups = termGroups(terms);
+  const plan = planQuery(index, metadata, groups);
+  const hits = scoreArticles(index, metadata, plan, allowed);
   const maxResults = request.max_results ?? LIMITS.maxResultsDefault;
-  const ranked = scoreDocuments(hits, metadata, terms, weights, allowed).slice(0, maxResults);
+  const ranked = scoreDocuments(hits, metadata, groups, plan.weights, allowed).slice(0, maxResults);
   if (ranked.length === 0) return empty;
 
   // Stages 4 and 5.
-  const matcher = createStemMatcher(terms.map((t) => t.stem));
-  const bestDocument = ranked[0]!.score;
+  const matcher = createStemMatcher(plan.stems.flat().map((s) => s.stem));
   const picked = ranked.map(excerptArticles);
   const bestExcerpt = Math.max(...picked.flat().map((a) => a.score));
   const results = ranked.map((doc, i): SearchResult => {
@@ -94,8 +96,8 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
       author: m.author ?? '',
       url: m.url ?? '',
       excerpts,
-      score: relativeScore(doc.score, bestDocument),
-      explanation: explain(doc, articles, excerpts.map((e) => e.label ?? ''), analyzed),
+      score: absoluteScore(doc.score, plan.weights),
+      explanation: explain(doc, articles, excerpts.map((e) => e.label ?? ''), analyzed, groups, plan),
       source_type: m.source_type,
     };
     if (isCaseLawType(m.source_type, metadata.sourceTypes)) {

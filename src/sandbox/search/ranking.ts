@@ -1,23 +1,62 @@
 /**
- * Ranking of `POST /v1/search` (stages 2 and 3): BM25 candidates per query stem, scored articles, and documents scored
- * from their articles. Scores are relative only within one query.
+ * Ranking of `POST /v1/search` (stages 2 and 3): the query's term groups matched per stem (BM25 from FTS5), articles
+ * scored from them, and documents scored from their articles. The scale of the final `score` is described at
+ * {@link absoluteScore}.
  */
 import type { SearchIndex } from '../corpus/index-db.js';
 import type { QueryTerm } from './analysis.js';
 import type { DocumentMeta, SearchMetadata } from './metadata.js';
 
-/** Candidate articles kept after stage 2 (best BM25 first); bounds the work of the later stages. */
+/** Candidate articles kept after stage 2 (best first); bounds the work of the later stages. */
 export const MAX_CANDIDATE_ARTICLES = 3000;
+/**
+ * Most postings (article × stem rows) one query may read from the index. Stems are matched rarest first; a stem that
+ * would take the query past the budget is skipped (the explanation says so). Reading a posting costs about 1 µs, so
+ * this bounds a query's matching to some 50 ms whatever its length (the spec allows 2,000 characters).
+ */
+export const MAX_QUERY_POSTINGS = 50_000;
+/** Most term groups (distinct query words) searched; beyond it, the most common words are skipped. */
+export const MAX_QUERY_TERMS = 24;
+/** Weight of a stem that only stands for a query word (a synonym, see `vocabulary.ts`) relative to the word itself. */
+export const EXPANSION_WEIGHT = 0.6;
+
+/** One stem searched for a term group, with its weight in the group. */
+export interface GroupStem {
+  stem: string;
+  /** 1 for the word as typed; {@link EXPANSION_WEIGHT} for a synonym. */
+  weight: number;
+  /** The synonym's words as the vocabulary writes them, for the explanation; absent for the typed word. */
+  expansion?: string;
+}
+
+/**
+ * A word of the query as the ranking sees it: the typed word's stem plus, when the vocabulary knows the word, the
+ * stems of the terms the law uses for it. An article matches the group when it holds any of the stems.
+ */
+export interface TermGroup {
+  term: QueryTerm;
+  stems: GroupStem[];
+}
+
+/** A term group after matching: its IDF weight, and why it was not searched when it was not. */
+export interface GroupWeight {
+  /** IDF (over articles) of the group's best-known stem: how much a match on it tells. */
+  weight: number;
+  /** `common`: skipped as too frequent for the query's budget ({@link MAX_QUERY_POSTINGS}, {@link MAX_QUERY_TERMS}). */
+  skipped?: 'common';
+}
 
 /** One candidate article after stage 2. */
 export interface ArticleHit {
   article: number;
   document: number;
-  /** BM25 (FTS5, positive: larger is better) summed over the matched query stems. */
+  /** BM25 summed over the matched groups (each group: its best stem, see {@link scoreArticles}). */
   bm25: number;
-  /** Indexes (into the query's terms) of the stems the article contains. */
+  /** Indexes (into the query's groups) of the groups the article matches. */
   terms: number[];
-  /** `bm25` adjusted by the IDF-weighted share of query stems matched (see `articleScore`). */
+  /** IDF-weighted share of the query's groups the article matches, 0…1. */
+  coverage: number;
+  /** `bm25` adjusted for coverage (see {@link articleScore}). */
   score: number;
 }
 
@@ -25,29 +64,31 @@ export interface ArticleHit {
 export interface DocumentHit {
   meta: DocumentMeta;
   articles: ArticleHit[];
+  /** Ranking score (unbounded); see {@link scoreDocuments}. */
   score: number;
-  /** Indexes of the query terms found in the document's articles. */
+  /** IDF-weighted share of the query's groups in the document's best articles or title, 0…1. */
+  coverage: number;
+  /** Indexes of the query groups found in the document's articles. */
   termsInArticles: Set<number>;
-  /** Indexes of the query terms found in the title. */
+  /** Indexes of the query groups found in the title. */
   termsInTitle: Set<number>;
 }
 
 /**
- * IDF of a term over articles (BM25's, floored at a small positive value): how much a match on it tells.
- * `n` = articles containing the term, `total` = all articles.
+ * IDF of a stem over articles (BM25's, floored at a small positive value): how much a match on it tells.
+ * `n` = articles containing the stem, `total` = all articles.
  */
-function idf(n: number, total: number): number {
+export function idf(n: number, total: number): number {
   return Math.max(0.05, Math.log(1 + (total - n + 0.5) / (n + 0.5)));
 }
 
 /**
- * Article score: BM25 times a coverage factor `0.5 + 0.5 × c`, where `c` is the IDF-weighted share of the query's
- * stems the article contains. BM25 alone lets one frequent, heavily repeated term outweigh an article that contains
- * all of the question's terms; the factor halves the score of an article that matches only a small, common part of
- * the question.
+ * Article score: BM25 times `coverage²`, `coverage` being the IDF-weighted share of the query's groups the article
+ * holds. BM25 alone lets one heavily repeated word outweigh an article that answers the whole question; the square
+ * makes an article with half of the question's weight score a quarter.
  */
 function articleScore(bm25: number, coverage: number): number {
-  return bm25 * (0.5 + 0.5 * coverage);
+  return bm25 * coverage * coverage;
 }
 
 /**
@@ -55,40 +96,49 @@ function articleScore(bm25: number, coverage: number): number {
  * repeat the vocabulary of the act they change, often in one very long article; when the amended act itself is in the
  * collection (and passes the filters), it is the better answer, so the amending act gets `AMENDED_ACT_PRESENT_PRIOR`.
  * When it is not (the corpus has many amending acts of codes it does not hold, e.g. Кодекс на труда), the amending
- * act is the best proxy for it and is not demoted beyond `AMENDING_PRIOR`. Checked on the real corpus: a flat
- * demotion of every amending act pushed the ЗИД of the VAT act and of the labour code below unrelated acts for VAT
- * and labour questions; without any, ЗИД of the insurance code came close to Кодекс за застраховането.
+ * act is the best proxy for it and gets `AMENDING_PRIOR`.
  */
 function documentPrior(meta: DocumentMeta, allowed: Uint8Array): number {
   if (!meta.amending) return 1;
   return meta.amends.some((id) => allowed[id] === 1) ? AMENDED_ACT_PRESENT_PRIOR : AMENDING_PRIOR;
 }
-const AMENDED_ACT_PRESENT_PRIOR = 0.6;
-const AMENDING_PRIOR = 0.9;
+const AMENDED_ACT_PRESENT_PRIOR = 0.5;
+const AMENDING_PRIOR = 0.85;
+/** Weight of the title: a document scores up to `1 + TITLE_WEIGHT` times more when its title holds the whole query. */
 const TITLE_WEIGHT = 1;
+/** Articles counted in a document's score (the best, then a decaying bonus). */
+const ARTICLES_PER_DOCUMENT = 5;
+/** Act-level length normalization: the score is divided by `1 + LENGTH_SLOPE × ln(1 + articles / LENGTH_PIVOT)`. */
+const LENGTH_SLOPE = 0.25;
+const LENGTH_PIVOT = 40;
 
 /**
  * Stage 3: document score =
- *   (s₁ + ½·s₂ + ¼·s₃ + … over its best 8 articles, s = article score)  — best article plus a decaying bonus
- *   × (0.4 + 0.6 × coverage of the query's stems by the whole document, articles and title, IDF-weighted)
- *   × (1 + 0.5 × IDF-weighted share of the query's stems found in the title)
- *   × `documentPrior`.
- * The decay lets a document with several relevant articles win over one with a single long one without letting the
- * longest documents win by volume; coverage prefers documents answering the whole question.
+ *   (s₁ + ½·s₂ + ¼·s₃ + … over its best {@link ARTICLES_PER_DOCUMENT} articles, s = article score)
+ *   × (0.3 + 0.7 × coverage²), coverage = IDF-weighted share of the groups in its 3 best articles or its title
+ *   × (1 + TITLE_WEIGHT × IDF-weighted share of the groups found in the title)
+ *   ÷ (1 + LENGTH_SLOPE × ln(1 + articles / LENGTH_PIVOT))   — act-level length normalization
+ *   × `documentPrior` × `boost` (a referenced act, see `search`).
+ * The bonus lets a document with several relevant articles win over one with a single long one; the length
+ * normalization keeps long codes, which hold some article for almost any combination of words, from winning
+ * questions their shorter neighbours answer; coverage is taken from the best articles, not the whole document, for
+ * the same reason.
  *
  * @param hits the candidates of {@link scoreArticles}; their `articles` order is changed.
- * @param weights IDF weight per query term (same order as `terms`).
+ * @param weights the groups' weights (same order as the groups).
  * @param allowed per document rowid, 1 when the document passes the filters.
+ * @param boost per document rowid, a factor (default 1) for documents the query names.
  * @returns the documents best first, ties by `document_id`.
  */
 export function scoreDocuments(
   hits: ArticleHit[],
   metadata: SearchMetadata,
-  terms: readonly QueryTerm[],
-  weights: readonly number[],
+  groups: readonly TermGroup[],
+  weights: readonly GroupWeight[],
   allowed: Uint8Array,
+  boost: ReadonlyMap<number, number> = new Map(),
 ): DocumentHit[] {
-  const totalWeight = weights.reduce((a, b) => a + b, 0) || 1;
+  const totalWeight = weights.reduce((a, b) => a + b.weight, 0) || 1;
   const byDocument = new Map<number, DocumentHit>();
   for (const hit of hits) {
     let doc = byDocument.get(hit.document);
@@ -96,10 +146,10 @@ export function scoreDocuments(
       const meta = metadata.documents[hit.document];
       if (!meta) continue;
       const termsInTitle = new Set<number>();
-      terms.forEach((t, i) => {
-        if (meta.titleStems.has(t.stem)) termsInTitle.add(i);
+      groups.forEach((g, i) => {
+        if (g.stems.some((s) => s.weight === 1 && meta.titleStems.has(s.stem))) termsInTitle.add(i);
       });
-      doc = { meta, articles: [], score: 0, termsInArticles: new Set(), termsInTitle };
+      doc = { meta, articles: [], score: 0, coverage: 0, termsInArticles: new Set(), termsInTitle };
       byDocument.set(hit.document, doc);
     }
     doc.articles.push(hit);
@@ -110,18 +160,22 @@ export function scoreDocuments(
     doc.articles.sort((a, b) => b.score - a.score || a.article - b.article);
     let base = 0;
     let factor = 1;
-    for (const a of doc.articles.slice(0, 8)) {
+    for (const a of doc.articles.slice(0, ARTICLES_PER_DOCUMENT)) {
       base += factor * a.score;
       factor /= 2;
     }
+    const inBest = new Set(doc.articles.slice(0, 3).flatMap((a) => a.terms));
     let covered = 0;
     let inTitle = 0;
     weights.forEach((w, i) => {
-      if (doc.termsInArticles.has(i) || doc.termsInTitle.has(i)) covered += w;
-      if (doc.termsInTitle.has(i)) inTitle += w;
+      if (inBest.has(i) || doc.termsInTitle.has(i)) covered += w.weight;
+      if (doc.termsInTitle.has(i)) inTitle += w.weight;
     });
+    doc.coverage = covered / totalWeight;
+    const length = 1 + LENGTH_SLOPE * Math.log(1 + doc.meta.articleCount / LENGTH_PIVOT);
     doc.score =
-      base * (0.4 + 0.6 * (covered / totalWeight)) * (1 + TITLE_WEIGHT * (inTitle / totalWeight)) * documentPrior(doc.meta, allowed);
+      (base * (0.3 + 0.7 * doc.coverage * doc.coverage) * (1 + TITLE_WEIGHT * (inTitle / totalWeight)) * documentPrior(doc.meta, allowed) * (boost.get(doc.meta.id) ?? 1)) /
+      length;
   }
   documents.sort(
     (a, b) => b.score - a.score || (a.meta.document_id < b.meta.document_id ? -1 : a.meta.document_id > b.meta.document_id ? 1 : 0),
@@ -130,58 +184,146 @@ export function scoreDocuments(
 }
 
 /**
- * Stage 2: per query stem, the BM25 score of every matching article (`SearchIndex.matchStem`); BM25 is a sum over
- * query terms, so the per-stem scores add up to exactly the score of the OR of all stems, and also tell which stems
- * each article matched. Articles of documents not `allowed` are dropped; the best {@link MAX_CANDIDATE_ARTICLES} (by
- * `articleScore`, ties by article id) remain.
+ * Which groups and stems a query may search within its budget: groups by their rarest stem, rarest first; a group
+ * is searched while the postings read stay within {@link MAX_QUERY_POSTINGS} and the groups within
+ * {@link MAX_QUERY_TERMS}; a synonym stem is dropped first when it alone would break the budget. The rest are marked
+ * `skipped: 'common'`. At least the rarest group is always searched.
+ * @returns per group, the weight and the stems to match (empty for a skipped group).
+ */
+export function planQuery(
+  index: SearchIndex,
+  metadata: SearchMetadata,
+  groups: readonly TermGroup[],
+): { weights: GroupWeight[]; stems: GroupStem[][] } {
+  const total = metadata.articleCount;
+  const counts = groups.map((g) => g.stems.map((s) => index.stemArticleCount(s.stem)));
+  const weights: GroupWeight[] = groups.map((g, i) => {
+    // The typed word's IDF; a word the corpus does not have takes its best synonym's, so that a citizen's word the
+    // law never uses still weighs what its legal term weighs.
+    const own = counts[i]![0]!;
+    const found = counts[i]!.slice(1).filter((n) => n > 0);
+    const n = own > 0 || found.length === 0 ? own : Math.min(...found);
+    return { weight: idf(n, total) };
+  });
+  const order = groups.map((_, i) => i).sort((a, b) => Math.min(...counts[a]!) - Math.min(...counts[b]!) || a - b);
+  const stems: GroupStem[][] = groups.map(() => []);
+  let budget = MAX_QUERY_POSTINGS;
+  let searched = 0;
+  for (const i of order) {
+    const own = counts[i]![0]!;
+    if (searched > 0 && (searched >= MAX_QUERY_TERMS || own > budget)) {
+      weights[i]!.skipped = 'common';
+      continue;
+    }
+    searched++;
+    budget -= own;
+    stems[i]!.push(groups[i]!.stems[0]!);
+    groups[i]!.stems.slice(1).forEach((s, k) => {
+      const n = counts[i]![k + 1]!;
+      if (n > 0 && n <= budget) {
+        budget -= n;
+        stems[i]!.push(s);
+      }
+    });
+  }
+  return { weights, stems };
+}
+
+/**
+ * Stage 2: per stem of each searched group, the BM25 score of every matching article (`SearchIndex.matchStem`). A
+ * group's contribution to an article is its typed word's BM25, or, when larger, its synonyms' (their summed BM25
+ * times {@link EXPANSION_WEIGHT}, divided by the square root of their number, so that a phrase of several legal words
+ * counts about as much as one word). Articles of documents not `allowed` are dropped; the best
+ * {@link MAX_CANDIDATE_ARTICLES} (by `articleScore`, ties by article id) remain.
  *
+ * @param plan the output of {@link planQuery}.
  * @param allowed per document rowid, 1 when the document passes the filters.
- * @returns the candidates (in no particular order when there are at most {@link MAX_CANDIDATE_ARTICLES}) and the IDF
- *   weight of each term, in the order of `terms`.
+ * @returns the candidates (in no particular order when there are at most {@link MAX_CANDIDATE_ARTICLES}).
  */
 export function scoreArticles(
   index: SearchIndex,
   metadata: SearchMetadata,
-  terms: readonly QueryTerm[],
+  plan: { weights: readonly GroupWeight[]; stems: readonly GroupStem[][] },
   allowed: Uint8Array,
-): { hits: ArticleHit[]; weights: number[] } {
-  const bm25 = new Map<number, number>();
-  const matched = new Map<number, number[]>();
-  const weights: number[] = [];
-  terms.forEach((term, i) => {
-    const rows = index.matchStem(term.stem);
-    weights.push(idf(rows.length, metadata.articleCount));
-    for (const [article, rank] of rows) {
-      if (allowed[metadata.articleDocument[article] ?? 0] !== 1) continue;
-      bm25.set(article, (bm25.get(article) ?? 0) - rank);
-      const list = matched.get(article);
-      if (list) list.push(i);
-      else matched.set(article, [i]);
+): ArticleHit[] {
+  const { weights, stems } = plan;
+  const groupCount = weights.length;
+  // Per article: the typed word's BM25 and the synonyms' summed BM25, per group.
+  const own = new Map<number, Float64Array>();
+  const synonyms = new Map<number, Float64Array>();
+  const vector = (map: Map<number, Float64Array>, article: number): Float64Array => {
+    let v = map.get(article);
+    if (!v) {
+      v = new Float64Array(groupCount);
+      map.set(article, v);
+    }
+    return v;
+  };
+  stems.forEach((groupStems, g) => {
+    for (const s of groupStems) {
+      const map = s.weight === 1 ? own : synonyms;
+      for (const [article, rank] of index.matchStem(s.stem)) {
+        if (allowed[metadata.articleDocument[article] ?? 0] !== 1) continue;
+        vector(map, article)[g]! -= rank;
+        if (map === synonyms) vector(own, article);
+      }
     }
   });
-  const totalWeight = weights.reduce((a, b) => a + b, 0) || 1;
+  const synonymCount = stems.map((list) => list.filter((s) => s.weight !== 1).length);
+  const totalWeight = weights.reduce((a, b) => a + b.weight, 0) || 1;
   let hits: ArticleHit[] = [];
-  for (const [article, score] of bm25) {
-    const termList = matched.get(article) ?? [];
-    const coverage = termList.reduce((sum, t) => sum + (weights[t] ?? 0), 0) / totalWeight;
+  for (const [article, ownScores] of own) {
+    const synonymScores = synonyms.get(article);
+    let bm25 = 0;
+    let covered = 0;
+    const terms: number[] = [];
+    for (let g = 0; g < groupCount; g++) {
+      const typed = ownScores[g]!;
+      const other = synonymScores ? (synonymScores[g]! * EXPANSION_WEIGHT) / Math.sqrt(synonymCount[g] || 1) : 0;
+      const best = Math.max(typed, other);
+      if (best <= 0) continue;
+      bm25 += best;
+      covered += weights[g]!.weight;
+      terms.push(g);
+    }
+    if (terms.length === 0) continue;
+    const coverage = covered / totalWeight;
     hits.push({
       article,
       document: metadata.articleDocument[article] ?? 0,
-      bm25: score,
-      terms: termList,
-      score: articleScore(score, coverage),
+      bm25,
+      terms,
+      coverage,
+      score: articleScore(bm25, coverage),
     });
   }
   if (hits.length > MAX_CANDIDATE_ARTICLES) {
     hits.sort((a, b) => b.score - a.score || a.article - b.article);
     hits = hits.slice(0, MAX_CANDIDATE_ARTICLES);
   }
-  return { hits, weights };
+  return hits;
 }
 
 /**
- * A score relative to the best of its kind in the response, as results and excerpts carry it: `score / best` rounded
- * to 4 decimals, at least 0.0001 (so every returned item has a positive score; the best has 1).
+ * The `score` of a result, on a scale shared by all queries, in (0, 1], 4 decimals: `1 − e^(−r / (SCORE_SCALE × W))`,
+ * `r` being the document's ranking score ({@link scoreDocuments}) and `W` the summed IDF weight of the query's words.
+ * Dividing by `W` takes out the query's length (BM25 adds up over words), so `r / W` is about the BM25 term-frequency
+ * part per word of the question, times the coverage factors: a result holding every word of the question with
+ * repeated matches, or in its title, comes near 1 (0.8–0.95); one matching a single word of a four-word question
+ * stays under 0.05, however good that match, because coverage enters squared twice. Monotone in the ranking score, so
+ * results stay ordered by it; at least 0.0001.
+ */
+export function absoluteScore(score: number, weights: readonly GroupWeight[]): number {
+  const total = weights.reduce((a, b) => a + b.weight, 0) || 1;
+  const value = 1 - Math.exp(-score / (SCORE_SCALE * total));
+  return Math.max(0.0001, Math.round(value * 10_000) / 10_000);
+}
+/** Ranking score per unit of query weight at which a result's score reaches 1 − 1/e (0.63). */
+const SCORE_SCALE = 1;
+
+/**
+ * A score relative to the best of its kind in the response, as excerpts carry it: `score / best` rounded to 4
+ * decimals, at least 0.0001 (so every returned item has a positive score; the best has 1).
  */
 export function relativeScore(score: number, best: number): number {
   return Math.max(0.0001, Math.round((score / best) * 10_000) / 10_000);

@@ -1,0 +1,129 @@
+/**
+ * The search's vocabulary bridge: everyday Bulgarian words people type for things the law names otherwise
+ * („уволнение“ for „прекратяване на трудовото правоотношение“, „фалит“ for „несъстоятелност“). Maintained here by
+ * hand, from common usage, not from the corpus or the judged set: each entry says what a word means in the language
+ * of the statutes. A query word with an entry is searched both as typed and as the entry's legal terms (see
+ * `ranking.ts`, `TermGroup`), the legal terms with a lower weight (`EXPANSION_WEIGHT`), and the explanation names
+ * the terms used.
+ *
+ * To add an entry: a few forms of the everyday word (they are stemmed, so one form per stem is enough) and the legal
+ * terms (phrases are fine; their stopwords are dropped). Keep entries to real equivalents: a term that is only
+ * related widens every query with the word.
+ */
+import { analyze, isIndexable, stem } from './analysis.js';
+import type { QueryTerm } from './analysis.js';
+import { EXPANSION_WEIGHT, type TermGroup } from './ranking.js';
+
+/** One entry: everyday words and the legal terms they stand for. */
+export interface VocabularyEntry {
+  words: readonly string[];
+  law: readonly string[];
+}
+
+/** The maintained list (see the module comment). */
+export const VOCABULARY: readonly VocabularyEntry[] = [
+  // Work
+  { words: ['уволнение', 'уволнен', 'уволни', 'уволняване', 'уволнят'], law: ['прекратяване', 'трудово правоотношение'] },
+  { words: ['заплата', 'заплати', 'заплащане'], law: ['трудово възнаграждение'] },
+  { words: ['шеф', 'шефа', 'началник'], law: ['работодател'] },
+  { words: ['отпуска'], law: ['отпуск'] },
+  { words: ['болничен', 'болнични'], law: ['временна неработоспособност'] },
+  { words: ['майчинство'], law: ['бременност', 'раждане', 'отглеждане на дете'] },
+  { words: ['осигуровки', 'осигуровките'], law: ['осигурителни вноски'] },
+  { words: ['чужденец', 'чужденци'], law: ['гражданин на трета държава'] },
+  // Money, debt, business
+  { words: ['фалит', 'фалира', 'фалирал', 'фалирала', 'фалирали'], law: ['несъстоятелност'] },
+  { words: ['заем', 'заема', 'назаем'], law: ['кредит'] },
+  { words: ['ипотека', 'ипотечен'], law: ['кредит за недвижим имот'] },
+  { words: ['фирма', 'фирмата', 'фирми'], law: ['търговец', 'дружество'] },
+  { words: ['спестявания', 'депозит', 'депозити'], law: ['влог'] },
+  { words: ['биткойн', 'крипто', 'криптовалута', 'криптовалути'], law: ['криптоактив'] },
+  { words: ['счетоводител', 'счетоводни'], law: ['счетоводство', 'финансов отчет'] },
+  { words: ['реклама', 'рекламата'], law: ['търговско съобщение'] },
+  // Penalties, courts, authorities
+  { words: ['глоба', 'глоби', 'глобата', 'глобен', 'глобят'], law: ['наказание', 'имуществена санкция'] },
+  { words: ['жалба', 'оплакване', 'обжалвам', 'оспоря', 'оспорвам'], law: ['обжалване'] },
+  { words: ['подкуп', 'рушвет', 'рушвети'], law: ['корупция'] },
+  { words: ['полиция', 'полицията', 'полицай', 'полицаи'], law: ['полицейски орган', 'Министерството на вътрешните работи'] },
+  { words: ['доносник', 'сигнализиране'], law: ['лице, подаващо сигнал'] },
+  { words: ['вот', 'гласувам', 'гласува'], law: ['гласуване'] },
+  // Insurance, consumers
+  { words: ['франшиза', 'франшизата'], law: ['самоучастие'] },
+  { words: ['застраховка', 'застраховката', 'застраховки'], law: ['застраховане', 'застрахователен договор'] },
+  { words: ['катастрофа', 'катастрофата'], law: ['пътнотранспортно произшествие'] },
+  { words: ['кола', 'колата', 'автомобил', 'коли'], law: ['моторно превозно средство'] },
+  { words: ['шофьор', 'шофьорът'], law: ['водач'] },
+  { words: ['почивка', 'екскурзия', 'екскурзии'], law: ['туристически пакет', 'туристическо пътуване'] },
+  { words: ['онлайн', 'интернет'], law: ['договор от разстояние', 'цифрово съдържание'] },
+  { words: ['кеш'], law: ['плащане в брой'] },
+  { words: ['апликация'], law: ['цифрова услуга'] },
+  { words: ['турагенция', 'турагент'], law: ['туроператор', 'туристически агент'] },
+  { words: ['хакер', 'хакерска', 'кибератака'], law: ['инцидент', 'киберсигурност'] },
+  // Family, property
+  { words: ['развод', 'развода'], law: ['прекратяване на брака'] },
+  { words: ['наследство', 'наследството'], law: ['наследяване', 'наследник'] },
+  { words: ['апартамент', 'апартамента', 'къща'], law: ['жилище', 'недвижим имот'] },
+  { words: ['инвалид', 'инвалиди', 'инвалидност'], law: ['хора с увреждания', 'увреждане'] },
+  // Health, food, environment, energy
+  { words: ['лекар', 'доктор'], law: ['медицински специалист'] },
+  { words: ['болница', 'болницата'], law: ['лечебно заведение'] },
+  { words: ['етикет', 'етикета'], law: ['етикетиране'] },
+  { words: ['пестициди', 'пестицид', 'препарати'], law: ['продукти за растителна защита'] },
+  { words: ['боклук', 'боклука', 'сметище'], law: ['отпадъци', 'депо'] },
+  { words: ['дърва', 'дървата'], law: ['дървесина', 'сеч'] },
+  { words: ['ракия', 'ракията'], law: ['спиртни напитки', 'дестилат'] },
+  { words: ['ток', 'тока', 'електричество'], law: ['електрическа енергия'] },
+  { words: ['соларни', 'соларен', 'фотоволтаици'], law: ['възобновяеми източници'] },
+  { words: ['саниране', 'изолация'], law: ['енергийна ефективност'] },
+  // Gambling, weapons, security
+  { words: ['залагания', 'залагане', 'казино', 'тото'], law: ['хазартни игри', 'организатор на хазартни игри'] },
+  { words: ['пистолет', 'пушка'], law: ['огнестрелно оръжие'] },
+  { words: ['охранител', 'охранители'], law: ['охранителна дейност'] },
+];
+
+/** An expansion of one everyday word: the legal term's stems and the term as written. */
+interface Expansion {
+  stems: string[];
+  term: string;
+}
+
+let byStem: Map<string, Expansion[]> | undefined;
+
+/** The vocabulary by the stems of its everyday words; built on first use. */
+function expansions(): Map<string, Expansion[]> {
+  if (byStem) return byStem;
+  byStem = new Map();
+  for (const entry of VOCABULARY) {
+    const law = entry.law.map((term) => ({ term, stems: [...new Set(analyze(term))] }));
+    for (const word of entry.words) {
+      const lower = word.toLowerCase();
+      if (!isIndexable(lower)) continue;
+      const s = stem(lower);
+      const list = byStem.get(s) ?? [];
+      for (const e of law) if (!list.some((x) => x.term === e.term)) list.push(e);
+      byStem.set(s, list);
+    }
+  }
+  return byStem;
+}
+
+/**
+ * The query's words as term groups: each word's stem, plus the stems of the legal terms the vocabulary gives for it
+ * (weight `EXPANSION_WEIGHT`, `expansion` = the term as written). A legal stem the query already holds as a word of
+ * its own, or that another group already has, is not added twice.
+ */
+export function termGroups(terms: readonly QueryTerm[]): TermGroup[] {
+  const typed = new Set(terms.map((t) => t.stem));
+  const added = new Set<string>();
+  return terms.map((term) => {
+    const group: TermGroup = { term, stems: [{ stem: term.stem, weight: 1 }] };
+    for (const e of expansions().get(term.stem) ?? []) {
+      for (const s of e.stems) {
+        if (typed.has(s) || added.has(s)) continue;
+        added.add(s);
+        group.stems.push({ stem: s, weight: EXPANSION_WEIGHT, expansion: e.term });
+      }
+    }
+    return group;
+  });
+}
