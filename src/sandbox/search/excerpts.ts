@@ -12,6 +12,11 @@ import { relativeScore, type ArticleHit, type DocumentHit } from './ranking.js';
 export const EXCERPT_MAX_CHARS = 400;
 /** Share of an article an excerpt may hold when the excerpts would otherwise be the whole document. */
 export const EXCERPT_SHARE_OF_SHORT_DOCUMENT = 0.6;
+/**
+ * Most characters an excerpt shows before the first matched word of its passage (less when a sentence or clause
+ * starts closer), so that the first 80 characters, all a terminal table shows, say why the article was chosen.
+ */
+export const EXCERPT_LEAD_CHARS = 30;
 /** Maximum number of excerpts per result. */
 export const MAX_EXCERPTS = 3;
 /** An article becomes a further excerpt only when its score is at least this fraction of the document's best. */
@@ -30,7 +35,8 @@ export function excerptArticles(doc: DocumentHit): ArticleHit[] {
 /**
  * The excerpts of one result, in the order of `articles`: `excerpt_id`, `label`, `score` relative to `bestExcerpt`
  * (the best article score among the response's excerpts) and `text` cut by {@link excerptPassage} to at most
- * {@link EXCERPT_MAX_CHARS}. Short-document rule: when the excerpts would be every article of the document, each
+ * {@link EXCERPT_MAX_CHARS}, opening with the article's heading and a line break when the heading matched (see
+ * `matchedHeading`). Short-document rule: when the excerpts would be every article of the document, each
  * whole, each is cut to at most {@link EXCERPT_SHARE_OF_SHORT_DOCUMENT} of its article, so no result carries a
  * document's full text.
  * @throws Error when an article of `articles` is missing from the index (an inconsistent index file).
@@ -52,19 +58,37 @@ export function excerptsOf(
   return articles.map((a, k) => {
     const row = rows[k]!;
     const maxChars = wholeDocument ? Math.floor(row.text.length * EXCERPT_SHARE_OF_SHORT_DOCUMENT) : EXCERPT_MAX_CHARS;
+    const heading = matchedHeading(row.heading, matcher);
     return {
       excerpt_id: row.excerpt_id,
       label: row.label,
       score: relativeScore(a.score, bestExcerpt),
-      text: excerptPassage(row.text, matcher, maxChars),
+      text: heading === '' ? excerptPassage(row.text, matcher, maxChars) : `${heading}\n${excerptPassage(row.text, matcher, maxChars - heading.length - 1)}`,
     };
   });
 }
 
+/** Longest heading an excerpt opens with, in characters (longer headings: their last line, if it fits). */
+export const EXCERPT_HEADING_MAX_CHARS = 120;
+
 /**
- * A passage of `text` of at most `maxChars` UTF-16 code units centred on the densest run of matched words (found by
+ * The heading an excerpt opens with: the article's heading (see `corpus/headings.ts`) when it holds a matched word,
+ * as printed before the article (its last line alone when the whole is over {@link EXCERPT_HEADING_MAX_CHARS});
+ * `''` otherwise. A heading that matched is the shortest statement of why the article was chosen.
+ */
+function matchedHeading(heading: string, matcher: (text: string) => StemMatch[]): string {
+  if (heading === '' || matcher(heading).length === 0) return '';
+  if (heading.length <= EXCERPT_HEADING_MAX_CHARS) return heading;
+  const last = heading.slice(heading.lastIndexOf('\n') + 1);
+  return last.length <= EXCERPT_HEADING_MAX_CHARS && matcher(last).length > 0 ? last : '';
+}
+
+/**
+ * A passage of `text` of at most `maxChars` UTF-16 code units opening on the densest run of matched words (found by
  * `matcher`, see `createStemMatcher`): the span holding the most distinct matched stems (then the most matched words)
- * that fits the limit. Cut at word boundaries; "…" marks each cut. The whole text when it fits.
+ * that fits the limit, starting at most {@link EXCERPT_LEAD_CHARS} before it (at a sentence or clause start when one is
+ * that close; at the text's start when the run is that close to it). Cut at word boundaries; "…" marks each cut. The
+ * whole text when it fits.
  */
 export function excerptPassage(
   text: string,
@@ -105,11 +129,17 @@ export function excerptPassage(
       runEnd = Math.min(text.length, runStart + budget);
     }
   }
-  // Centre the run in the budget, then shift into the text.
-  const slack = budget - (runEnd - runStart);
-  let start = Math.max(0, runStart - Math.floor(slack / 2));
+  // Open on the run: start at most EXCERPT_LEAD_CHARS before its first matched word (after the last line break or
+  // sentence/clause end in that stretch, when there is one), so that the first characters shown hold the words that
+  // matched; then fill the budget forward only (a passage near the end is shorter rather than opening elsewhere).
+  const leadStart = Math.max(0, runStart - EXCERPT_LEAD_CHARS);
+  let start = leadStart;
+  if (leadStart > 0) {
+    const lead = text.slice(leadStart, runStart);
+    const boundary = Math.max(lead.lastIndexOf('\n') + 1, ...[...lead.matchAll(/[.;:!?]\s/gu)].map((m) => m.index + 2));
+    start = leadStart + boundary;
+  }
   let end = Math.min(text.length, start + budget);
-  start = Math.max(0, end - budget);
   // Snap to word boundaries (never cutting inside a word).
   if (start > 0 && !/\s/u.test(text[start - 1] ?? '')) {
     const next = text.slice(start).search(/\s/u);
