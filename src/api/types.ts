@@ -122,7 +122,7 @@ export interface SearchResult {
   author: string;
   url: string;
   excerpts: Excerpt[];
-  /** Relevance score, 0 to 1 (sandbox: relative to the best result of the query, which scores 1). */
+  /** Relevance score, 0 to 1 (sandbox: on one scale for all queries, see `absoluteScore` in src/sandbox/search/ranking.ts). */
   score?: number;
   /** Why the result is relevant, in Bulgarian; `null` when not available. */
   explanation?: string | null;

@@ -3,7 +3,7 @@
  * Bulgarian"): what became of every word of the query in this document, the words as typed.
  */
 import { isIndexable, STOPWORDS, type AnalyzedQuery } from './analysis.js';
-import type { ArticleHit, DocumentHit, GroupStem, GroupWeight, TermGroup } from './ranking.js';
+import type { ArticleHit, DocumentHit, GroupStem, GroupWeight } from './ranking.js';
 
 /** "с" or "със" before a word (Bulgarian: "със" before с/з). */
 function withPreposition(word: string): string {
@@ -103,15 +103,16 @@ export function placeWords(
  * Чл. 405 и Чл. 408. Заглавието съвпада с „…“. „изплати“ се среща в други части на документа. Няма съвпадение за
  * „…“. „да“ е пропусната като твърде обща дума.` (the articles named are the excerpted ones).
  * Every word of the query is named exactly once (none is dropped or shortened away), so the user can see what became
- * of each. Empty only for an empty query.
+ * of each; the legal terms searched for everyday words (`vocabulary.ts`) follow in a sentence of their own
+ * (`Търсени са и правните термини „прекратяване“ и „трудово правоотношение“.`). Empty only for an empty query.
  * @param excerpted the document's excerpted articles; @param labels their labels, in the same order.
+ * @param plan the query's plan (`planQuery`): which words were skipped as too frequent, which legal terms searched.
  */
 export function explain(
   doc: DocumentHit,
   excerpted: readonly ArticleHit[],
   labels: readonly string[],
   query: AnalyzedQuery,
-  groups: readonly TermGroup[] = [],
   plan: { weights: readonly GroupWeight[]; stems: readonly GroupStem[][] } = { weights: [], stems: [] },
 ): string {
   const words = placeWords(doc, excerpted, query, plan.weights);
@@ -133,12 +134,12 @@ export function explain(
     parts.push(`${enumerate(quote(words.elsewhere))} ${agree(n, 'се среща', 'се срещат')} в други части на документа.`);
   }
   if (words.missing.length > 0) parts.push(`Няма съвпадение за ${enumerate(quote(words.missing))}.`);
-  // The legal terms searched for everyday words (see vocabulary.ts), once per word.
-  groups.forEach((group, i) => {
-    const terms = [...new Set((plan.stems[i] ?? []).flatMap((s) => (s.expansion === undefined ? [] : [s.expansion])))];
-    if (terms.length === 0 || group.term.surfaces.length === 0) return;
-    parts.push(`${quote(group.term.surfaces.slice(0, 1))[0]} е търсена и като ${enumerate(quote(terms))}.`);
-  });
+  // The legal terms searched for everyday words (see vocabulary.ts). Named without the words they stand for, so that
+  // every word of the query stays named exactly once.
+  const legalTerms = [...new Set(plan.stems.flat().flatMap((s) => (s.expansion === undefined ? [] : [s.expansion])))];
+  if (legalTerms.length > 0) {
+    parts.push(`${agree(legalTerms.length, 'Търсен е и правният термин', 'Търсени са и правните термини')} ${enumerate(quote(legalTerms))}.`);
+  }
   if (words.frequent.length > 0) {
     const n = words.frequent.length;
     parts.push(

@@ -3,14 +3,18 @@
  * corpus index (`corpus/index-db.ts`).
  *
  * 1. Analysis (`analysis.ts`): the query's distinct stems with the words typed for them; none left → 0 results.
- *    Source types chosen (`source-types.ts`) and documents filtered (`filters.ts`).
- * 2. Candidates (`ranking.ts`, `scoreArticles`): per stem, the BM25 score of every matching article of an allowed
- *    document; the best `MAX_CANDIDATE_ARTICLES` remain.
- * 3. Documents (`ranking.ts`, `scoreDocuments`): candidates grouped by document and scored from their articles.
+ *    Source types chosen (`source-types.ts`) and documents filtered (`filters.ts`). Each word becomes a term group
+ *    with the legal terms the vocabulary gives for it (`vocabulary.ts`).
+ * 2. Plan and candidates (`ranking.ts`, `planQuery`, `scoreArticles`): groups matched rarest first within the
+ *    query's postings budget; per stem, the BM25 score of every matching article of an allowed document; the best
+ *    `MAX_CANDIDATE_ARTICLES` remain.
+ * 3. Documents (`ranking.ts`, `scoreDocuments`): candidates grouped by document and scored from their articles, with
+ *    act-level length normalization and the amending-act prior.
  * 4. Excerpts (`excerpts.ts`): up to 3 of the document's best articles (only those close to its best one), each cut
- *    to a passage of at most `EXCERPT_MAX_CHARS` around the densest run of matched words.
+ *    to a passage of at most `EXCERPT_MAX_CHARS` opening on the densest run of matched words.
  * 5. Explanation (`explanation.ts`): short Bulgarian sentences naming every word of the query as typed, once: matched
- *    in the excerpted articles (named), in the title, elsewhere in the document, not found, or skipped as too common or too short.
+ *    in the excerpted articles (named), in the title, elsewhere in the document, not found, searched also as legal
+ *    terms, skipped as too frequent for the query's budget, or skipped as too common or too short.
  */
 import { LIMITS, type SearchRequest, type SearchResponse, type SearchResult } from '../../api/types.js';
 import type { SearchIndex } from '../corpus/index-db.js';
@@ -53,7 +57,8 @@ export function checkSearchRequest(index: SearchIndex, request: SearchRequest): 
  * of case-law types (documents of explicitly selected non-court types are not affected by them), `max_results`
  * (default 20).
  *
- * Results: ranked by score, ties by `document_id`; `score` relative to the best result (best = 1, 4 decimals, > 0);
+ * Results: ranked by score, ties by `document_id`; `score` on one scale for all queries (`absoluteScore`: 0 to 1,
+ * 4 decimals, > 0);
  * each result's `excerpts` (≤ 3; `score` relative to the best excerpt of the response; `text` ≤ 400 characters) and a
  * Bulgarian `explanation`; court fields only for documents of case-law types. Never the full document or `elements`.
  * A query with no indexable words (only stopwords) or no matches gives `result_count` 0 and `results` [].
@@ -97,7 +102,7 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
       url: m.url ?? '',
       excerpts,
       score: absoluteScore(doc.score, plan.weights),
-      explanation: explain(doc, articles, excerpts.map((e) => e.label ?? ''), analyzed, groups, plan),
+      explanation: explain(doc, articles, excerpts.map((e) => e.label ?? ''), analyzed, plan),
       source_type: m.source_type,
     };
     if (isCaseLawType(m.source_type, metadata.sourceTypes)) {

@@ -30,6 +30,8 @@ const INSURANCE: CorpusDocument[] = [
     'Застрахователят ще изплати обезщетение в едномесечен срок.',
     longArticleText('Понякога застрахованият отказва чадъра.'),
   ]),
+  // The law's word for what a citizen calls „фалит“ (see src/sandbox/search/vocabulary.ts).
+  act('test-circus', 'Закон за измислените циркове', ['Съдът обявява несъстоятелността на цирка.']),
   // None of the words but "обезщетение".
   act('test-kites', 'Закон за хвърчилата', ['Собственикът на хвърчилото получава обезщетение, ако то се скъса.']),
 ];
@@ -59,6 +61,24 @@ function timesNamed(explanation: string, word: string): number {
 }
 
 describe('explanation of a result', () => {
+  it('finds the law\'s term for an everyday word and names the term searched, the word still once', () => {
+    const result = search(index, { query: 'фалит на цирка' }).results[0]!;
+    expect(result.document_id).toBe('test-circus');
+    expect(result.explanation).toContain('Търсен е и правният термин „несъстоятелност“.');
+    expect(timesNamed(result.explanation!, 'фалит')).toBe(1);
+  });
+
+  it('says which words a query with too many words did not search: the most frequent ones', () => {
+    // 23 made-up words (in no document) and „изплати“ (3 articles) fill the query's 24 words before „обезщетение“
+    // (5 articles), the most frequent, which is skipped and named as such.
+    const padding = Array.from({ length: 23 }, (_, i) => `шшш${100 + i}`).join(' ');
+    const result = search(index, { query: `${padding} изплати обезщетение` }).results[0]!;
+    expect(result.document_id).toBe('test-umbrellas');
+    expect(result.explanation).toContain('„обезщетение“ не е търсена: заявката има повече думи, отколкото се търсят наведнъж');
+    expect(timesNamed(result.explanation!, 'обезщетение')).toBe(1);
+    expect(result.explanation).toContain('Съвпадение с „изплати“');
+  });
+
   it('names every word of "застрахователят отказва да изплати обезщетение", matched or not, once', () => {
     const query = 'застрахователят отказва да изплати обезщетение';
     const results = search(index, { query }).results;

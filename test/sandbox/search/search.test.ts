@@ -87,7 +87,7 @@ describe('search on a synthetic corpus', () => {
     expect(result.explanation).toBe('Съвпадение с „часовникар“ и „часовници“ в Чл. 2.');
   });
 
-  it('cuts a long article to a passage around the match, marking the cuts', () => {
+  it('cuts a long article to a passage opening on the match, marking the cuts', () => {
     const full = LAWS.find((d) => d.document_id === 'test-long')!.elements[0]!.text;
     const excerpt = search(lawsIndex, { query: 'часовникар на селото' }).results[0]!.excerpts.find((e) =>
       e.text!.includes('селото'),
@@ -96,6 +96,8 @@ describe('search on a synthetic corpus', () => {
     expect(excerpt.text!.length).toBeLessThanOrEqual(EXCERPT_MAX_CHARS);
     expect(excerpt.text!.length).toBeGreaterThan(EXCERPT_MAX_CHARS - 100);
     expect(excerpt.text).toMatch(/^….*единственият часовникар на селото.*…$/su);
+    // The first 80 characters, all a terminal table shows, hold the words that matched.
+    expect(excerpt.text!.slice(0, 80)).toContain('часовникар на селото');
     // Cut at word boundaries: the passage minus its marks is a run of whole words of the article.
     const inner = excerpt.text!.slice(1, -1);
     const at = full.indexOf(inner);
