@@ -111,7 +111,25 @@ async function main() {
     let started = performance.now();
     let index = await openIndex({ inputs, dataDir });
     const buildMs = performance.now() - started;
-    report('index build (full corpus)', `${(buildMs / 1000).toFixed(1)} s (${index.documentCount} documents, ${index.articleCount} articles)`, 'reported');
+    const sizeMiB = fs.statSync(index.path).size / 1024 / 1024;
+    report('index build (full corpus)', `${(buildMs / 1000).toFixed(1)} s, ${sizeMiB.toFixed(0)} MiB (${index.documentCount} documents, ${index.articleCount} articles)`, 'reported');
+
+    // 2b. Relevance on the judged set (bench/judged/): before (the figures of bench/judged/baseline.json, measured on
+    // the code before the ranking work) and after (this code).
+    const { loadJudgedSet, evaluate, formatRelevance } = await import('./relevance.js');
+    const judged = loadJudgedSet();
+    const relevance = await evaluate((query, maxResults) => search(index, { query, max_results: maxResults }), judged);
+    const baselinePath = path.join(repo, 'bench', 'judged', 'baseline.json');
+    const baseline = fs.existsSync(baselinePath) ? JSON.parse(fs.readFileSync(baselinePath, 'utf8')) : undefined;
+    console.log(`\nJudged set: ${judged.length} questions${baseline ? ` (before → after; before = ${baseline.commit.slice(0, 7)})` : ''}`);
+    for (const line of formatRelevance(relevance, baseline)) console.log(`  ${line}`);
+    console.log('');
+    const kinds = Object.entries(relevance.byKind).filter(([, m]) => m.n > 0);
+    const weakest = kinds.reduce((a, b) => (b[1].article_s3 < a[1].article_s3 ? b : a));
+    report('judged set: article-level success@3', `${relevance.overall.article_s3.toFixed(2)} (weakest kind: ${weakest[0]} ${weakest[1].article_s3.toFixed(2)})`, '≥ 0.75, no kind < 0.6', relevance.overall.article_s3 >= 0.75 && weakest[1].article_s3 >= 0.6);
+    if (baseline) {
+      report('judged set: act-level success@1', `${relevance.overall.act_s1.toFixed(2)} (before ${baseline.overall.act_s1.toFixed(2)})`, 'no worse than before', relevance.overall.act_s1 >= baseline.overall.act_s1);
+    }
     index.close();
 
     // 3. Sandbox search latency over the fixed queries, warm.

@@ -35,8 +35,10 @@ export function excerptArticles(doc: DocumentHit): ArticleHit[] {
 /**
  * The excerpts of one result, in the order of `articles`: `excerpt_id`, `label`, `score` relative to `bestExcerpt`
  * (the best article score among the response's excerpts) and `text` cut by {@link excerptPassage} to at most
- * {@link EXCERPT_MAX_CHARS}, opening with the article's heading and a line break when the heading matched (see
- * `matchedHeading`). Short-document rule: when the excerpts would be every article of the document, each
+ * {@link EXCERPT_MAX_CHARS}; and, per excerpt, its article's heading when the heading holds a matched word (`''`
+ * otherwise; see `matchedHeading`), for the explanation. The heading stays out of the excerpt's text: the corpus
+ * prints it at the end of the previous element, and an excerpt is a passage of its own element (`pravo answer
+ * --verify` checks that). Short-document rule: when the excerpts would be every article of the document, each
  * whole, each is cut to at most {@link EXCERPT_SHARE_OF_SHORT_DOCUMENT} of its article, so no result carries a
  * document's full text.
  * @throws Error when an article of `articles` is missing from the index (an inconsistent index file).
@@ -47,7 +49,7 @@ export function excerptsOf(
   articles: readonly ArticleHit[],
   bestExcerpt: number,
   matcher: (text: string) => StemMatch[],
-): Excerpt[] {
+): { excerpts: Excerpt[]; headings: string[] } {
   const rows = articles.map((a): ArticleRow => {
     const row = index.article(a.article);
     if (!row) throw new Error(`index ${index.path} has no article ${a.article}`);
@@ -55,30 +57,31 @@ export function excerptsOf(
   });
   const wholeDocument =
     rows.length === doc.meta.articleCount && rows.every((row) => row.text.length <= EXCERPT_MAX_CHARS);
-  return articles.map((a, k) => {
+  const excerpts = articles.map((a, k): Excerpt => {
     const row = rows[k]!;
     const maxChars = wholeDocument ? Math.floor(row.text.length * EXCERPT_SHARE_OF_SHORT_DOCUMENT) : EXCERPT_MAX_CHARS;
-    const heading = matchedHeading(row.heading, matcher);
     return {
       excerpt_id: row.excerpt_id,
       label: row.label,
       score: relativeScore(a.score, bestExcerpt),
-      text: heading === '' ? excerptPassage(row.text, matcher, maxChars) : `${heading}\n${excerptPassage(row.text, matcher, maxChars - heading.length - 1)}`,
+      text: excerptPassage(row.text, matcher, maxChars),
     };
   });
+  return { excerpts, headings: rows.map((row) => matchedHeading(row.heading, matcher)) };
 }
 
-/** Longest heading an excerpt opens with, in characters (longer headings: their last line, if it fits). */
+/** Longest heading the explanation quotes, in characters (longer headings: their last line, if it fits). */
 export const EXCERPT_HEADING_MAX_CHARS = 120;
 
 /**
- * The heading an excerpt opens with: the article's heading (see `corpus/headings.ts`) when it holds a matched word,
- * as printed before the article (its last line alone when the whole is over {@link EXCERPT_HEADING_MAX_CHARS});
- * `''` otherwise. A heading that matched is the shortest statement of why the article was chosen.
+ * The heading the explanation quotes for an excerpt: the article's heading (see `corpus/headings.ts`) when it holds a
+ * matched word, lines joined by spaces (its last line alone when the whole is over
+ * {@link EXCERPT_HEADING_MAX_CHARS}); `''` otherwise. A heading that matched is the shortest statement of why the
+ * article was chosen.
  */
 function matchedHeading(heading: string, matcher: (text: string) => StemMatch[]): string {
   if (heading === '' || matcher(heading).length === 0) return '';
-  if (heading.length <= EXCERPT_HEADING_MAX_CHARS) return heading;
+  if (heading.length <= EXCERPT_HEADING_MAX_CHARS) return heading.replaceAll('\n', ' ');
   const last = heading.slice(heading.lastIndexOf('\n') + 1);
   return last.length <= EXCERPT_HEADING_MAX_CHARS && matcher(last).length > 0 ? last : '';
 }

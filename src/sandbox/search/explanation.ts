@@ -107,6 +107,8 @@ export function placeWords(
  * (`Търсени са и правните термини „прекратяване“ и „трудово правоотношение“.`). Empty only for an empty query.
  * @param excerpted the document's excerpted articles; @param labels their labels, in the same order.
  * @param plan the query's plan (`planQuery`): which words were skipped as too frequent, which legal terms searched.
+ * @param headings per excerpted article, its heading when the heading matched (`''` otherwise): quoted, e.g.
+ *   `Чл. 72 е озаглавен „Необичайно благоприятни оферти“.`
  */
 export function explain(
   doc: DocumentHit,
@@ -114,6 +116,7 @@ export function explain(
   labels: readonly string[],
   query: AnalyzedQuery,
   plan: { weights: readonly GroupWeight[]; stems: readonly GroupStem[][] } = { weights: [], stems: [] },
+  headings: readonly string[] = [],
 ): string {
   const words = placeWords(doc, excerpted, query, plan.weights);
   const parts: string[] = [];
@@ -125,6 +128,13 @@ export function explain(
     const places = [inTitle ? 'в заглавието' : '', where !== '' ? `в ${where}` : ''].filter((p) => p !== '').join(' и ');
     parts.push(`Съвпадение ${withPreposition(quoted[0]!)} ${enumerate(quoted)}${places !== '' ? ` ${places}` : ''}.`);
   }
+  // The headings of excerpted articles that matched (`Чл. 72 е озаглавен „Необичайно благоприятни оферти“.`).
+  const titled = labels.flatMap((label, k) => {
+    const heading = headings[k] ?? '';
+    const name = label.trim().replace(/\.$/u, '');
+    return heading === '' || name === '' ? [] : [`${name} е озаглавен „${heading}“`];
+  });
+  if (titled.length > 0) parts.push(`${enumerate(titled)}.`);
   if (words.title.length > 0) {
     const quoted = quote(words.title);
     parts.push(`Заглавието съвпада ${withPreposition(quoted[0]!)} ${enumerate(quoted)}.`);

@@ -90,7 +90,7 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
   const bestExcerpt = Math.max(...picked.flat().map((a) => a.score));
   const results = ranked.map((doc, i): SearchResult => {
     const articles = picked[i] ?? [];
-    const excerpts = excerptsOf(index, doc, articles, bestExcerpt, matcher);
+    const { excerpts, headings } = excerptsOf(index, doc, articles, bestExcerpt, matcher);
     const m = doc.meta;
     const result: SearchResult = {
       document_id: m.document_id,
@@ -102,7 +102,7 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
       url: m.url ?? '',
       excerpts,
       score: absoluteScore(doc.score, plan.weights),
-      explanation: explain(doc, articles, excerpts.map((e) => e.label ?? ''), analyzed, plan),
+      explanation: explain(doc, articles, excerpts.map((e) => e.label ?? ''), analyzed, plan, headings),
       source_type: m.source_type,
     };
     if (isCaseLawType(m.source_type, metadata.sourceTypes)) {

@@ -329,9 +329,16 @@ describe('SearchIndex reads', () => {
       ordinal: 0,
       label: 'Чл. 1.',
       text: LAWS[0]!.elements[0]!.text,
+      heading: '',
       excerpt_id: 'test-lighthouse:1',
     });
     expect(index.article(index.articleCount + 1)).toBeUndefined();
+    // Articles by their ref within a document (for references such as „чл. 2“).
+    expect(index.articleByRef(1, '2')).toBe(2);
+    expect(index.articleByRef(1, '99')).toBeUndefined();
+    // Articles per stem, from the FTS vocabulary.
+    expect(index.stemArticleCount('пазител')).toBeGreaterThan(0);
+    expect(index.stemArticleCount('несъществуващадума')).toBe(0);
   });
 
   it('matches one stem with its BM25 (negative, lower is better), and nothing for unknown or quoted stems', async () => {

@@ -32,6 +32,8 @@ const INSURANCE: CorpusDocument[] = [
   ]),
   // The law's word for what a citizen calls „фалит“ (see src/sandbox/search/vocabulary.ts).
   act('test-circus', 'Закон за измислените циркове', ['Съдът обявява несъстоятелността на цирка.']),
+  // The heading of Чл. 2 is printed at the end of Чл. 1, as the corpus prints headings.
+  act('test-balloons', 'Закон за измислените балони', ['Балонът се пълни с въздух.\nСпукване на балона', 'Собственикът търпи загубата.']),
   // None of the words but "обезщетение".
   act('test-kites', 'Закон за хвърчилата', ['Собственикът на хвърчилото получава обезщетение, ако то се скъса.']),
 ];
@@ -66,6 +68,15 @@ describe('explanation of a result', () => {
     expect(result.document_id).toBe('test-circus');
     expect(result.explanation).toContain('Търсен е и правният термин „несъстоятелност“.');
     expect(timesNamed(result.explanation!, 'фалит')).toBe(1);
+  });
+
+  it('finds an article by its heading, which it names, and keeps the heading out of the article before it', () => {
+    const result = search(index, { query: 'спукване на балон' }).results[0]!;
+    expect(result.document_id).toBe('test-balloons');
+    expect(result.excerpts.map((e) => e.label)).toEqual(['Чл. 2.']);
+    expect(result.explanation).toContain('Чл. 2 е озаглавен „Спукване на балона“.');
+    const before = search(index, { query: 'балонът въздух' }).results[0]!.excerpts[0]!;
+    expect(before.text).not.toContain('Спукване');
   });
 
   it('says which words a query with too many words did not search: the most frequent ones', () => {
