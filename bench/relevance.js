@@ -1,0 +1,418 @@
+// Relevance of the sandbox search, measured on a judged set of questions (bench/judged/*.json): for each question,
+// does the search return an article that answers it, and how high? Not part of the tests: the figures depend on the
+// corpus and are compared with a baseline saved by hand (bench/judged/baseline.json).
+//
+//   node bench/relevance.js                  evaluate the built search (dist/) on the judged set, print the table
+//                                            (against bench/judged/baseline.json when present)
+//   node bench/relevance.js --save-baseline  the same, then write bench/judged/baseline.json
+//   node bench/relevance.js --check          check the judged set against the corpus only (no search, no dist/):
+//                                            every answer ref exists, no query copies 4 words in a row from its
+//                                            answer's text; exits 1 on problems
+//
+// Corpus: $PRAVO_SANDBOX_CORPUS (paths separated by the platform's path delimiter, as for `pravo sandbox`) or
+// ../shared/corpus. Index: built in $PRAVO_BENCH_DATA_DIR, or in a temporary directory removed at the end.
+//
+// A judged question: { id, kind: 'lawyer' | 'citizen' | 'keywords', query, answers: [{ document_id, refs }], note }.
+// It is answered by ANY listed document with ANY of that document's refs (element `ref` values: article numbers of
+// statutes, paragraph numbers of court decisions).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import zlib from 'node:zlib';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Directory of the judged set: every `*.json` file in it that is not the baseline. */
+export const JUDGED_DIR = path.join(repo, 'bench', 'judged');
+/** The baseline file, inside {@link JUDGED_DIR}; not a question file. */
+export const BASELINE_FILE = 'baseline.json';
+/** Wording kinds of a question. */
+export const KINDS = ['lawyer', 'citizen', 'keywords'];
+/** Groups of the result, in table order: all questions, each wording kind, and questions answered by court decisions. */
+export const GROUPS = ['overall', ...KINDS, 'caselaw'];
+/** Length of the word run a query may not share with its answer's text. */
+export const WORDING_RUN = 4;
+
+/**
+ * @typedef {{ document_id: string, refs: string[] }} JudgedAnswer
+ * @typedef {{ id: string, kind: 'lawyer' | 'citizen' | 'keywords', query: string, answers: JudgedAnswer[], note?: string,
+ *   file?: string }} JudgedQuestion
+ * @typedef {{ n: number, article_s1: number | null, article_s3: number | null, article_mrr: number | null,
+ *   act_s1: number | null, act_s3: number | null }} GroupMetrics
+ *   Fractions 0–1 over the group's n questions; null when n is 0.
+ * @typedef {{ id: string, kind: string, articleRank: number, actRank: number }} QuestionRanks
+ *   1-based ranks within the first k results; Infinity when none.
+ * @typedef {{ overall: GroupMetrics, byKind: { lawyer: GroupMetrics, citizen: GroupMetrics, keywords: GroupMetrics,
+ *   caselaw: GroupMetrics }, perQuestion: QuestionRanks[], k: number }} RelevanceResult
+ */
+
+/**
+ * Loads every question of the judged set: all `*.json` files of `dir` except `baseline.json`, in file-name order, each a
+ * JSON array of questions. Each question gets `file` (the file's name) for messages.
+ *
+ * Validated: the file is a JSON array; each question has a non-empty string `id`, unique across all files; `kind` one of
+ * lawyer, citizen, keywords; a non-empty string `query`; a non-empty `answers` array whose entries have a non-empty string
+ * `document_id` and a non-empty `refs` array of non-empty strings.
+ *
+ * @param {string} [dir] directory of the judged set (default bench/judged).
+ * @returns {JudgedQuestion[]}
+ * @throws Error listing every problem, one a line, each naming the file and the question id (or its position when the id
+ *   is missing), e.g. `set-a.json: question a07: kind "lawyers" is not one of lawyer, citizen, keywords`.
+ */
+export function loadJudgedSet(dir = JUDGED_DIR) {
+  const files = fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.json') && name !== BASELINE_FILE)
+    .sort();
+  const problems = [];
+  const questions = [];
+  const seen = new Map(); // id → file
+  for (const file of files) {
+    let data;
+    try {
+      data = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+    } catch (error) {
+      problems.push(`${file}: not valid JSON: ${error.message}`);
+      continue;
+    }
+    if (!Array.isArray(data)) {
+      problems.push(`${file}: must hold a JSON array of questions`);
+      continue;
+    }
+    data.forEach((question, index) => {
+      const idOk = isText(question?.id);
+      const where = `${file}: question ${idOk ? question.id : `#${index + 1} (no id)`}`;
+      const before = problems.length;
+      if (question === null || typeof question !== 'object' || Array.isArray(question)) {
+        problems.push(`${where}: must be an object`);
+        return;
+      }
+      if (!idOk) problems.push(`${where}: needs a non-empty string id`);
+      else if (seen.has(question.id)) problems.push(`${where}: id already used in ${seen.get(question.id)}`);
+      else seen.set(question.id, file);
+      if (!KINDS.includes(question.kind)) problems.push(`${where}: kind ${JSON.stringify(question.kind)} is not one of ${KINDS.join(', ')}`);
+      if (!isText(question.query)) problems.push(`${where}: needs a non-empty string query`);
+      if (!Array.isArray(question.answers) || question.answers.length === 0) {
+        problems.push(`${where}: needs a non-empty answers array`);
+      } else {
+        question.answers.forEach((answer, i) => {
+          if (!isText(answer?.document_id)) problems.push(`${where}: answer ${i + 1} needs a non-empty string document_id`);
+          if (!Array.isArray(answer?.refs) || answer.refs.length === 0 || !answer.refs.every(isText)) {
+            problems.push(`${where}: answer ${i + 1} needs a non-empty refs array of non-empty strings`);
+          }
+        });
+      }
+      if (problems.length === before) questions.push({ ...question, file });
+    });
+  }
+  if (problems.length > 0) {
+    throw new Error(`The judged set in ${dir} has ${problems.length} problem(s):\n${problems.join('\n')}`);
+  }
+  return questions;
+}
+
+function isText(value) {
+  return typeof value === 'string' && value.trim() !== '';
+}
+
+/** The excerpt id without a trailing `~n` (the repeat marker of a ref that occurs twice in one document). */
+function baseExcerptId(id) {
+  return String(id).replace(/~\d+$/, '');
+}
+
+/** The question's answers as document_id → set of acceptable excerpt ids (`<document_id>:<ref>`). */
+function answerIds(question) {
+  const byDocument = new Map();
+  for (const answer of question.answers) {
+    const ids = byDocument.get(answer.document_id) ?? new Set();
+    for (const ref of answer.refs) ids.add(`${answer.document_id}:${ref}`);
+    byDocument.set(answer.document_id, ids);
+  }
+  return byDocument;
+}
+
+/**
+ * Whether a question is a case-law question: one of its answers is a court decision (a document_id that does not start
+ * with `act-`). Such questions count in the `caselaw` group as well as in their wording kind.
+ * @param {JudgedQuestion} question
+ */
+export function isCaseLaw(question) {
+  return question.answers.some((answer) => !answer.document_id.startsWith('act-'));
+}
+
+/**
+ * The 1-based ranks of the first article hit and of the first act hit in a search response, within its first k results.
+ *
+ * - Act hit: a result whose `document_id` is one of the answers' documents.
+ * - Article hit: an act hit one of whose excerpts has the `excerpt_id` `<document_id>:<ref>` (a trailing `~n` removed)
+ *   for a ref listed for that document. The right ref in another document does not count.
+ *
+ * @param {JudgedQuestion} question
+ * @param {{ results?: Array<{ document_id: string, excerpts?: Array<{ excerpt_id: string }> }> }} response
+ * @param {number} k
+ * @returns {{ articleRank: number, actRank: number }} Infinity when there is none.
+ */
+export function rankHits(question, response, k) {
+  const answers = answerIds(question);
+  let articleRank = Infinity;
+  let actRank = Infinity;
+  const results = (response?.results ?? []).slice(0, k);
+  results.forEach((result, index) => {
+    const ids = answers.get(result.document_id);
+    if (ids === undefined) return;
+    actRank = Math.min(actRank, index + 1);
+    if ((result.excerpts ?? []).some((excerpt) => ids.has(baseExcerptId(excerpt.excerpt_id)))) {
+      articleRank = Math.min(articleRank, index + 1);
+    }
+  });
+  return { articleRank, actRank };
+}
+
+/** Metrics of a group of per-question ranks. */
+function groupMetrics(ranks) {
+  const n = ranks.length;
+  if (n === 0) return { n, article_s1: null, article_s3: null, article_mrr: null, act_s1: null, act_s3: null };
+  const share = (test) => ranks.filter(test).length / n;
+  return {
+    n,
+    article_s1: share((r) => r.articleRank === 1),
+    article_s3: share((r) => r.articleRank <= 3),
+    article_mrr: ranks.reduce((sum, r) => sum + (Number.isFinite(r.articleRank) ? 1 / r.articleRank : 0), 0) / n,
+    act_s1: share((r) => r.actRank === 1),
+    act_s3: share((r) => r.actRank <= 3),
+  };
+}
+
+/**
+ * Runs every question through the search and scores the responses.
+ *
+ * @param {(query: string, maxResults: number) => unknown} searchFn the search: given the query and the number of results
+ *   wanted (k), returns the search response `{ results: [{ document_id, excerpts: [{ excerpt_id }] }] }` or a promise of
+ *   it. It must pass maxResults on as `max_results`; only the first k results are scored in any case.
+ * @param {JudgedQuestion[]} questions
+ * @param {{ k?: number }} [options] k: results per question (default 10).
+ * @returns {Promise<RelevanceResult>} per group (overall; lawyer, citizen, keywords by wording; caselaw: questions
+ *   answered by court decisions, see {@link isCaseLaw}): n; article_s1 / article_s3, the share of questions with an
+ *   article hit (see {@link rankHits}) at rank 1 / within the first 3; article_mrr, the mean of 1 / article rank (0 when
+ *   there is no article hit within k); act_s1 / act_s3, the share with an act hit at rank 1 / within 3. Plus each
+ *   question's ranks (Infinity when none within k), in the order given.
+ */
+export async function evaluate(searchFn, questions, { k = 10 } = {}) {
+  const perQuestion = [];
+  for (const question of questions) {
+    const response = await searchFn(question.query, k);
+    perQuestion.push({ id: question.id, kind: question.kind, ...rankHits(question, response, k) });
+  }
+  const caselaw = new Set(questions.filter(isCaseLaw).map((q) => q.id));
+  const byKind = {};
+  for (const kind of KINDS) byKind[kind] = groupMetrics(perQuestion.filter((r) => r.kind === kind));
+  byKind.caselaw = groupMetrics(perQuestion.filter((r) => caselaw.has(r.id)));
+  return { overall: groupMetrics(perQuestion), byKind, perQuestion, k };
+}
+
+const COLUMNS = [
+  ['art@1', 'article_s1'],
+  ['art@3', 'article_s3'],
+  ['MRR', 'article_mrr'],
+  ['act@1', 'act_s1'],
+  ['act@3', 'act_s3'],
+];
+
+function fixed(value) {
+  return typeof value === 'number' && Number.isFinite(value) ? value.toFixed(2) : '–';
+}
+
+/**
+ * The result as a small table, one row per group (overall, lawyer, citizen, keywords, caselaw), columns n, art@1, art@3,
+ * MRR, act@1, act@3 (two decimals; `–` for an empty group). With a baseline (same shape: `{ overall, byKind }`, e.g. read
+ * from baseline.json), each cell shows the baseline value before the current one, `0.42 → 0.78`, and n likewise when it
+ * changed.
+ *
+ * @param {Pick<RelevanceResult, 'overall' | 'byKind'>} result
+ * @param {Pick<RelevanceResult, 'overall' | 'byKind'> & { commit?: string, measured_at?: string }} [baseline]
+ * @returns {string[]} lines of text.
+ */
+export function formatRelevance(result, baseline) {
+  const pick = (source, group) => (group === 'overall' ? source?.overall : source?.byKind?.[group]);
+  const rows = [['', 'n', ...COLUMNS.map(([title]) => title)]];
+  for (const group of GROUPS) {
+    const now = pick(result, group) ?? {};
+    const before = baseline === undefined ? undefined : (pick(baseline, group) ?? {});
+    const n = before !== undefined && before.n !== undefined && before.n !== now.n ? `${before.n ?? 0} → ${now.n ?? 0}` : String(now.n ?? 0);
+    const cells = COLUMNS.map(([, key]) => (before === undefined ? fixed(now[key]) : `${fixed(before[key])} → ${fixed(now[key])}`));
+    rows.push([group, n, ...cells]);
+  }
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
+  const lines = rows.map((row) => row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ').trimEnd());
+  if (baseline !== undefined) {
+    const from = [baseline.commit?.slice(0, 12), baseline.measured_at].filter(Boolean).join(', ');
+    lines.unshift(`baseline${from ? ` (${from})` : ''} → now`);
+  }
+  return lines;
+}
+
+/** Lowercased words (letters and digits), punctuation dropped: the unit of the wording rule. */
+function words(text) {
+  return String(text).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** The corpus files named by `paths` (files, or directories whose `*.jsonl` / `*.jsonl.gz` files are taken). */
+function corpusFiles(paths) {
+  const files = [];
+  for (const given of paths) {
+    const absolute = path.resolve(given);
+    if (fs.statSync(absolute).isDirectory()) {
+      for (const name of fs.readdirSync(absolute).sort()) {
+        if (name.endsWith('.jsonl') || name.endsWith('.jsonl.gz')) files.push(path.join(absolute, name));
+      }
+    } else {
+      files.push(absolute);
+    }
+  }
+  return files;
+}
+
+/** Reads the documents with the given ids from JSON Lines corpus files (gzip recognised by content). */
+async function readDocuments(files, wanted) {
+  const found = new Map();
+  for (const file of files) {
+    const head = Buffer.alloc(2);
+    const fd = fs.openSync(file, 'r');
+    fs.readSync(fd, head, 0, 2, 0);
+    fs.closeSync(fd);
+    let input = fs.createReadStream(file);
+    if (head[0] === 0x1f && head[1] === 0x8b) input = input.pipe(zlib.createGunzip());
+    for await (const line of readline.createInterface({ input, crlfDelay: Infinity })) {
+      // Cheap pre-filter: only parse lines that name a wanted document.
+      const match = /"document_id"\s*:\s*"([^"]+)"/.exec(line);
+      if (match === null || !wanted.has(match[1])) continue;
+      const document = JSON.parse(line);
+      if (wanted.has(document.document_id)) found.set(document.document_id, document);
+    }
+  }
+  return found;
+}
+
+/**
+ * Checks the judged set against the corpus: every answer's document and refs exist, and no query shares a run of
+ * {@link WORDING_RUN} consecutive words with the text of an article it is answered by (words lowercased, punctuation
+ * removed; every element with that ref counts). Reads the corpus files only.
+ *
+ * @param {JudgedQuestion[]} questions
+ * @param {string | string[]} corpus a corpus directory or file, or a list of them.
+ * @returns {Promise<string[]>} the problems, one a line naming the question (and its file); empty when all is well.
+ */
+export async function checkWording(questions, corpus) {
+  const paths = Array.isArray(corpus) ? corpus : [corpus];
+  const wanted = new Set(questions.flatMap((q) => q.answers.map((a) => a.document_id)));
+  const documents = await readDocuments(corpusFiles(paths), wanted);
+  const problems = [];
+  for (const question of questions) {
+    const where = `${question.file ? `${question.file}: ` : ''}question ${question.id}`;
+    const queryWords = words(question.query);
+    const runs = new Set();
+    for (let i = 0; i + WORDING_RUN <= queryWords.length; i++) runs.add(queryWords.slice(i, i + WORDING_RUN).join(' '));
+    for (const answer of question.answers) {
+      const document = documents.get(answer.document_id);
+      if (document === undefined) {
+        problems.push(`${where}: document ${answer.document_id} is not in the corpus`);
+        continue;
+      }
+      for (const ref of answer.refs) {
+        const elements = (document.elements ?? []).filter((element) => element.ref === ref);
+        if (elements.length === 0) {
+          problems.push(`${where}: ${answer.document_id} has no element with ref ${JSON.stringify(ref)}`);
+          continue;
+        }
+        const shared = new Set();
+        for (const element of elements) {
+          const text = words(element.text);
+          for (let i = 0; i + WORDING_RUN <= text.length; i++) {
+            const run = text.slice(i, i + WORDING_RUN).join(' ');
+            if (runs.has(run)) shared.add(run);
+          }
+        }
+        if (shared.size > 0) {
+          problems.push(`${where}: query shares ${[...shared].map((run) => `"${run}"`).join(', ')} with ${answer.document_id}:${ref}`);
+        }
+      }
+    }
+  }
+  return problems;
+}
+
+/** The corpus paths: $PRAVO_SANDBOX_CORPUS (a list, like PATH) or ../shared/corpus. */
+function corpusPaths() {
+  const fromEnv = (process.env.PRAVO_SANDBOX_CORPUS ?? '').split(path.delimiter).filter((entry) => entry.trim() !== '');
+  return fromEnv.length > 0 ? fromEnv : [path.resolve(repo, '..', 'shared', 'corpus')];
+}
+
+async function main(argv) {
+  const unknown = argv.filter((arg) => arg !== '--check' && arg !== '--save-baseline');
+  if (unknown.length > 0) {
+    console.error(`Unknown argument(s): ${unknown.join(' ')}\nUsage: node bench/relevance.js [--check] [--save-baseline]`);
+    return 2;
+  }
+  const questions = loadJudgedSet();
+  const corpus = corpusPaths();
+
+  if (argv.includes('--check')) {
+    const problems = await checkWording(questions, corpus);
+    for (const problem of problems) console.log(problem);
+    console.log(problems.length === 0 ? `${questions.length} questions: no problems.` : `${problems.length} problem(s) in ${questions.length} questions.`);
+    return problems.length === 0 ? 0 : 1;
+  }
+
+  const dist = path.join(repo, 'dist', 'sandbox');
+  const modules = ['corpus/index-db.js', 'corpus/inputs.js', 'search/index.js'].map((m) => path.join(dist, m));
+  const missing = modules.filter((m) => !fs.existsSync(m));
+  if (missing.length > 0) {
+    console.error(`${path.relative(repo, missing[0])} is missing: run \`npm run build\` first.`);
+    return 1;
+  }
+  const [{ openIndex }, { resolveCorpusInputs }, { search }] = await Promise.all(modules.map((m) => import(pathToFileURL(m).href)));
+
+  const given = process.env.PRAVO_BENCH_DATA_DIR;
+  const dataDir = given ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pravo-relevance-'));
+  let result;
+  try {
+    const index = await openIndex({ inputs: resolveCorpusInputs(corpus), dataDir });
+    try {
+      result = await evaluate((query, maxResults) => search(index, { query, max_results: maxResults }), questions);
+    } finally {
+      index.close();
+    }
+  } finally {
+    if (given === undefined) fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  const baselinePath = path.join(JUDGED_DIR, BASELINE_FILE);
+  const baseline = fs.existsSync(baselinePath) ? JSON.parse(fs.readFileSync(baselinePath, 'utf8')) : undefined;
+  console.log(`${questions.length} judged questions, top ${result.k} results each`);
+  for (const line of formatRelevance(result, baseline)) console.log(line);
+  const missed = result.perQuestion.filter((r) => !Number.isFinite(r.articleRank)).map((r) => r.id);
+  if (missed.length > 0) console.log(`no article hit within ${result.k}: ${missed.join(' ')}`);
+
+  if (argv.includes('--save-baseline')) {
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo, encoding: 'utf8' }).trim();
+    const saved = { commit, measured_at: new Date().toISOString(), overall: result.overall, byKind: result.byKind };
+    fs.writeFileSync(baselinePath, `${JSON.stringify(saved, null, 2)}\n`);
+    console.log(`wrote ${path.relative(repo, baselinePath)}`);
+  }
+  return 0;
+}
+
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exitCode = 1;
+    },
+  );
+}
