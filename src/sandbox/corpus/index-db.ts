@@ -197,13 +197,15 @@ export interface SearchIndex {
    * The articles whose indexed stems (text or heading) contain `stem` (an exact FTS5 phrase match on one stem of
    * `analyze`), each as `[articleId, bm25]` with `bm25` as FTS5's `bm25(fts, 1, HEADING_WEIGHT)` returns it: negative,
    * lower is a better match; a match in the heading counts {@link HEADING_WEIGHT} times one in the text. Any order.
+   * With `prefix`, every stem beginning with `stem` matches (an FTS5 prefix query; BM25 takes them as one term).
    */
-  matchStem(stem: string): [article: number, bm25: number][];
+  matchStem(stem: string, prefix?: boolean): [article: number, bm25: number][];
   /**
    * How many articles contain `stem` (text or heading), from the FTS5 vocabulary (`fts_vocab`) without reading the
-   * postings; for bounding a query's work before matching (see `ranking.ts`).
+   * postings; for bounding a query's work before matching (see `ranking.ts`). With `prefix`, the sum over the stems
+   * beginning with `stem` (an upper bound of the articles holding any of them).
    */
-  stemArticleCount(stem: string): number;
+  stemArticleCount(stem: string, prefix?: boolean): number;
   /** The id of a document's article by its `ref` (as the corpus writes it: `344`, `2б`, `§1`…); undefined when none. */
   articleByRef(document: number, ref: string): number | undefined;
   /** One article by id, or undefined when no article has it. */
@@ -610,6 +612,7 @@ function createSearchIndex(
   let matchStatement: StatementSync | undefined;
   let articleStatement: StatementSync | undefined;
   let countStatement: StatementSync | undefined;
+  let prefixCountStatement: StatementSync | undefined;
   let refStatement: StatementSync | undefined;
   let documentStatement: StatementSync | undefined;
   return {
@@ -639,14 +642,18 @@ function createSearchIndex(
     maxArticleId(): number {
       return (db.prepare('SELECT COALESCE(MAX(id), 0) AS n FROM articles').get() as { n: number }).n;
     },
-    matchStem(stem: string): [number, number][] {
+    matchStem(stem: string, prefix = false): [number, number][] {
       if (!matchStatement) {
         matchStatement = db.prepare(`SELECT rowid, bm25(fts, 1.0, ${HEADING_WEIGHT.toFixed(1)}) FROM fts WHERE fts MATCH ?`);
         matchStatement.setReturnArrays(true);
       }
-      return matchStatement.all(`"${stem.replaceAll('"', '""')}"`) as unknown as [number, number][];
+      return matchStatement.all(`"${stem.replaceAll('"', '""')}"${prefix ? '*' : ''}`) as unknown as [number, number][];
     },
-    stemArticleCount(stem: string): number {
+    stemArticleCount(stem: string, prefix = false): number {
+      if (prefix) {
+        prefixCountStatement ??= db.prepare('SELECT COALESCE(SUM(doc), 0) AS n FROM fts_vocab WHERE term >= ? AND term < ?');
+        return (prefixCountStatement.get(stem, `${stem}\u{10FFFF}`) as { n: number }).n;
+      }
       countStatement ??= db.prepare('SELECT doc FROM fts_vocab WHERE term = ?');
       return (countStatement.get(stem) as { doc: number } | undefined)?.doc ?? 0;
     },

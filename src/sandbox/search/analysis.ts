@@ -146,10 +146,13 @@ function escapeRegExp(text: string): string {
  * for excerpts. Equivalent to filtering `tokenSpans(text)` by stem, but much faster on long articles: a word can only
  * have a stem starting with the first 3 letters of that stem, because the light stemmer only truncates a word and
  * rewrites characters at positions ≥ 3 (so `stem.slice(0, 3)` is always a prefix of the word; verified on the whole
- * corpus vocabulary), and a regular expression over those prefixes skips every other word natively.
+ * corpus vocabulary), and a regular expression over those prefixes skips every other word natively. A word whose stem
+ * begins with one of `familyPrefixes` also matches, reported with that prefix as its stem (see `ranking.ts`, word families).
  */
-export function createStemMatcher(stems: Iterable<string>): (text: string) => StemMatch[] {
+export function createStemMatcher(stems: Iterable<string>, familyPrefixes: Iterable<string> = []): (text: string) => StemMatch[] {
   const wanted = new Set(stems);
+  const prefixStems = [...new Set(familyPrefixes)];
+  for (const p of prefixStems) wanted.add(p);
   const prefixes = [...new Set([...wanted].map((s) => s.slice(0, 3)))].filter((p) => p !== '');
   if (prefixes.length === 0) return () => [];
   // Longest first, so the alternation never stops at a shorter prefix where a longer one applies (any prefix works
@@ -162,7 +165,8 @@ export function createStemMatcher(stems: Iterable<string>): (text: string) => St
       const lower = m[0].toLowerCase();
       if (!isIndexable(lower)) continue;
       const s = stem(lower);
-      if (wanted.has(s)) matches.push({ stem: s, start: m.index, end: m.index + m[0].length });
+      const p = wanted.has(s) ? s : prefixStems.find((prefix) => s.startsWith(prefix));
+      if (p !== undefined) matches.push({ stem: p, start: m.index, end: m.index + m[0].length });
     }
     return matches;
   };

@@ -23,7 +23,7 @@ import { excerptArticles, excerptsOf } from './excerpts.js';
 import { explain } from './explanation.js';
 import { allowedDocuments } from './filters.js';
 import { searchMetadata } from './metadata.js';
-import { absoluteScore, planQuery, scoreArticles, scoreDocuments } from './ranking.js';
+import { absoluteScore, planQuery, rescoreByPassage, scoreArticles, scoreDocuments } from './ranking.js';
 import { termGroups } from './vocabulary.js';
 import { chooseSourceTypes, isCaseLawType } from './source-types.js';
 
@@ -80,12 +80,18 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
   const groups = termGroups(terms);
   const plan = planQuery(index, metadata, groups);
   const hits = scoreArticles(index, metadata, plan, allowed);
+  const searched = plan.stems.flat();
+  const matcher = createStemMatcher(
+    searched.filter((s) => s.family !== true).map((s) => s.stem),
+    searched.filter((s) => s.family === true).map((s) => s.stem),
+  );
+  const groupOf = new Map(plan.stems.flatMap((list, g) => list.map((s): [string, number] => [s.stem, g])));
+  rescoreByPassage(index, hits, plan.weights, matcher, groupOf);
   const maxResults = request.max_results ?? LIMITS.maxResultsDefault;
   const ranked = scoreDocuments(hits, metadata, groups, plan.weights, allowed).slice(0, maxResults);
   if (ranked.length === 0) return empty;
 
   // Stages 4 and 5.
-  const matcher = createStemMatcher(plan.stems.flat().map((s) => s.stem));
   const picked = ranked.map(excerptArticles);
   const bestExcerpt = Math.max(...picked.flat().map((a) => a.score));
   const results = ranked.map((doc, i): SearchResult => {

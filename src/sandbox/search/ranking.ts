@@ -4,7 +4,7 @@
  * {@link absoluteScore}.
  */
 import type { SearchIndex } from '../corpus/index-db.js';
-import type { QueryTerm } from './analysis.js';
+import type { QueryTerm, StemMatch } from './analysis.js';
 import type { DocumentMeta, SearchMetadata } from './metadata.js';
 
 /** Candidate articles kept after stage 2 (best first); bounds the work of the later stages. */
@@ -27,7 +27,26 @@ export interface GroupStem {
   weight: number;
   /** The synonym's words as the vocabulary writes them, for the explanation; absent for the typed word. */
   expansion?: string;
+  /** A word-family prefix (see {@link familyPrefix}): matches every stem beginning with `stem`. */
+  family?: boolean;
 }
+
+/**
+ * The family prefix of a typed word's stem: the stem less its last two letters, at least {@link FAMILY_PREFIX_MIN}
+ * letters; undefined for shorter stems. The light stemmer strips inflections, not derivations, so the verbs and
+ * participles people type (подписах, използвам, отнемат, регистрирах) miss the verbal nouns the law writes
+ * (подписване, използване, отнемане, регистриран); the prefix (подпис, използв, отнем, регистрир) meets them.
+ */
+export function familyPrefix(stem: string): string | undefined {
+  if (stem.length < FAMILY_PREFIX_MIN + 1) return undefined;
+  return stem.slice(0, Math.max(FAMILY_PREFIX_MIN, stem.length - 2));
+}
+/** Shortest family prefix, in letters. */
+export const FAMILY_PREFIX_MIN = 5;
+/** A typed word held by fewer articles than this is also searched by its family prefix. */
+export const FAMILY_RARE_ARTICLES = 30;
+/** Weight of a family match relative to the typed word. */
+export const FAMILY_WEIGHT = 0.5;
 
 /**
  * A word of the query as the ranking sees it: the typed word's stem plus, when the vocabulary knows the word, the
@@ -88,7 +107,7 @@ export function idf(n: number, total: number): number {
  * makes an article with half of the question's weight score a quarter.
  */
 function articleScore(bm25: number, coverage: number): number {
-  return bm25 * coverage * coverage;
+  return bm25 * coverage ** 2;
 }
 
 /**
@@ -162,7 +181,7 @@ export function scoreDocuments(
     let factor = 1;
     for (const a of doc.articles.slice(0, ARTICLES_PER_DOCUMENT)) {
       base += factor * a.score;
-      factor /= 2;
+      factor *= 0.5;
     }
     const inBest = new Set(doc.articles.slice(0, 3).flatMap((a) => a.terms));
     let covered = 0;
@@ -174,14 +193,37 @@ export function scoreDocuments(
     doc.coverage = covered / totalWeight;
     const length = 1 + LENGTH_SLOPE * Math.log(1 + doc.meta.articleCount / LENGTH_PIVOT);
     doc.score =
-      (base * (0.3 + 0.7 * doc.coverage * doc.coverage) * (1 + TITLE_WEIGHT * (inTitle / totalWeight)) * documentPrior(doc.meta, allowed) * (boost.get(doc.meta.id) ?? 1)) /
+      (base * (0.3 + 0.7 * doc.coverage ** 2) * (1 + TITLE_WEIGHT * (inTitle / totalWeight)) * documentPrior(doc.meta, allowed) * (boost.get(doc.meta.id) ?? 1)) /
       length;
   }
+  for (const doc of documents) orderWithinDocument(doc, weights.length);
   documents.sort(
     (a, b) => b.score - a.score || (a.meta.document_id < b.meta.document_id ? -1 : a.meta.document_id > b.meta.document_id ? 1 : 0),
   );
   return documents;
 }
+
+/**
+ * Orders a scored document's articles for its excerpts by what tells them apart within the document. A word of the
+ * question that most of the act's articles hold (продукти за растителна защита in the plant protection act) says
+ * nothing about which article answers; the corpus-wide IDF still counts it fully. Each article's score is multiplied
+ * by its local coverage to the power `LOCAL_EXPONENT`: the share of the document's local weight of the matched groups
+ * it holds, a group's local weight being `ln(1 + articles of the document / its articles holding the group)`.
+ * Called after the document's score is set, so this changes which articles are excerpted, not the document's rank.
+ */
+function orderWithinDocument(doc: DocumentHit, groupCount: number): void {
+  const holding = new Int32Array(groupCount);
+  for (const a of doc.articles) for (const t of a.terms) holding[t] = holding[t]! + 1;
+  const articles = Math.max(doc.meta.articleCount, doc.articles.length);
+  const local = Array.from(holding, (n) => (n === 0 ? 0 : Math.log(1 + articles / n)));
+  const total = local.reduce((a, b) => a + b, 0) || 1;
+  for (const a of doc.articles) {
+    const share = a.terms.reduce((sum, t) => sum + local[t]!, 0) / total;
+    a.score *= share ** LOCAL_EXPONENT;
+  }
+  doc.articles.sort((a, b) => b.score - a.score || a.article - b.article);
+}
+const LOCAL_EXPONENT = 1;
 
 /**
  * Which groups and stems a query may search within its budget: groups by their rarest stem, rarest first; a group
@@ -196,7 +238,14 @@ export function planQuery(
   groups: readonly TermGroup[],
 ): { weights: GroupWeight[]; stems: GroupStem[][] } {
   const total = metadata.articleCount;
-  const counts = groups.map((g) => g.stems.map((s) => index.stemArticleCount(s.stem)));
+  // Word families: a typed word the corpus (nearly) lacks is also searched by its family prefix (see familyPrefix).
+  const withFamilies = groups.map((g): GroupStem[] => {
+    const typed = g.stems[0]!;
+    const prefix = familyPrefix(typed.stem);
+    if (prefix === undefined || index.stemArticleCount(typed.stem) >= FAMILY_RARE_ARTICLES) return g.stems;
+    return [...g.stems, { stem: prefix, weight: FAMILY_WEIGHT, family: true }];
+  });
+  const counts = withFamilies.map((list) => list.map((s) => index.stemArticleCount(s.stem, s.family === true)));
   const weights: GroupWeight[] = groups.map((g, i) => {
     // The typed word's IDF; a word the corpus does not have takes its best synonym's, so that a citizen's word the
     // law never uses still weighs what its legal term weighs.
@@ -217,8 +266,8 @@ export function planQuery(
     }
     searched++;
     budget -= own;
-    stems[i]!.push(groups[i]!.stems[0]!);
-    groups[i]!.stems.slice(1).forEach((s, k) => {
+    stems[i]!.push(withFamilies[i]![0]!);
+    withFamilies[i]!.slice(1).forEach((s, k) => {
       const n = counts[i]![k + 1]!;
       if (n > 0 && n <= budget) {
         budget -= n;
@@ -231,9 +280,9 @@ export function planQuery(
 
 /**
  * Stage 2: per stem of each searched group, the BM25 score of every matching article (`SearchIndex.matchStem`). A
- * group's contribution to an article is its typed word's BM25, or, when larger, its synonyms' (their summed BM25
- * times {@link EXPANSION_WEIGHT}, divided by the square root of their number, so that a phrase of several legal words
- * counts about as much as one word). Articles of documents not `allowed` are dropped; the best
+ * group's contribution to an article is its typed word's BM25, or, when larger, its synonyms' and word family's (their
+ * BM25 times their weight, {@link EXPANSION_WEIGHT} or {@link FAMILY_WEIGHT}, summed and divided by the square root
+ * of their number, so that a phrase of several legal words counts about as much as one word). Articles of documents not `allowed` are dropped; the best
  * {@link MAX_CANDIDATE_ARTICLES} (by `articleScore`, ties by article id) remain.
  *
  * @param plan the output of {@link planQuery}.
@@ -271,13 +320,13 @@ export function scoreArticles(
   stems.forEach((groupStems, g) => {
     for (const s of groupStems) {
       const offset = s.weight === 1 ? g : groupCount + g;
-      for (const [article, rank] of index.matchStem(s.stem)) {
+      for (const [article, rank] of index.matchStem(s.stem, s.family === true)) {
         if (allowed[metadata.articleDocument[article] ?? 0] !== 1) continue;
-        table[row(article) + offset]! -= rank;
+        table[row(article) + offset]! -= rank * s.weight;
       }
     }
   });
-  const synonymFactor = stems.map((list) => EXPANSION_WEIGHT / Math.sqrt(list.filter((s) => s.weight !== 1).length || 1));
+  const synonymFactor = stems.map((list) => 1 / Math.sqrt(list.filter((s) => s.weight !== 1).length || 1));
   const totalWeight = weights.reduce((a, b) => a + b.weight, 0) || 1;
   let hits: ArticleHit[] = [];
   articles.forEach((article, r) => {
@@ -301,6 +350,63 @@ export function scoreArticles(
     hits = hits.slice(0, MAX_CANDIDATE_ARTICLES);
   }
   return hits;
+}
+
+/** Candidates (best first) whose score is re-weighed by their best passage ({@link rescoreByPassage}). */
+export const PASSAGE_RESCORED_ARTICLES = 400;
+/** Length of the passage whose coverage counts, in UTF-16 code units (about a paragraph of a statute). */
+export const PASSAGE_CHARS = 600;
+
+/**
+ * Stage 2b: passage coverage. An article's coverage counts the query's words anywhere in it, so a very long article
+ * (an amending act's run-on text, a corpus article that swallowed the articles after it) covers almost any question
+ * without answering it. For the best {@link PASSAGE_RESCORED_ARTICLES} candidates, this finds the passage of
+ * {@link PASSAGE_CHARS} holding the largest IDF-weighted share of the query's groups (words in the article's heading
+ * count for every passage) and scores the article `bm25 × passage coverage²` instead of `bm25 × coverage²`; the others
+ * keep their score, which can only be higher than their passage score would be.
+ * @param matcher finds the words of the searched stems in a text (`createStemMatcher` over every searched stem).
+ * @param groupOf the group index of each searched stem.
+ */
+export function rescoreByPassage(
+  index: SearchIndex,
+  hits: ArticleHit[],
+  weights: readonly GroupWeight[],
+  matcher: (text: string) => StemMatch[],
+  groupOf: ReadonlyMap<string, number>,
+): void {
+  hits.sort((a, b) => b.score - a.score || a.article - b.article);
+  const totalWeight = weights.reduce((a, b) => a + b.weight, 0) || 1;
+  const counts = new Int32Array(weights.length);
+  for (const hit of hits.slice(0, PASSAGE_RESCORED_ARTICLES)) {
+    const row = index.article(hit.article);
+    if (!row || row.text.length <= PASSAGE_CHARS) continue;
+    const inHeading = new Set(matcher(row.heading).map((m) => groupOf.get(m.stem)));
+    const matches = matcher(row.text);
+    counts.fill(0);
+    let covered = 0;
+    let best = 0;
+    let j = 0;
+    for (let i = 0; i < matches.length; i++) {
+      while (j < matches.length && matches[j]!.end - matches[i]!.start <= PASSAGE_CHARS) {
+        const g = groupOf.get(matches[j]!.stem) ?? -1;
+        if (g >= 0) {
+          counts[g] = counts[g]! + 1;
+          if (counts[g] === 1 && !inHeading.has(g)) covered += weights[g]!.weight;
+        }
+        j++;
+      }
+      best = Math.max(best, covered);
+      const g = groupOf.get(matches[i]!.stem) ?? -1;
+      if (g >= 0) {
+        counts[g] = counts[g]! - 1;
+        if (counts[g] === 0 && !inHeading.has(g)) covered -= weights[g]!.weight;
+      }
+    }
+    let headingWeight = 0;
+    for (const g of inHeading) if (g !== undefined) headingWeight += weights[g]!.weight;
+    const coverage = Math.min(hit.coverage, (best + headingWeight) / totalWeight);
+    hit.score = articleScore(hit.bm25, coverage);
+  }
 }
 
 /**

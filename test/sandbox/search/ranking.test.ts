@@ -1,0 +1,98 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
+import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import { search } from '../../../src/sandbox/search/index.js';
+import { familyPrefix, rescoreByPassage, scoreDocuments, type ArticleHit } from '../../../src/sandbox/search/ranking.js';
+import type { SearchMetadata } from '../../../src/sandbox/search/metadata.js';
+import { createStemMatcher, stem } from '../../../src/sandbox/search/analysis.js';
+import { tempDir, writeCorpus } from '../fixtures.js';
+
+/** A made-up act (test data, not legal text). */
+function act(document_id: string, title: string, articles: string[]): CorpusDocument {
+  return {
+    document_id,
+    source_type: 'bulgarian_laws_regulations',
+    type: 'Закон',
+    title: `${title} (ТЕСТОВИ ДАННИ)`,
+    date: '2021-01-01',
+    in_force_date: null,
+    author: 'ТЕСТОВИ ДАННИ: измислен автор',
+    url: `https://example.invalid/${document_id}`,
+    signature: null,
+    elements: articles.map((text, i) => ({ ref: String(i + 1), label: `Чл. ${i + 1}.`, text: `Чл. ${i + 1}. ${text}` })),
+  };
+}
+
+const FILLER = 'Това изречение е пълнеж без значение за търсенето и само удължава члена. ';
+
+const CORPUS: CorpusDocument[] = [
+  act('test-boats', 'Закон за измислените лодки', [
+    // The words of the question together, once each, in one short article.
+    'Собственикът регистрира лодката в пристанището в 7-дневен срок.',
+    // The same words repeated but far apart, in one very long article: it holds them all, more often, but no passage
+    // of it answers the question.
+    Array.from({ length: 3 }, () => `Собственикът ${FILLER.repeat(10)} лодката ${FILLER.repeat(10)} пристанището ${FILLER.repeat(10)} регистрира ${FILLER.repeat(10)}`).join(''),
+    // „лодката“ is in most of the act's articles, „капитан“ in one: within the act, „капитан“ tells the articles apart.
+    'Лодката се боядисва в бяло, а лодката носи флаг.',
+    'Лодката има име.',
+    'Лодката има котва.',
+    'Капитанът вдига флаг при буря.',
+  ]),
+  // Other acts say „капитан“ often, so across the corpus it tells no more than „лодката“.
+  ...['кораби', 'самолети', 'влакове', 'отбори'].map((name, i) =>
+    act(`test-captains-${i}`, `Закон за измислените ${name}`, [`Капитанът отговаря за екипажа.`]),
+  ),
+  act('test-kites', 'Закон за измислените хвърчила', ['Хвърчилото се пуска само при вятър.']),
+];
+
+let index: SearchIndex;
+let cleanup: () => void;
+
+beforeAll(async () => {
+  const t = tempDir();
+  cleanup = t.cleanup;
+  index = await openIndex({ corpusPath: writeCorpus(join(t.dir, 'c.jsonl'), CORPUS), dataDir: join(t.dir, 'd') });
+});
+
+afterAll(() => {
+  index.close();
+  cleanup();
+});
+
+describe('article-level ranking', () => {
+  it('scores a long article by its best passage: words far apart do not answer the question', () => {
+    const text = (id: number): string => (id === 1 ? 'лодката пристанището' : `лодката ${FILLER.repeat(20)} пристанището`);
+    const fake = { article: (id: number) => ({ id, ordinal: 0, label: '', heading: '', excerpt_id: '', text: text(id) }) };
+    const hit = (article: number): ArticleHit => ({ article, document: 1, bm25: 10, terms: [0, 1], coverage: 1, score: 10 });
+    const hits = [hit(1), hit(2)];
+    const weights = [{ weight: 1 }, { weight: 1 }];
+    const stems = ['лодката', 'пристанището'].map((w) => stem(w));
+    rescoreByPassage(fake as unknown as SearchIndex, hits, weights, createStemMatcher(stems), new Map(stems.map((s, g) => [s, g])));
+    // Short (under one passage): unchanged. Long: no passage holds both words, so half the coverage, a quarter of the score.
+    expect(hits.find((h) => h.article === 1)!.score).toBe(10);
+    expect(hits.find((h) => h.article === 2)!.score).toBe(2.5);
+  });
+
+  it('orders an act’s articles by the words that tell them apart within the act', () => {
+    // Six articles: „лодката“ (group 0) in five of them, „флаг“ (group 1) in two, „капитан“ (group 2) in one. Чл. 3
+    // (лодката, флаг) and Чл. 6 (флаг, капитан) score the same across the corpus; within the act, „капитан“ tells more.
+    const meta = { id: 1, document_id: 'test-boats', titleStems: new Set<string>(), amending: false, amends: [], articleCount: 6 };
+    const metadata = { documents: [undefined, meta], articleDocument: new Int32Array(7).fill(1), articleCount: 6, sourceTypes: [] };
+    const hit = (article: number, terms: number[], score: number): ArticleHit => ({ article, document: 1, bm25: score, terms, coverage: 1, score });
+    const hits = [hit(1, [0], 5), hit(2, [0], 5), hit(3, [0, 1], 10), hit(4, [0], 5), hit(5, [0], 5), hit(6, [1, 2], 10)];
+    const groups = ['лодката', 'флаг', 'капитан'].map((w) => ({ term: { stem: stem(w), surfaces: [w] }, stems: [{ stem: stem(w), weight: 1 }] }));
+    const weights = [{ weight: 1 }, { weight: 1 }, { weight: 1 }];
+    const [doc] = scoreDocuments(hits, metadata as unknown as SearchMetadata, groups, weights, new Uint8Array([0, 1]));
+    expect(doc!.articles.map((a) => a.article).slice(0, 2)).toEqual([6, 3]);
+  });
+
+  it('meets a typed verb form the corpus lacks through its word family', () => {
+    expect(familyPrefix('регистрирах')).toBe('регистрир');
+    expect(familyPrefix('лодк')).toBeUndefined();
+    // „регистрирах“ is in no article; its family prefix meets „регистрира“.
+    const result = search(index, { query: 'регистрирах лодката' }).results[0]!;
+    expect(result.document_id).toBe('test-boats');
+    expect(result.excerpts.map((e) => e.excerpt_id)).toContain('test-boats:1');
+  });
+});
