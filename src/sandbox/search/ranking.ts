@@ -354,13 +354,19 @@ export function scoreArticles(
 
 /** Candidates (best first) whose score is re-weighed by their best passage ({@link rescoreByPassage}). */
 export const PASSAGE_RESCORED_ARTICLES = 400;
+/**
+ * Most characters of article text one query scans for passages; the candidates past it keep their article score.
+ * Bounds the stage on queries whose candidates are the corpus's longest articles (amending acts' run-on texts).
+ */
+export const PASSAGE_SCAN_CHARS = 400_000;
 /** Length of the passage whose coverage counts, in UTF-16 code units (about a paragraph of a statute). */
 export const PASSAGE_CHARS = 600;
 
 /**
  * Stage 2b: passage coverage. An article's coverage counts the query's words anywhere in it, so a very long article
  * (an amending act's run-on text, a corpus article that swallowed the articles after it) covers almost any question
- * without answering it. For the best {@link PASSAGE_RESCORED_ARTICLES} candidates, this finds the passage of
+ * without answering it. For the best {@link PASSAGE_RESCORED_ARTICLES} candidates that match at least two groups,
+ * within {@link PASSAGE_SCAN_CHARS} of text in all, this finds the passage of
  * {@link PASSAGE_CHARS} holding the largest IDF-weighted share of the query's groups (words in the article's heading
  * count for every passage) and scores the article `bm25 × passage coverage²` instead of `bm25 × coverage²`; the others
  * keep their score, which can only be higher than their passage score would be.
@@ -377,9 +383,13 @@ export function rescoreByPassage(
   hits.sort((a, b) => b.score - a.score || a.article - b.article);
   const totalWeight = weights.reduce((a, b) => a + b.weight, 0) || 1;
   const counts = new Int32Array(weights.length);
+  let budget = PASSAGE_SCAN_CHARS;
   for (const hit of hits.slice(0, PASSAGE_RESCORED_ARTICLES)) {
+    if (hit.terms.length < 2) continue;
     const row = index.article(hit.article);
     if (!row || row.text.length <= PASSAGE_CHARS) continue;
+    budget -= row.text.length;
+    if (budget < 0) break;
     const inHeading = new Set(matcher(row.heading).map((m) => groupOf.get(m.stem)));
     const matches = matcher(row.text);
     counts.fill(0);
