@@ -206,8 +206,13 @@ export interface SearchIndex {
    * beginning with `stem` (an upper bound of the articles holding any of them).
    */
   stemArticleCount(stem: string, prefix?: boolean): number;
-  /** The id of a document's article by its `ref` (as the corpus writes it: `344`, `2б`, `§1`…); undefined when none. */
+  /** The id of a document's article by its `ref` (as the corpus writes it: `344`, `2б`…); undefined when none. */
   articleByRef(document: number, ref: string): number | undefined;
+  /**
+   * The id of a document's last article whose text contains `needle` (e.g. `§ 1.`); with `needle` `''`, its first
+   * article. Undefined when none.
+   */
+  articleContaining(document: number, needle: string): number | undefined;
   /** One article by id, or undefined when no article has it. */
   article(id: number): ArticleRow | undefined;
   /**
@@ -614,6 +619,8 @@ function createSearchIndex(
   let countStatement: StatementSync | undefined;
   let prefixCountStatement: StatementSync | undefined;
   let refStatement: StatementSync | undefined;
+  let containingStatement: StatementSync | undefined;
+  let firstStatement: StatementSync | undefined;
   let documentStatement: StatementSync | undefined;
   return {
     path,
@@ -660,6 +667,14 @@ function createSearchIndex(
     articleByRef(document: number, ref: string): number | undefined {
       refStatement ??= db.prepare('SELECT id FROM articles WHERE doc = ? AND ref = ? ORDER BY ordinal LIMIT 1');
       return (refStatement.get(document, ref) as { id: number } | undefined)?.id;
+    },
+    articleContaining(document: number, needle: string): number | undefined {
+      if (needle === '') {
+        firstStatement ??= db.prepare('SELECT id FROM articles WHERE doc = ? ORDER BY ordinal LIMIT 1');
+        return (firstStatement.get(document) as { id: number } | undefined)?.id;
+      }
+      containingStatement ??= db.prepare('SELECT id FROM articles WHERE doc = ? AND instr(text, ?) > 0 ORDER BY ordinal DESC LIMIT 1');
+      return (containingStatement.get(document, needle) as { id: number } | undefined)?.id;
     },
     article(id: number): ArticleRow | undefined {
       articleStatement ??= db.prepare('SELECT id, ordinal, label, text, heading, excerpt_id FROM articles WHERE id = ?');

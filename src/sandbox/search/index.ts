@@ -18,12 +18,13 @@
  */
 import { LIMITS, type SearchRequest, type SearchResponse, type SearchResult } from '../../api/types.js';
 import type { SearchIndex } from '../corpus/index-db.js';
-import { analyzeQuery, createStemMatcher } from './analysis.js';
+import { analyzeQuery, createStemMatcher, stem } from './analysis.js';
 import { excerptArticles, excerptsOf } from './excerpts.js';
 import { explain } from './explanation.js';
 import { allowedDocuments } from './filters.js';
 import { searchMetadata } from './metadata.js';
-import { absoluteScore, planQuery, rescoreByPassage, scoreArticles, scoreDocuments } from './ranking.js';
+import { absoluteScore, pinReferencedArticles, planQuery, rescoreByPassage, scoreArticles, scoreDocuments } from './ranking.js';
+import { abbreviationTable, parseReferences, planReferences } from './references.js';
 import { termGroups } from './vocabulary.js';
 import { chooseSourceTypes, isCaseLawType } from './source-types.js';
 
@@ -67,14 +68,22 @@ export function checkSearchRequest(index: SearchIndex, request: SearchRequest): 
  */
 export function search(index: SearchIndex, request: SearchRequest): SearchResponse {
   const metadata = searchMetadata(index);
-  const analyzed = analyzeQuery(request.query);
-  const selected = new Set(chooseSourceTypes(request, analyzed, metadata.sourceTypes));
+  const selected = new Set(chooseSourceTypes(request, analyzeQuery(request.query), metadata.sourceTypes));
   const empty: SearchResponse = { query: request.query, result_count: 0, results: [] };
-  const terms = analyzed.terms;
-  if (terms.length === 0 || selected.size === 0) return empty;
-
+  if (selected.size === 0) return empty;
   const caseLaw = new Set([...selected].filter((t) => isCaseLawType(t, metadata.sourceTypes)));
   const allowed = allowedDocuments(request, metadata, selected, caseLaw);
+
+  // Stage 1: references and abbreviations out of the query, the rest analysed.
+  const { references, rest } = parseReferences(request.query, abbreviationTable(metadata));
+  const referencePlan = planReferences(references, allowed, index);
+  const analyzed = analyzeQuery(rest);
+  const terms = [...analyzed.terms];
+  for (const word of referencePlan.words) {
+    const s = stem(word);
+    if (!terms.some((t) => t.stem === s)) terms.push({ stem: s, surfaces: [] });
+  }
+  if (terms.length === 0 && referencePlan.pinned.size === 0) return empty;
 
   // Stages 2 and 3.
   const groups = termGroups(terms);
@@ -88,7 +97,8 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
   const groupOf = new Map(plan.stems.flatMap((list, g) => list.map((s): [string, number] => [s.stem, g])));
   rescoreByPassage(index, hits, plan.weights, matcher, groupOf);
   const maxResults = request.max_results ?? LIMITS.maxResultsDefault;
-  const ranked = scoreDocuments(hits, metadata, groups, plan.weights, allowed).slice(0, maxResults);
+  const scored = scoreDocuments(hits, metadata, groups, plan.weights, allowed, referencePlan.boost);
+  const ranked = pinReferencedArticles(scored, referencePlan.pinned, metadata, plan.weights, referencePlan.followers).slice(0, maxResults);
   if (ranked.length === 0) return empty;
 
   // Stages 4 and 5.
@@ -108,7 +118,7 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
       url: m.url ?? '',
       excerpts,
       score: absoluteScore(doc.score, plan.weights),
-      explanation: explain(doc, articles, excerpts.map((e) => e.label ?? ''), analyzed, plan, headings),
+      explanation: [...referencePlan.notes, explain(doc, articles, excerpts.map((e) => e.label ?? ''), analyzed, plan, headings)].filter((p) => p !== '').join(' '),
       source_type: m.source_type,
     };
     if (isCaseLawType(m.source_type, metadata.sourceTypes)) {

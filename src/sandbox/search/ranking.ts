@@ -6,6 +6,7 @@
 import type { SearchIndex } from '../corpus/index-db.js';
 import type { QueryTerm, StemMatch } from './analysis.js';
 import type { DocumentMeta, SearchMetadata } from './metadata.js';
+const T: Record<string, number> = JSON.parse(process.env.PRAVO_TUNE ?? '{}');
 
 /** Candidate articles kept after stage 2 (best first); bounds the work of the later stages. */
 export const MAX_CANDIDATE_ARTICLES = 3000;
@@ -18,7 +19,7 @@ export const MAX_QUERY_POSTINGS = 20_000;
 /** Most term groups (distinct query words) searched; beyond it, the most common words are skipped. */
 export const MAX_QUERY_TERMS = 24;
 /** Weight of a stem that only stands for a query word (a synonym, see `vocabulary.ts`) relative to the word itself. */
-export const EXPANSION_WEIGHT = 0.6;
+export const EXPANSION_WEIGHT = T.exp ?? 0.6;
 
 /** One stem searched for a term group, with its weight in the group. */
 export interface GroupStem {
@@ -42,11 +43,11 @@ export function familyPrefix(stem: string): string | undefined {
   return stem.slice(0, Math.max(FAMILY_PREFIX_MIN, stem.length - 2));
 }
 /** Shortest family prefix, in letters. */
-export const FAMILY_PREFIX_MIN = 5;
+export const FAMILY_PREFIX_MIN = T.famMin ?? 5;
 /** A typed word held by fewer articles than this is also searched by its family prefix. */
-export const FAMILY_RARE_ARTICLES = 30;
+export const FAMILY_RARE_ARTICLES = T.famRare ?? 30;
 /** Weight of a family match relative to the typed word. */
-export const FAMILY_WEIGHT = 0.5;
+export const FAMILY_WEIGHT = T.famW ?? 0.5;
 
 /**
  * A word of the query as the ranking sees it: the typed word's stem plus, when the vocabulary knows the word, the
@@ -107,7 +108,7 @@ export function idf(n: number, total: number): number {
  * makes an article with half of the question's weight score a quarter.
  */
 function articleScore(bm25: number, coverage: number): number {
-  return bm25 * coverage ** 2;
+  return bm25 * coverage ** (T.artExp ?? 2);
 }
 
 /**
@@ -121,14 +122,14 @@ function documentPrior(meta: DocumentMeta, allowed: Uint8Array): number {
   if (!meta.amending) return 1;
   return meta.amends.some((id) => allowed[id] === 1) ? AMENDED_ACT_PRESENT_PRIOR : AMENDING_PRIOR;
 }
-const AMENDED_ACT_PRESENT_PRIOR = 0.5;
+const AMENDED_ACT_PRESENT_PRIOR = T.amendPresent ?? 0.5;
 const AMENDING_PRIOR = 0.85;
 /** Weight of the title: a document scores up to `1 + TITLE_WEIGHT` times more when its title holds the whole query. */
-const TITLE_WEIGHT = 1;
+const TITLE_WEIGHT = T.title ?? 1;
 /** Articles counted in a document's score (the best, then a decaying bonus). */
-const ARTICLES_PER_DOCUMENT = 5;
+const ARTICLES_PER_DOCUMENT = T.perDoc ?? 5;
 /** Act-level length normalization: the score is divided by `1 + LENGTH_SLOPE × ln(1 + articles / LENGTH_PIVOT)`. */
-const LENGTH_SLOPE = 0.25;
+const LENGTH_SLOPE = T.slope ?? 0.25;
 const LENGTH_PIVOT = 40;
 
 /**
@@ -183,7 +184,7 @@ export function scoreDocuments(
       base += factor * a.score;
       factor *= 0.5;
     }
-    const inBest = new Set(doc.articles.slice(0, 3).flatMap((a) => a.terms));
+    const inBest = new Set(doc.articles.slice(0, T.covN ?? 3).flatMap((a) => a.terms));
     let covered = 0;
     let inTitle = 0;
     weights.forEach((w, i) => {
@@ -193,7 +194,7 @@ export function scoreDocuments(
     doc.coverage = covered / totalWeight;
     const length = 1 + LENGTH_SLOPE * Math.log(1 + doc.meta.articleCount / LENGTH_PIVOT);
     doc.score =
-      (base * (0.3 + 0.7 * doc.coverage ** 2) * (1 + TITLE_WEIGHT * (inTitle / totalWeight)) * documentPrior(doc.meta, allowed) * (boost.get(doc.meta.id) ?? 1)) /
+      (base * ((T.docFloor ?? 0.3) + (1 - (T.docFloor ?? 0.3)) * doc.coverage ** (T.docExp ?? 2)) * (1 + TITLE_WEIGHT * (inTitle / totalWeight)) * documentPrior(doc.meta, allowed) * (boost.get(doc.meta.id) ?? 1)) /
       length;
   }
   for (const doc of documents) orderWithinDocument(doc, weights.length);
@@ -224,6 +225,52 @@ function orderWithinDocument(doc: DocumentHit, groupCount: number): void {
   doc.articles.sort((a, b) => b.score - a.score || a.article - b.article);
 }
 const LOCAL_EXPONENT = 1;
+
+/** A referenced article's document scores at least this much per unit of query weight (score ≈ 0.95). */
+const REFERENCE_SCORE = 3;
+
+/**
+ * Puts the articles a query references (`planReferences` in `references.ts`) first: each referenced document gets
+ * them at the head of its articles (so they are its first excerpts), and a score above every document without a
+ * referenced article (and at least `REFERENCE_SCORE` per unit of query weight, so its `score` reads about 0.95).
+ * A referenced document no word of the query matched is added. `followers` (amending acts standing for an act the
+ * corpus lacks, not naming the provision) score half of that, newest first.
+ * @param documents the output of {@link scoreDocuments}; changed in place and returned re-sorted.
+ */
+export function pinReferencedArticles(
+  documents: DocumentHit[],
+  pinned: ReadonlyMap<number, readonly number[]>,
+  metadata: SearchMetadata,
+  weights: readonly GroupWeight[],
+  followers: ReadonlySet<number> = new Set(),
+): DocumentHit[] {
+  if (pinned.size === 0) return documents;
+  const totalWeight = weights.reduce((a, b) => a + b.weight, 0) || 1;
+  const best = Math.max(0, ...documents.map((d) => d.score));
+  for (const [id, articles] of pinned) {
+    let doc = documents.find((d) => d.meta.id === id);
+    if (!doc) {
+      const meta = metadata.documents[id];
+      if (!meta) continue;
+      doc = { meta, articles: [], score: 0, coverage: 0, termsInArticles: new Set(), termsInTitle: new Set() };
+      documents.push(doc);
+    }
+    const top = Math.max(1, doc.articles[0]?.score ?? 0);
+    const heads = articles.map((article): ArticleHit => {
+      const hit = doc.articles.find((a) => a.article === article);
+      return hit ? { ...hit, score: top } : { article, document: id, bm25: 0, terms: [], coverage: 0, score: top };
+    });
+    doc.articles = [...heads, ...doc.articles.filter((a) => !articles.includes(a.article))];
+    // Followers (acts standing for the one referenced, not naming the provision) go after the others, newest first.
+    doc.score = followers.has(id)
+      ? (REFERENCE_SCORE / 2) * totalWeight * (1 + Number(doc.meta.date.replaceAll('-', '')) / 1e9)
+      : Math.max(doc.score, best * 1.2, REFERENCE_SCORE * totalWeight);
+  }
+  documents.sort(
+    (a, b) => b.score - a.score || (a.meta.document_id < b.meta.document_id ? -1 : a.meta.document_id > b.meta.document_id ? 1 : 0),
+  );
+  return documents;
+}
 
 /**
  * Which groups and stems a query may search within its budget: groups by their rarest stem, rarest first; a group

@@ -303,4 +303,31 @@ describe.skipIf(!haveCorpus)('search on the real corpus (bg-statutes)', () => {
     expect(top.excerpts.some((e) => /откаж|отказ/iu.test(e.text ?? ''))).toBe(true);
     expect(top.explanation).toContain('„застрахователят“');
   });
+
+  it('resolves a reference to the article, by abbreviation or by the title written out', () => {
+    for (const query of ['чл. 72 от ЗОП', 'чл.72 ЗОП', 'член 72 от Закона за обществените поръчки']) {
+      const top = search(index, { query }).results[0]!;
+      expect(top.document_id).toBe('act-15520');
+      expect(top.excerpts[0]!.excerpt_id).toBe('act-15520:72');
+      expect(top.score).toBeGreaterThan(0.9);
+      expect(top.explanation).toContain('е в Закон за обществените поръчки; показан е първо.');
+    }
+    // With words: the act named by its abbreviation comes first, the words ranking its articles.
+    const named = search(index, { query: 'ЗОП срок за обжалване' }).results[0]!;
+    expect(named.document_id).toBe('act-15520');
+    expect(named.explanation).toMatch(/^„ЗОП“ е Закон за обществените поръчки\. /u);
+  });
+
+  it('says when the referenced act is in the corpus only through acts amending it, and shows those', () => {
+    const response = search(index, { query: 'чл. 344, ал. 1 от КТ' });
+    expect(response.results.length).toBeGreaterThan(0);
+    for (const result of response.results) {
+      expect(result.title).toMatch(/^Закон за (?:изменение|допълнение)(?: и допълнение)? на Кодекса на труда/u);
+      expect(result.explanation).toMatch(/^„чл\. 344, ал\. 1 от КТ“: Кодекс на труда не е в корпуса, а само закони за изменението му/u);
+    }
+    const vat = search(index, { query: '§ 1 от ДР на ЗДДС' }).results;
+    expect(vat.length).toBeGreaterThan(0);
+    expect(vat.every((r) => /Закона за данък върху добавената стойност/u.test(r.title))).toBe(true);
+    expect(search(index, { query: 'чл. 45 ЗЗД' }).results[0]!.title).toMatch(/Закона за задълженията и договорите/u);
+  });
 });

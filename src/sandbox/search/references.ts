@@ -1,0 +1,350 @@
+/**
+ * Query understanding for `POST /v1/search`: references to provisions („чл. 344, ал. 1 от КТ“, „чл. 45 ЗЗД“,
+ * „§ 1 от ДР на ЗДДС“) and act abbreviations („ЗОП обжалване“), resolved against the corpus's acts.
+ *
+ * Syntax understood (case-insensitive except abbreviations, which are written in capitals; dots and spaces optional):
+ * - an article: `чл. 45`, `чл.45`, `член 45`, `чл. 2б`, with an optional `, ал. 1` (paragraph) and `, т. 3` (point),
+ *   a range `чл. 78 – 80` / `чл. 78-80`, or a pair `чл. 71 и 72`;
+ * - a paragraph of the supplementary or final provisions: `§ 1`, `§ 1, т. 2`, with `от ДР` / `ПЗР` / `ПР` / `ЗР` or
+ *   those words written out (`от допълнителните разпоредби`);
+ * - the act, after `от`, `на`, `по` or directly: an abbreviation (`КТ`, `ЗЗД`, `ЗОП`) or the title written out
+ *   (`от Закона за обществените поръчки`, in any grammatical form the stemmer reduces to the title's stems).
+ *
+ * The corpus keeps no `§` paragraph as an element of its own: the supplementary and final provisions are in the text
+ * of an act's last elements, so a `§` reference is resolved to the element whose text holds `§ N.`, the last one first.
+ */
+import { analyze } from './analysis.js';
+import type { SearchIndex } from '../corpus/index-db.js';
+import { AMENDING_TITLE, type SearchMetadata } from './metadata.js';
+
+/** An act named in a query, resolved against the corpus. */
+export interface ActResolution {
+  /** The act's title as the corpus or the abbreviation list writes it (nominative). */
+  title: string;
+  /** Documents rowids of the primary acts with that title (none when the corpus holds only acts amending it). */
+  primary: number[];
+  /** Documents rowids of the acts amending it. */
+  amending: number[];
+}
+
+/** A reference found in a query. */
+export interface LegalReference {
+  /** The reference as typed, for the explanation. */
+  text: string;
+  /** Position in the query, UTF-16 code units (`start` inclusive, `end` exclusive). */
+  start: number;
+  end: number;
+  /** Article ref as the corpus writes it (`344`, `2б`); absent for a `§` reference or a bare act. */
+  article?: string;
+  /** Last article of a range (`чл. 78 – 80`) or the second of a pair (`чл. 71 и 72`). */
+  articleTo?: string;
+  /** `§` number of the supplementary or final provisions. */
+  section?: string;
+  /** The act as typed (`КТ`, `Закона за обществените поръчки`); absent when the query names none. */
+  act?: string;
+  /** The act resolved, when the query names one the corpus knows (by abbreviation or title). */
+  resolved?: ActResolution;
+}
+
+/**
+ * Customary abbreviations of the main Bulgarian codes and laws, as Bulgarian legal writing uses them (statute
+ * commentaries, court acts, the State Gazette's indexes), for those whose abbreviation is not simply the initials of
+ * their title or whose initials are shared: abbreviation → title in the nominative. Checked against the titles; the
+ * corpus may hold the act itself, only acts amending it, or neither.
+ */
+export const CUSTOMARY_ABBREVIATIONS: Readonly<Record<string, string>> = {
+  КРБ: 'Конституция на Република България',
+  КТ: 'Кодекс на труда',
+  КСО: 'Кодекс за социалното осигуряване',
+  ГПК: 'Граждански процесуален кодекс',
+  НК: 'Наказателен кодекс',
+  НПК: 'Наказателно-процесуален кодекс',
+  АПК: 'Административнопроцесуален кодекс',
+  ДОПК: 'Данъчно-осигурителен процесуален кодекс',
+  СК: 'Семеен кодекс',
+  КЗ: 'Кодекс за застраховането',
+  ИК: 'Изборен кодекс',
+  ТЗ: 'Търговски закон',
+  ЗЗД: 'Закон за задълженията и договорите',
+  ЗС: 'Закон за собствеността',
+  ЗН: 'Закон за наследството',
+  ЗДДС: 'Закон за данък върху добавената стойност',
+  ЗКПО: 'Закон за корпоративното подоходно облагане',
+  ЗДДФЛ: 'Закон за данъците върху доходите на физическите лица',
+  ЗУТ: 'Закон за устройство на територията',
+  ЗЗП: 'Закон за защита на потребителите',
+  ЗАНН: 'Закон за административните нарушения и наказания',
+  ЗСВ: 'Закон за съдебната власт',
+  ЗЗЛД: 'Закон за защита на личните данни',
+  ЗОП: 'Закон за обществените поръчки',
+  ЗМВР: 'Закон за Министерството на вътрешните работи',
+  ЗМИП: 'Закон за мерките срещу изпирането на пари',
+  ЗПК: 'Закон за потребителския кредит',
+  ЗПКОНПИ: 'Закон за противодействие на корупцията и за отнемане на незаконно придобитото имущество',
+  ЗЗДискр: 'Закон за защита от дискриминация',
+};
+
+/** Words left out of a title's initials: prepositions and conjunctions. */
+const FUNCTION_WORDS = new Set(['за', 'на', 'и', 'в', 'във', 'от', 'по', 'с', 'със', 'върху', 'срещу', 'към', 'при', 'до', 'или', 'чрез', 'относно']);
+
+/**
+ * The initials of a title, as Bulgarian legal writing abbreviates acts: the first letter of each word but the
+ * function words, capitalised; a hyphenated word gives a letter per part (`Данъчно-осигурителен процесуален кодекс`
+ * → `ДОПК`; `Закон за обществените поръчки` → `ЗОП`; `Кодекса на труда` → `КТ`).
+ */
+export function initials(title: string): string {
+  return (title.match(/[\p{L}]+/gu) ?? [])
+    .filter((w) => !FUNCTION_WORDS.has(w.toLowerCase()))
+    .map((w) => w[0]!.toUpperCase())
+    .join('');
+}
+
+/** The abbreviation table of a corpus: abbreviation (and analysed title) → resolution. */
+export interface AbbreviationTable {
+  /** By abbreviation, exactly as written (capitals). */
+  byAbbreviation: Map<string, ActResolution>;
+  /** By analysed title (`analyze(title).join(' ')`). */
+  byTitleStems: Map<string, ActResolution>;
+}
+
+const tables = new WeakMap<SearchMetadata, AbbreviationTable>();
+
+/**
+ * The abbreviation table of the index's corpus, built once per metadata: every primary act's title and every title an
+ * amending act names („… на Кодекса на труда“), each under its initials and its analysed title, plus
+ * {@link CUSTOMARY_ABBREVIATIONS} (which win over initials shared by several titles). An abbreviation that several
+ * titles share and the list does not settle resolves to all of them.
+ */
+export function abbreviationTable(metadata: SearchMetadata): AbbreviationTable {
+  const cached = tables.get(metadata);
+  if (cached) return cached;
+  const byTitleStems = new Map<string, ActResolution>();
+  const entry = (title: string): ActResolution => {
+    const key = analyze(title).join(' ');
+    let e = byTitleStems.get(key);
+    if (!e) {
+      e = { title, primary: [], amending: [] };
+      byTitleStems.set(key, e);
+    }
+    return e;
+  };
+  for (const meta of metadata.documents) {
+    if (!meta || meta.source_type !== 'bulgarian_laws_regulations') continue;
+    if (!meta.amending) {
+      const e = entry(meta.title);
+      e.title = meta.title.trim();
+      e.primary.push(meta.id);
+      continue;
+    }
+    const amended = AMENDING_TITLE.exec(meta.title)?.[1];
+    if (amended !== undefined) {
+      const e = entry(nominative(amended));
+      e.amending.push(meta.id);
+    }
+  }
+  const byAbbreviation = new Map<string, ActResolution>();
+  const shared = new Map<string, ActResolution[]>();
+  for (const e of byTitleStems.values()) {
+    const key = initials(e.title);
+    if (key.length < 2) continue;
+    shared.set(key, [...(shared.get(key) ?? []), e]);
+  }
+  for (const [key, list] of shared) {
+    byAbbreviation.set(
+      key,
+      list.length === 1
+        ? list[0]!
+        : { title: list.map((e) => e.title).join('; '), primary: list.flatMap((e) => e.primary), amending: list.flatMap((e) => e.amending) },
+    );
+  }
+  for (const [abbreviation, title] of Object.entries(CUSTOMARY_ABBREVIATIONS)) {
+    byAbbreviation.set(abbreviation, byTitleStems.get(analyze(title).join(' ')) ?? { title, primary: [], amending: [] });
+  }
+  const table = { byAbbreviation, byTitleStems };
+  tables.set(metadata, table);
+  return table;
+}
+
+/** An amended act's title as an amending title gives it (definite forms: „Закона за …“, „Кодекса на …“), nominative. */
+function nominative(title: string): string {
+  return title
+    .trim()
+    .replace(/^Закона(?=\s|$)/u, 'Закон')
+    .replace(/^Кодекса(?=\s|$)/u, 'Кодекс')
+    .replace(/[.\s]+$/u, '');
+}
+
+const ARTICLE = String.raw`(?:[Чч][Лл]\.?|[Чч]лен)\s*(\d+[а-я]?)(?:\s*(?:[-–—]|и)\s*(\d+[а-я]?))?(?:\s*,?\s*[Аа]л\.?\s*\d+[а-я]?)?(?:\s*,?\s*[Тт]\.?\s*\d+[а-я]?)?`;
+const SECTION = String.raw`§\s*(\d+[а-я]?)(?:\s*,?\s*т\.?\s*\d+)?(?:\s*(?:от|на)\s+(?:ДР|ПЗР|ПР|ЗР|[Дд]опълнителн\p{L}*\s+разпоредби|[Пп]реходн\p{L}*(?:\s+и\s+заключителн\p{L}*)?\s+разпоредби|[Зз]аключителн\p{L}*\s+разпоредби))?`;
+const ABBREVIATION = String.raw`\p{Lu}{2,}[\p{Ll}]{0,5}`;
+const TITLE = String.raw`(?:[Зз]акона?|[Кк]одекса?|[Кк]онституцията)\s+(?:за|на)\s+[\p{L}\s-]+`;
+/** A reference: an article or `§`, then optionally the act. */
+const REFERENCE = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])(?:${ARTICLE}|${SECTION})(?:\s*,?\s*(?:(?:от|на|по)\s+)?(?:(?<abbr>${ABBREVIATION})(?![\p{L}\p{N}])|(?<title>${TITLE})))?`,
+  'gu',
+);
+/** A bare abbreviation in capitals. */
+const BARE_ABBREVIATION = new RegExp(String.raw`(?<![\p{L}\p{N}])(${ABBREVIATION})(?![\p{L}\p{N}])`, 'gu');
+
+/** Resolves a written-out title: the longest run of its first words whose stems are a title of the table. */
+function resolveTitle(table: AbbreviationTable, written: string): { title: string; resolved: ActResolution } | undefined {
+  const words = written.trim().split(/\s+/u);
+  for (let n = words.length; n >= 2; n--) {
+    const candidate = nominative(words.slice(0, n).join(' ')).replace(/^конституцията/iu, 'Конституция');
+    const resolved = table.byTitleStems.get(analyze(candidate).join(' '));
+    if (resolved) return { title: words.slice(0, n).join(' '), resolved };
+  }
+  return undefined;
+}
+
+/**
+ * The references of a query (see the module comment), in query order, and the query without them (`rest`, what is
+ * searched as words). An abbreviation is taken only when the table knows it and it is written in capitals (so a
+ * Bulgarian word is never taken for an act); a bare abbreviation without an article is a reference to the act. A
+ * written-out title is taken up to the longest run of words that is a known title; the words after it stay in
+ * `rest`. Fast: two regular expressions over the query.
+ */
+export function parseReferences(query: string, table: AbbreviationTable): { references: LegalReference[]; rest: string } {
+  const references: LegalReference[] = [];
+  for (const m of query.matchAll(REFERENCE)) {
+    const start = m.index;
+    let end = start + m[0].length;
+    const ref: LegalReference = { text: m[0].trim(), start, end };
+    if (m[1] !== undefined) ref.article = m[1].toLowerCase();
+    if (m[2] !== undefined) ref.articleTo = m[2].toLowerCase();
+    if (m[3] !== undefined) ref.section = m[3].toLowerCase();
+    const abbr = m.groups?.abbr;
+    const title = m.groups?.title;
+    if (abbr !== undefined) {
+      const resolved = table.byAbbreviation.get(abbr) ?? table.byAbbreviation.get(abbr.toUpperCase());
+      ref.act = abbr;
+      if (resolved) ref.resolved = resolved;
+    } else if (title !== undefined) {
+      const found = resolveTitle(table, title);
+      const titleStart = start + m[0].lastIndexOf(title);
+      if (found) {
+        ref.act = found.title;
+        ref.resolved = found.resolved;
+        end = titleStart + title.indexOf(found.title) + found.title.length;
+      } else {
+        end = titleStart;
+      }
+      ref.end = end;
+      ref.text = query.slice(start, end).trim().replace(/[\s,]*(?:от|на|по)?\s*$/iu, '');
+    }
+    references.push(ref);
+  }
+  for (const m of query.matchAll(BARE_ABBREVIATION)) {
+    const start = m.index;
+    if (references.some((r) => start >= r.start && start < r.end)) continue;
+    const abbreviation = m[1]!;
+    // Alone, only a listed abbreviation or the initials of a law or code (З…, К…, 3 letters or more): ВКС, ЕС or БВП
+    // stay words.
+    if (CUSTOMARY_ABBREVIATIONS[abbreviation] === undefined && !(/^[ЗК]/u.test(abbreviation) && abbreviation.length >= 3)) continue;
+    const resolved = table.byAbbreviation.get(abbreviation);
+    if (!resolved) continue;
+    references.push({ text: m[1]!, start, end: start + m[1]!.length, act: m[1]!, resolved });
+  }
+  references.sort((a, b) => a.start - b.start);
+  let rest = '';
+  let at = 0;
+  for (const r of references) {
+    rest += `${query.slice(at, r.start)} `;
+    at = r.end;
+  }
+  rest += query.slice(at);
+  return { references, rest: rest.replace(/\s+/gu, ' ').trim() };
+}
+
+/** How the references of a query steer its ranking (see {@link planReferences}). */
+export interface ReferencePlan {
+  /** Per document rowid, a factor on its score: the acts the query names. */
+  boost: Map<number, number>;
+  /** Per document rowid, the articles the query points to, in query order: they come first, as its first excerpts. */
+  pinned: Map<number, number[]>;
+  /** Pinned documents that only stand for the act (amending acts not naming the provision): after the others. */
+  followers: Set<number>;
+  /** Article numbers to search as words (for acts the corpus holds only through acts amending them). */
+  words: string[];
+  /** One Bulgarian sentence per reference, saying what it was resolved to, for every result's explanation. */
+  notes: string[];
+}
+
+/** Score factor of an act the query names with an article (`чл. 72 от ЗОП`) or alone (`ЗОП обжалване`). */
+export const REFERENCED_ACT_BOOST = 4;
+export const NAMED_ACT_BOOST = 2;
+
+/**
+ * What the references of a query do to its ranking: an act the corpus holds (and the filters allow) is boosted and
+ * its referenced article (found by ref; a `§` by the last element holding `§ N.`) pinned first; an act the corpus
+ * holds only through amending acts has those shown, first those whose text names the provision (`чл. 344`, at the
+ * element that does), which the note says;
+ * an unknown act is said to be unknown. A reference without an act searches its article number as a word.
+ * @param allowed per document rowid, 1 when the document passes the filters.
+ */
+export function planReferences(
+  references: readonly LegalReference[],
+  allowed: Uint8Array,
+  index: Pick<SearchIndex, 'articleByRef' | 'articleContaining'>,
+): ReferencePlan {
+  const plan: ReferencePlan = { boost: new Map(), pinned: new Map(), followers: new Set(), words: [], notes: [] };
+  for (const ref of references) {
+    const numbers = [ref.article, ref.articleTo, ref.section].filter((n): n is string => n !== undefined);
+    const provision = ref.article !== undefined ? 'article' : ref.section !== undefined ? 'section' : undefined;
+    const quoted = `„${ref.text}“`;
+    if (ref.resolved === undefined) {
+      plan.words.push(...numbers);
+      if (ref.act !== undefined) plan.notes.push(`${quoted}: актът „${ref.act}“ не е разпознат; търсени са думите.`);
+      continue;
+    }
+    const { title } = ref.resolved;
+    const primary = ref.resolved.primary.filter((id) => allowed[id] === 1);
+    const amending = ref.resolved.amending.filter((id) => allowed[id] === 1);
+    if (primary.length > 0) {
+      const found: string[] = [];
+      for (const id of primary) {
+        plan.boost.set(id, Math.max(plan.boost.get(id) ?? 1, provision === undefined ? NAMED_ACT_BOOST : REFERENCED_ACT_BOOST));
+        const articles =
+          provision === 'article'
+            ? [ref.article, ref.articleTo].flatMap((n) => (n === undefined ? [] : [index.articleByRef(id, n)]))
+            : provision === 'section'
+              ? [index.articleContaining(id, `§ ${ref.section}.`)]
+              : [];
+        const ids = articles.filter((a): a is number => a !== undefined);
+        if (ids.length > 0) {
+          plan.pinned.set(id, [...(plan.pinned.get(id) ?? []), ...ids]);
+          found.push(String(id));
+        }
+      }
+      if (provision === undefined) plan.notes.push(`${quoted} е ${title}.`);
+      else if (found.length > 0) plan.notes.push(`${quoted} е в ${title}; показан е първо.`);
+      else plan.notes.push(`${quoted}: ${title} е в корпуса, но ${provision === 'article' ? `чл. ${ref.article}` : `§ ${ref.section}`} не е намерен в текста му.`);
+      continue;
+    }
+    if (amending.length > 0) {
+      // The amending acts' texts name the provision as „чл. 344“ / „§ 1“: those that do come first, at the element
+      // that names it; the others follow, newest first, at their first element. The number is not searched as a word
+      // (in other acts it is some other provision, or an amount).
+      const needle = provision === 'article' ? `чл. ${ref.article}` : provision === 'section' ? `§ ${ref.section}` : undefined;
+      let naming = 0;
+      for (const id of amending) {
+        const article = needle === undefined ? undefined : index.articleContaining(id, needle);
+        if (article !== undefined) naming++;
+        const shown = article ?? index.articleContaining(id, '');
+        if (shown !== undefined) plan.pinned.set(id, [...(plan.pinned.get(id) ?? []), shown]);
+        if (article === undefined) plan.followers.add(id);
+      }
+      const which =
+        needle === undefined
+          ? 'показани са те'
+          : naming > 0
+            ? `първо са тези, които споменават ${needle}`
+            : `никой от тях не споменава ${needle}; показани са те`;
+      plan.notes.push(`${quoted}: ${title} не е в корпуса, а само закони за изменението му; ${which}.`);
+      continue;
+    }
+    plan.words.push(...numbers);
+    plan.notes.push(`${quoted}: ${title} не е в корпуса${allowed.length > 0 && ref.resolved.primary.length + ref.resolved.amending.length > 0 ? ' при тези филтри' : ''}.`);
+  }
+  return plan;
+}
