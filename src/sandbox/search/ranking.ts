@@ -6,7 +6,6 @@
 import type { SearchIndex } from '../corpus/index-db.js';
 import type { QueryTerm, StemMatch } from './analysis.js';
 import type { DocumentMeta, SearchMetadata } from './metadata.js';
-const T: Record<string, number> = JSON.parse(process.env.PRAVO_TUNE ?? '{}');
 
 /** Candidate articles kept after stage 2 (best first); bounds the work of the later stages. */
 export const MAX_CANDIDATE_ARTICLES = 3000;
@@ -19,7 +18,7 @@ export const MAX_QUERY_POSTINGS = 20_000;
 /** Most term groups (distinct query words) searched; beyond it, the most common words are skipped. */
 export const MAX_QUERY_TERMS = 24;
 /** Weight of a stem that only stands for a query word (a synonym, see `vocabulary.ts`) relative to the word itself. */
-export const EXPANSION_WEIGHT = T.exp ?? 0.6;
+export const EXPANSION_WEIGHT = 0.6;
 
 /** One stem searched for a term group, with its weight in the group. */
 export interface GroupStem {
@@ -43,11 +42,11 @@ export function familyPrefix(stem: string): string | undefined {
   return stem.slice(0, Math.max(FAMILY_PREFIX_MIN, stem.length - 2));
 }
 /** Shortest family prefix, in letters. */
-export const FAMILY_PREFIX_MIN = T.famMin ?? 5;
+export const FAMILY_PREFIX_MIN = 5;
 /** A typed word held by fewer articles than this is also searched by its family prefix. */
-export const FAMILY_RARE_ARTICLES = T.famRare ?? 30;
+export const FAMILY_RARE_ARTICLES = 30;
 /** Weight of a family match relative to the typed word. */
-export const FAMILY_WEIGHT = T.famW ?? 0.5;
+export const FAMILY_WEIGHT = 0.5;
 
 /**
  * A word of the query as the ranking sees it: the typed word's stem plus, when the vocabulary knows the word, the
@@ -86,7 +85,7 @@ export interface DocumentHit {
   articles: ArticleHit[];
   /** Ranking score (unbounded); see {@link scoreDocuments}. */
   score: number;
-  /** IDF-weighted share of the query's groups in the document's best articles or title, 0…1. */
+  /** IDF-weighted share of the query's groups in the document's candidate articles or title, 0…1. */
   coverage: number;
   /** Indexes of the query groups found in the document's articles. */
   termsInArticles: Set<number>;
@@ -103,12 +102,13 @@ export function idf(n: number, total: number): number {
 }
 
 /**
- * Article score: BM25 times `coverage²`, `coverage` being the IDF-weighted share of the query's groups the article
- * holds. BM25 alone lets one heavily repeated word outweigh an article that answers the whole question; the square
- * makes an article with half of the question's weight score a quarter.
+ * Article score: BM25 times `coverage`, the IDF-weighted share of the query's groups the article holds (for a long
+ * article, the share its best passage holds: {@link rescoreByPassage}). BM25 alone lets one heavily repeated word
+ * outweigh an article that answers the whole question. (A square, tried on the judged set, favoured articles holding
+ * many words of a long everyday question over the one answering it.)
  */
 function articleScore(bm25: number, coverage: number): number {
-  return bm25 * coverage ** (T.artExp ?? 2);
+  return bm25 * coverage;
 }
 
 /**
@@ -122,27 +122,27 @@ function documentPrior(meta: DocumentMeta, allowed: Uint8Array): number {
   if (!meta.amending) return 1;
   return meta.amends.some((id) => allowed[id] === 1) ? AMENDED_ACT_PRESENT_PRIOR : AMENDING_PRIOR;
 }
-const AMENDED_ACT_PRESENT_PRIOR = T.amendPresent ?? 0.5;
+const AMENDED_ACT_PRESENT_PRIOR = 0.5;
 const AMENDING_PRIOR = 0.85;
 /** Weight of the title: a document scores up to `1 + TITLE_WEIGHT` times more when its title holds the whole query. */
-const TITLE_WEIGHT = T.title ?? 1;
+const TITLE_WEIGHT = 1;
 /** Articles counted in a document's score (the best, then a decaying bonus). */
-const ARTICLES_PER_DOCUMENT = T.perDoc ?? 5;
+const ARTICLES_PER_DOCUMENT = 5;
 /** Act-level length normalization: the score is divided by `1 + LENGTH_SLOPE × ln(1 + articles / LENGTH_PIVOT)`. */
-const LENGTH_SLOPE = T.slope ?? 0.25;
+const LENGTH_SLOPE = 0.1;
 const LENGTH_PIVOT = 40;
 
 /**
  * Stage 3: document score =
  *   (s₁ + ½·s₂ + ¼·s₃ + … over its best {@link ARTICLES_PER_DOCUMENT} articles, s = article score)
- *   × (0.3 + 0.7 × coverage²), coverage = IDF-weighted share of the groups in its 3 best articles or its title
+ *   × (0.3 + 0.7 × coverage²), coverage = IDF-weighted share of the groups in its candidate articles or its title
  *   × (1 + TITLE_WEIGHT × IDF-weighted share of the groups found in the title)
  *   ÷ (1 + LENGTH_SLOPE × ln(1 + articles / LENGTH_PIVOT))   — act-level length normalization
  *   × `documentPrior` × `boost` (a referenced act, see `search`).
  * The bonus lets a document with several relevant articles win over one with a single long one; the length
  * normalization keeps long codes, which hold some article for almost any combination of words, from winning
- * questions their shorter neighbours answer; coverage is taken from the best articles, not the whole document, for
- * the same reason.
+ * questions their shorter neighbours answer (gently: on the judged set, a steeper slope lost more acts it should have
+ * found than long codes it should not).
  *
  * @param hits the candidates of {@link scoreArticles}; their `articles` order is changed.
  * @param weights the groups' weights (same order as the groups).
@@ -184,17 +184,16 @@ export function scoreDocuments(
       base += factor * a.score;
       factor *= 0.5;
     }
-    const inBest = new Set(doc.articles.slice(0, T.covN ?? 3).flatMap((a) => a.terms));
     let covered = 0;
     let inTitle = 0;
     weights.forEach((w, i) => {
-      if (inBest.has(i) || doc.termsInTitle.has(i)) covered += w.weight;
+      if (doc.termsInArticles.has(i) || doc.termsInTitle.has(i)) covered += w.weight;
       if (doc.termsInTitle.has(i)) inTitle += w.weight;
     });
     doc.coverage = covered / totalWeight;
     const length = 1 + LENGTH_SLOPE * Math.log(1 + doc.meta.articleCount / LENGTH_PIVOT);
     doc.score =
-      (base * ((T.docFloor ?? 0.3) + (1 - (T.docFloor ?? 0.3)) * doc.coverage ** (T.docExp ?? 2)) * (1 + TITLE_WEIGHT * (inTitle / totalWeight)) * documentPrior(doc.meta, allowed) * (boost.get(doc.meta.id) ?? 1)) /
+      (base * (0.3 + 0.7 * doc.coverage ** 2) * (1 + TITLE_WEIGHT * (inTitle / totalWeight)) * documentPrior(doc.meta, allowed) * (boost.get(doc.meta.id) ?? 1)) /
       length;
   }
   for (const doc of documents) orderWithinDocument(doc, weights.length);
@@ -415,7 +414,7 @@ export const PASSAGE_CHARS = 600;
  * without answering it. For the best {@link PASSAGE_RESCORED_ARTICLES} candidates that match at least two groups,
  * within {@link PASSAGE_SCAN_CHARS} of text in all, this finds the passage of
  * {@link PASSAGE_CHARS} holding the largest IDF-weighted share of the query's groups (words in the article's heading
- * count for every passage) and scores the article `bm25 × passage coverage²` instead of `bm25 × coverage²`; the others
+ * count for every passage) and scores the article `bm25 × passage coverage` instead of `bm25 × coverage`; the others
  * keep their score, which can only be higher than their passage score would be.
  * @param matcher finds the words of the searched stems in a text (`createStemMatcher` over every searched stem).
  * @param groupOf the group index of each searched stem.

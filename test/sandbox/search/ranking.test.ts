@@ -69,9 +69,9 @@ describe('article-level ranking', () => {
     const weights = [{ weight: 1 }, { weight: 1 }];
     const stems = ['лодката', 'пристанището'].map((w) => stem(w));
     rescoreByPassage(fake as unknown as SearchIndex, hits, weights, createStemMatcher(stems), new Map(stems.map((s, g) => [s, g])));
-    // Short (under one passage): unchanged. Long: no passage holds both words, so half the coverage, a quarter of the score.
+    // Short (under one passage): unchanged. Long: no passage holds both words, so half the coverage, half the score.
     expect(hits.find((h) => h.article === 1)!.score).toBe(10);
-    expect(hits.find((h) => h.article === 2)!.score).toBe(2.5);
+    expect(hits.find((h) => h.article === 2)!.score).toBe(5);
   });
 
   it('orders an act’s articles by the words that tell them apart within the act', () => {
