@@ -9,36 +9,13 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { QUERIES } from './queries.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(repo, 'bin', 'pravo.js');
 const CORPUS = process.env.PRAVO_BENCH_CORPUS ?? path.resolve(repo, '..', 'shared', 'corpus');
 const RUNS = Number(process.env.PRAVO_BENCH_RUNS ?? 21);
 const node = process.execPath;
-
-/** Fixed realistic queries for the latency measurement. */
-const QUERIES = [
-  'застрахователят отказва да изплати обезщетение',
-  'обществени поръчки обжалване на решение',
-  'изборен кодекс гласуване извън страната',
-  'криптоактиви лиценз доставчик на услуги',
-  'трудов договор прекратяване без предизвестие',
-  'данък добавена стойност регистрация',
-  'лишаване от свобода наказание',
-  'защита на личните данни администратор',
-  'концесия за строителство срок',
-  'горски територии сеч',
-  'хазарт лиценз организатор',
-  'туроператор застраховка отговорност',
-  'банка несъстоятелност гарантиране на влоговете',
-  'марка регистрация отказ',
-  'министерство на вътрешните работи полицейски орган',
-  'общинска собственост разпореждане',
-  'митническа декларация акциз',
-  'здравно осигуряване вноски',
-  'енергийна ефективност сгради',
-  'обезщетение за вреди от държавата',
-];
 
 function median(values) {
   const s = [...values].sort((a, b) => a - b);
