@@ -10,9 +10,8 @@
  * running rejects; one that dies before it was ready (the index cannot be opened) is not replaced, and once no worker
  * is left, every waiting and later search rejects with its error.
  *
- * Workers run from the built JavaScript: the default module is `worker.js` beside this module
- * (`dist/sandbox/search/worker.js`). Code that runs this module from its TypeScript source (the tests) passes the
- * built module as `workerUrl`.
+ * Workers run from the built JavaScript, `dist/sandbox/search/worker.js` (see {@link DEFAULT_WORKER_URL}), also when
+ * this module runs from its TypeScript source, as in the tests.
  */
 import { existsSync } from 'node:fs';
 import os from 'node:os';
@@ -37,16 +36,23 @@ export function defaultSearchWorkers(): number {
   return Math.max(1, Math.min(os.availableParallelism(), MAX_DEFAULT_SEARCH_WORKERS));
 }
 
-/** The worker module of a pool when none is given: `worker.js` beside this module (in `dist/`, the built worker). */
-export const DEFAULT_WORKER_URL = new URL('./worker.js', import.meta.url);
+/**
+ * The worker module of a pool when none is given: `worker.js` beside this module, `dist/sandbox/search/worker.js`.
+ * When this module runs from its TypeScript source (`src/sandbox/search/pool.ts`: the tests), the built worker all the
+ * same: a worker thread runs JavaScript, and the sources' imports name `.js` files only the build has (`npm test`
+ * builds first; after changing the search, build before running a test file alone).
+ */
+export const DEFAULT_WORKER_URL = import.meta.url.endsWith('.ts')
+  ? new URL('../../../dist/sandbox/search/worker.js', import.meta.url)
+  : new URL('./worker.js', import.meta.url);
 
 /** Options of {@link createSearchPool}. */
 export interface SearchPoolOptions {
   /** Number of worker threads, 1 to {@link MAX_SEARCH_WORKERS}; default {@link defaultSearchWorkers}. */
   size?: number;
   /**
-   * The worker's module (a `file:` URL of JavaScript); default {@link DEFAULT_WORKER_URL}. Tests running the sources
-   * give the built `dist/sandbox/search/worker.js`, or a module of their own that loads it.
+   * The worker's module (a `file:` URL of JavaScript); default {@link DEFAULT_WORKER_URL}. Tests give a module of
+   * their own that loads the built worker with hooks.
    */
   workerUrl?: URL;
   /** One line per worker that dies or cannot start; default: discarded. Never a query. */
@@ -75,6 +81,8 @@ interface Job {
 /** One worker thread and what it is doing. */
 interface Slot {
   worker: Worker;
+  /** The worker's `threadId` (the log names it; the worker's own reads -1 once it has ended). */
+  threadId: number;
   /** It has opened the index and posted `ready`. */
   ready: boolean;
   /** The search it runs, if any. */
@@ -89,7 +97,7 @@ interface Slot {
  * Creates a pool of `size` search workers over the complete index `index` (opened by `openIndex`; the pool opens its
  * file again in each worker, and does not close `index`). Returns at once: the workers start in parallel.
  * @throws RangeError when `size` is not a whole number from 1 to {@link MAX_SEARCH_WORKERS}; Error when the worker
- *   module does not exist (e.g. not built: run `npm run build`).
+ *   module does not exist (e.g. not built: run `npm run build`), or a thread cannot be created (none is left running).
  */
 export function createSearchPool(index: Pick<SearchIndex, 'path' | 'inputsKey'>, options: SearchPoolOptions = {}): SearchPool {
   const size = options.size ?? defaultSearchWorkers();
@@ -173,33 +181,54 @@ export function createSearchPool(index: Pick<SearchIndex, 'path' | 'inputsKey'>,
     const cause = slot.error ? { cause: slot.error } : undefined;
     job?.reject(new Error(`the search worker running this search ended (${reason})`, cause));
     if (slot.ready) {
-      log(`search worker ${slot.worker.threadId} ended (${reason}); starting another`);
-      spawn(false);
-    } else {
-      const error = new Error(`a search worker could not start (${reason})`, cause);
-      log(`${error.message}; ${slots.length} search worker(s) left`);
-      markFailed(error);
-      if (slots.length === 0) {
-        noWorkers = error;
-        rejectAll(error);
+      log(`search worker ${slot.threadId} ended (${reason}); starting another`);
+      try {
+        spawn(false);
+      } catch (error) {
+        lost(new Error(`a search worker could not be started (${error instanceof Error ? error.message : String(error)})`, { cause: error }));
       }
+    } else {
+      lost(new Error(`a search worker could not start (${reason})`, cause));
     }
     pump();
   };
 
+  /** A worker that could not start, or whose replacement could not: the pool is one smaller, and maybe empty. */
+  const lost = (error: Error): void => {
+    log(`${error.message}; ${slots.length} search worker(s) left`);
+    markFailed(error);
+    if (slots.length === 0) {
+      noWorkers = error;
+      rejectAll(error);
+    }
+  };
+
   const spawn = (initial: boolean): void => {
     const worker = new Worker(workerUrl, { workerData: start, name: 'pravo search' });
-    const slot: Slot = { worker, ready: false, job: undefined, error: undefined, initial };
+    const slot: Slot = { worker, threadId: worker.threadId, ready: false, job: undefined, error: undefined, initial };
     slots.push(slot);
     worker.on('message', (message: WorkerMessage) => onMessage(slot, message));
     worker.on('error', (error) => {
       slot.error = error;
     });
+    // A message that cannot be read here (never expected: responses are plain JSON values): its search fails, not hangs.
+    worker.on('messageerror', (error) => {
+      const job = slot.job;
+      slot.job = undefined;
+      job?.reject(new Error(`the search worker's answer could not be read (${error.message})`, { cause: error }));
+      pump();
+    });
     worker.on('exit', (code) => onExit(slot, code));
     worker.unref();
   };
 
-  for (let i = 0; i < size; i++) spawn(true);
+  try {
+    for (let i = 0; i < size; i++) spawn(true);
+  } catch (error) {
+    // E.g. no more threads: none of this pool's workers is left running.
+    for (const slot of slots) void slot.worker.terminate();
+    throw error;
+  }
 
   return {
     size,
