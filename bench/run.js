@@ -1,5 +1,6 @@
-// `npm run bench`: start-up, CLI overhead, sandbox search latency, index build, warm start and peak RSS, each against
-// its goal (issue "pravo search, end to end"). Not part of the tests: timings depend on the machine.
+// `npm run bench`: start-up, CLI overhead, index build and size, relevance on the judged set (before → after), sandbox
+// search latency, warm start, the sandbox under load (bench/load.js) and peak RSS, each against its goal. Not part of
+// the tests: timings depend on the machine.
 //
 // Reads the corpus from ../shared/corpus, the README's main job's inputs: statutes, decisions and courts (or PRAVO_BENCH_CORPUS, a file or directory); writes only to a temporary
 // directory, removed at the end. Wall times are medians over alternating runs, so drift hits both sides alike.
@@ -9,36 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { QUERIES } from './queries.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(repo, 'bin', 'pravo.js');
 const CORPUS = process.env.PRAVO_BENCH_CORPUS ?? path.resolve(repo, '..', 'shared', 'corpus');
 const RUNS = Number(process.env.PRAVO_BENCH_RUNS ?? 21);
 const node = process.execPath;
-
-/** Fixed realistic queries for the latency measurement. */
-const QUERIES = [
-  'застрахователят отказва да изплати обезщетение',
-  'обществени поръчки обжалване на решение',
-  'изборен кодекс гласуване извън страната',
-  'криптоактиви лиценз доставчик на услуги',
-  'трудов договор прекратяване без предизвестие',
-  'данък добавена стойност регистрация',
-  'лишаване от свобода наказание',
-  'защита на личните данни администратор',
-  'концесия за строителство срок',
-  'горски територии сеч',
-  'хазарт лиценз организатор',
-  'туроператор застраховка отговорност',
-  'банка несъстоятелност гарантиране на влоговете',
-  'марка регистрация отказ',
-  'министерство на вътрешните работи полицейски орган',
-  'общинска собственост разпореждане',
-  'митническа декларация акциз',
-  'здравно осигуряване вноски',
-  'енергийна ефективност сгради',
-  'обезщетение за вреди от държавата',
-];
 
 function median(values) {
   const s = [...values].sort((a, b) => a - b);
@@ -159,6 +137,11 @@ async function main() {
     }
     const warm = median(starts);
     report('sandbox serve warm start (to ready line)', `${warm.toFixed(0)} ms`, '< 1 s', warm < 1000);
+
+    // 4b. The sandbox under load (bench/load.js): throughput and latency at 1, 4 and 16 clients through the search
+    // pool, the slowest adversarial query, other endpoints' latency under search load.
+    const { runLoad } = await import('./load.js');
+    await runLoad({ cli: CLI, corpus: CORPUS, dataDir, env, report });
 
     // 5. CLI overhead on a search: pravo search --json against curl, same request, same warm sandbox.
     // No search quota: the batch measurements below send some 7,000 searches.

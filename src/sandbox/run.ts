@@ -10,6 +10,8 @@ import type { CorpusInputs } from './corpus/inputs.js';
 import { createSandboxServer } from './http/server.js';
 import { ROUTES } from './routes/index.js';
 import { prepareSearch } from './search/index.js';
+import { createSearchPool, MAX_SEARCH_WORKERS } from './search/pool.js';
+import { inProcessSearcher, type Searcher } from './search/searcher.js';
 import { QUOTA_KINDS } from '../api/types.js';
 import {
   checkAuthCacheTtl,
@@ -80,6 +82,14 @@ export interface StartSandboxOptions {
   authCacheTtlMs?: number;
   /** Name recorded with the issued key. */
   keyName?: string;
+  /**
+   * Worker threads that run the searches (`POST /v1/search` and answer jobs; see `search/pool.ts`), 0 to
+   * `MAX_SEARCH_WORKERS`: each opens the index read-only with its own connection once the index is open, in parallel,
+   * without delaying the start (a search that arrives first waits for one). `0` (default) searches on the event loop,
+   * which holds up every other request while a search runs: right for one request (`--sandbox`), not for a server
+   * under load (`pravo sandbox serve` takes `defaultSearchWorkers()`).
+   */
+  searchWorkers?: number;
   /** Index build progress. */
   onProgress?: (progress: IndexProgress) => void;
   /**
@@ -114,7 +124,7 @@ export interface RunningSandbox {
   /** Documents and articles in the index. */
   documentCount: number;
   articleCount: number;
-  /** Stops listening, ends open connections, closes the databases. Safe to call twice. */
+  /** Stops listening, ends open connections, stops the search workers, closes the databases. Safe to call twice. */
   close(): Promise<void>;
 }
 
@@ -135,8 +145,9 @@ function describeAccount(state: SandboxState): string {
  * the ephemeral keys of ended runs and the sessions expired over a day ago before issuing this run's key and creating
  * its session.
  * @throws RangeError when `answers.delayMs` or `answers.failureRate` is out of range, `overage.limit` is not a whole
- *   number from 0 to `Number.MAX_SAFE_INTEGER`, `sessionTtlMs` is not more than 0 and at most 30 days, or
- *   `authCacheTtlMs` is negative or not finite (before anything is opened);
+ *   number from 0 to `Number.MAX_SAFE_INTEGER`, `sessionTtlMs` is not more than 0 and at most 30 days,
+ *   `authCacheTtlMs` is negative or not finite, or `searchWorkers` is not a whole number from 0 to
+ *   `MAX_SEARCH_WORKERS` (before anything is opened); Error when the search worker module is missing (not built);
  *   CorpusError when an input file is missing or malformed, or a `document_id` is in two corpus files; AbortError (a `DOMException`) when `signal` aborts
  *   during the index build (nothing is left behind in `dataDir`); Error with `code` `EADDRINUSE` / `EACCES` when the
  *   port cannot be taken; the file-system or SQLite error when `state.sqlite` cannot be opened or migrated, the key
@@ -150,6 +161,10 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
   const ephemeral = options.ephemeralKey ?? false;
   const sessionTtlMs = checkSessionTtl(options.sessionTtlMs ?? (ephemeral ? EPHEMERAL_SESSION_TTL_MS : DEFAULT_SESSION_TTL_MS));
   if (options.authCacheTtlMs !== undefined) checkAuthCacheTtl(options.authCacheTtlMs);
+  const searchWorkers = options.searchWorkers ?? 0;
+  if (!Number.isInteger(searchWorkers) || searchWorkers < 0 || searchWorkers > MAX_SEARCH_WORKERS) {
+    throw new RangeError(`the number of search workers must be a whole number from 0 to ${MAX_SEARCH_WORKERS}, not ${searchWorkers}`);
+  }
   const clock = options.answers?.clock;
   const now = options.now ?? (clock ? () => new Date(clock.now()) : undefined);
   const index = await openIndex({
@@ -162,8 +177,20 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
   let state: SandboxState;
   let issued: IssuedKey | undefined;
   let session: CreatedSession | undefined;
+  let searcher: Searcher | undefined;
   try {
-    // Load the search's in-memory metadata now (about 0.1 s on the full corpus) rather than on the first request.
+    if (searchWorkers === 0) {
+      searcher = inProcessSearcher(index);
+    } else {
+      // The workers start now, in parallel with the rest of the start; none is awaited.
+      const pool = createSearchPool(index, { size: searchWorkers, log });
+      const started = performance.now();
+      // A worker that cannot start is logged by the pool.
+      pool.ready().then(() => log(`${pool.size} search worker(s) ready in ${Math.round(performance.now() - started)} ms`), () => {});
+      searcher = pool;
+    }
+    // Load the search's in-memory metadata now (about 0.1 s on the full corpus) rather than on the first request (the
+    // checks of POST /v1/answers use it even when the searches run on workers).
     prepareSearch(index);
     state = SandboxState.open(options.dataDir, {
       quotas: options.quotas ?? {},
@@ -171,22 +198,29 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
       ...(options.authCacheTtlMs !== undefined ? { authCacheTtlMs: options.authCacheTtlMs } : {}),
     });
   } catch (error) {
+    await searcher?.close();
     index.close();
     throw error;
   }
+  const runSearcher = searcher;
   /**
-   * Deletes what this run owns when ephemeral, its key and its session (only those: other runs on the same data
-   * directory are still using theirs), then closes the databases, whatever fails.
+   * Stops the searcher (its workers end; searches not answered yet reject), deletes what this run owns when
+   * ephemeral, its key and its session (only those: other runs on the same data directory are still using theirs),
+   * then closes the databases, whatever fails.
    */
-  const release = (): void => {
+  const release = async (): Promise<void> => {
     try {
-      if (ephemeral && issued) state.deleteEphemeralKey(issued.key_id);
+      await runSearcher.close();
     } finally {
       try {
-        if (ephemeral && session) state.deleteSession(session.session_id);
+        if (ephemeral && issued) state.deleteEphemeralKey(issued.key_id);
       } finally {
-        state.close();
-        index.close();
+        try {
+          if (ephemeral && session) state.deleteSession(session.session_id);
+        } finally {
+          state.close();
+          index.close();
+        }
       }
     }
   };
@@ -201,14 +235,14 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
     if (options.overage) state.setOverage(DEFAULT_ACCOUNT_ID, options.overage, { startUp: true });
     log(describeAccount(state));
   } catch (error) {
-    release();
+    await release();
     throw error;
   }
   const key = issued;
   const runSession = session;
 
-  const answers = new AnswerRunner(index, state, { ...options.answers, log });
-  const server = createSandboxServer({ index, state, answers, log }, ROUTES);
+  const answers = new AnswerRunner(runSearcher, state, { ...options.answers, log });
+  const server = createSandboxServer({ index, searcher: runSearcher, state, answers, log }, ROUTES);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -219,7 +253,7 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
     });
   } catch (error) {
     answers.close();
-    release();
+    await release();
     throw error;
   }
   const address = server.address() as AddressInfo;

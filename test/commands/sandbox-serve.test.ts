@@ -1,8 +1,8 @@
 /**
  * `pravo sandbox serve` run in this process on test streams: the ready line (key and session token), a request
  * served, the stop on SIGTERM with exit 0, `--save-to-profile`, answer jobs with `--answer-delay`, quotas with
- * `--quota` and its aliases, the overage setting with `--overage` (stored across starts), `--auth-cache-ttl`, and
- * start-up errors (bad option values among them).
+ * `--quota` and its aliases, the overage setting with `--overage` (stored across starts), `--auth-cache-ttl`,
+ * `--search-workers`, and start-up errors (bad option values among them).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,8 +10,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UsageResponse } from '../../src/api/types.js';
 import { main } from '../../src/cli.js';
-import { parseOverageOption, parseQuotaOptions } from '../../src/commands/sandbox/serve.js';
+import { parseOverageOption, parseQuotaOptions, parseSearchWorkers } from '../../src/commands/sandbox/serve.js';
 import { UsageError } from '../../src/errors/cli.js';
+import { defaultSearchWorkers } from '../../src/sandbox/search/pool.js';
 import { DEFAULT_ACCOUNT_ID, SandboxState } from '../../src/sandbox/state/index.js';
 import { runPravo, testHost } from '../helpers/host.js';
 import { SYNTHETIC_DOCUMENTS, writeSyntheticCorpus } from '../helpers/synthetic-corpus.js';
@@ -159,6 +160,34 @@ describe('pravo sandbox serve (in process)', () => {
     expect(malformed.stderr).not.toMatch(/bug in pravo/);
   });
 
+  it.each([
+    ['0', /searches run on the event loop;/, undefined],
+    ['1', /searches run on 1 worker thread\(s\);/, /1 search worker\(s\) ready in \d+ ms/],
+  ])('--search-workers %s: says where the searches run, and serves them', async (workers, where, ready) => {
+    const env = { PRAVO_CONFIG_DIR: path.join(root, 'config'), PRAVO_STATE_DIR: path.join(root, 'state') };
+    const t = testHost({ env });
+    const run = main(['sandbox', 'serve', '--corpus', corpus, '--data-dir', path.join(root, 'data'), '--search-workers', workers], t.host);
+    const { base_url, api_key } = JSON.parse(await firstLine(t.stdout, t.host.stdout)) as { base_url: string; api_key: string };
+    const search = await fetch(`${base_url}/v1/search`, {
+      method: 'POST',
+      headers: { 'x-api-key': api_key, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'неустойка договор' }),
+    });
+    expect(search.status).toBe(200);
+    expect(((await search.json()) as { result_count: number }).result_count).toBeGreaterThan(0);
+    t.signal('SIGTERM');
+    expect(await run).toBe(0);
+    expect(t.stderr()).toMatch(where);
+    if (ready) expect(t.stderr()).toMatch(ready);
+    else expect(t.stderr()).not.toMatch(/search worker/);
+  });
+
+  it.each(['-1', '65', '1.5', 'two', ''])('--search-workers %j is a usage error (exit 2) naming the range', async (value) => {
+    const result = await runPravo(['sandbox', 'serve', '--corpus', corpus, '--search-workers', value], { env: { PRAVO_CONFIG_DIR: path.join(root, 'config2') } });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('--search-workers takes a whole number from 0 to 64');
+  });
+
   it('runs answer jobs with --answer-delay 0 and counts them against --answers-quota', async () => {
     const env = { PRAVO_CONFIG_DIR: path.join(root, 'config-answers'), PRAVO_STATE_DIR: path.join(root, 'state-answers') };
     const t = testHost({ env });
@@ -295,6 +324,16 @@ describe('pravo sandbox serve --overage and --quota', () => {
     expect(used.quotas.search).toEqual({ used: 1, limit: null, remaining: null, overage_used: 0 });
     expect(used.quotas.answers).toEqual({ used: 0, limit: 0, remaining: 0, overage_used: 0 });
     await server.stop();
+  });
+});
+
+describe('parseSearchWorkers', () => {
+  it('reads a whole number from 0 to 64; without one, the default by CPUs', () => {
+    expect(parseSearchWorkers('0')).toBe(0);
+    expect(parseSearchWorkers(' 3 ')).toBe(3);
+    expect(parseSearchWorkers('64')).toBe(64);
+    expect(parseSearchWorkers(undefined)).toBe(defaultSearchWorkers());
+    expect(() => parseSearchWorkers('1e1')).toThrow(UsageError);
   });
 });
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { CorpusError } from '../../src/sandbox/corpus/reader.js';
-import { startSandbox } from '../../src/sandbox/run.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/run.js';
 import { DEFAULT_ACCOUNT_ID, SandboxState } from '../../src/sandbox/state/index.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { generatedLaws, writeCorpusFile, writeSyntheticCorpus } from '../helpers/synthetic-corpus.js';
@@ -57,6 +57,31 @@ describe('startSandbox', () => {
     const db = new DatabaseSync(path.join(dataDir, 'state.sqlite'), { readOnly: true });
     expect(db.prepare('SELECT COUNT(*) AS n FROM api_keys').get()).toEqual({ n: 0 });
     db.close();
+  });
+
+  it('with searchWorkers, searches on a worker thread (answering as in-process), and closes idempotently', async () => {
+    const d = dir();
+    const corpusPath = writeSyntheticCorpus(path.join(d, 'corpus'));
+    const lines: string[] = [];
+    const body = JSON.stringify({ query: 'неустойка по договор' });
+    const searchOn = async (sandbox: RunningSandbox): Promise<unknown> => {
+      const response = await fetch(`${sandbox.baseUrl}/v1/search`, {
+        method: 'POST',
+        headers: { 'x-api-key': sandbox.apiKey, 'content-type': 'application/json' },
+        body,
+      });
+      expect(response.status).toBe(200);
+      return response.json();
+    };
+    const pooled = await startSandbox({ corpusPath, dataDir: path.join(d, 'data'), searchWorkers: 1, log: (line) => lines.push(line) });
+    const inProcess = await startSandbox({ corpusPath, dataDir: path.join(d, 'data') });
+    try {
+      expect(await searchOn(pooled)).toEqual(await searchOn(inProcess));
+      // The worker said it was ready before it answered.
+      expect(lines).toContainEqual(expect.stringMatching(/^1 search worker\(s\) ready in \d+ ms$/));
+    } finally {
+      await Promise.all([pooled.close(), pooled.close(), inProcess.close()]);
+    }
   });
 
   it('reports a missing corpus as a CorpusError (by class and by name)', async () => {
@@ -140,6 +165,8 @@ describe('startSandbox', () => {
     [{ sessionTtlMs: 0 }, /session lifetime/],
     [{ sessionTtlMs: 31 * 24 * 60 * 60 * 1000 }, /session lifetime/],
     [{ authCacheTtlMs: -1 }, /authentication cache TTL/],
+    [{ searchWorkers: -1 }, /search workers must be a whole number from 0 to 64, not -1/],
+    [{ searchWorkers: 65 }, /search workers must be a whole number from 0 to 64, not 65/],
   ])('refuses %o with a RangeError before opening anything', async (options, message) => {
     const d = dir();
     const dataDir = path.join(d, 'data');

@@ -17,6 +17,7 @@ Examples:
   $ pravo sandbox serve --answer-failure-rate 0.3                  # 3 answer jobs in 10 fail answer_failed
   $ pravo sandbox serve --json 2> sandbox.log.jsonl                # logs as JSON lines
   $ pravo sandbox serve --auth-cache-ttl 0                         # keys revoked by other processes refused at once
+  $ pravo sandbox serve --search-workers 2                         # two searches at a time, off the event loop
 
 A profile that follows the sandbox across restarts (the two commands in two terminals):
   $ pravo sandbox serve --save-to-profile local
@@ -46,6 +47,12 @@ PRAVO_BASE_URL, PRAVO_API_KEY and PRAVO_SESSION_TOKEN, when set, still override 
 without reading state.sqlite for that long. A key revoked through this server (POST /v1/keys/{key_id}/revoke) is
 refused at once; one revoked through another process on the same data directory, within that time (the spec's "up to
 60 seconds elsewhere"). 0 reads the database at every request.
+
+--search-workers N (0 to 64; default: the CPUs this process may use, at most 4): searches (POST /v1/search and those
+of answer jobs) run on N worker threads, each with its own read-only connection to the index, so that a long search
+does not hold up other requests; searches beyond N wait their turn, first come first served. The workers start with
+the server, without delaying its ready line (a search that arrives first waits for them). 0 runs every search on the
+server's event loop, in turn with every other request.
 
 Answer jobs (POST /v1/answers) run in this process: running after a quarter of --answer-delay (default 3 s),
 succeeded after all of it, with an answer quoted from the excerpts of the search, each sentence cited. A job still
@@ -116,6 +123,10 @@ export function registerSandbox(program: Command, run: RunAction): void {
     .option('--answer-delay <seconds>', 'seconds from an answer job\'s creation to its answer, 0 to 3600, decimals allowed', '3')
     .option('--answer-failure-rate <r>', 'probability, 0 to 1, that an answer job fails with answer_failed (no unit consumed)', '0')
     .option('--auth-cache-ttl <seconds>', 'seconds an accepted API key is accepted without reading the database again (how long a key revoked by another process stays accepted here), 0 to 3600, decimals allowed', '60')
+    .option(
+      '--search-workers <n>',
+      'worker threads that run the searches, each with its own read-only connection to the index, 0 to 64; 0 runs them on the event loop (default: the number of CPUs, at most 4)',
+    )
     .option('--save-to-profile <name>', "save this start's base URL, key and session token into this profile (instead of printing them)")
     .option('--json', 'log to stderr as JSON lines {"time","message"}, and report errors as JSON (the ready line is always JSON)')
     .addHelpText('after', EXAMPLES)

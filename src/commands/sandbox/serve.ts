@@ -15,6 +15,7 @@ import { UsageError } from '../../errors/cli.js';
 import type { Factory } from '../../factory.js';
 import { sanitizeLine } from '../../io/sanitize.js';
 import { QUOTA_KINDS, type QuotaKind } from '../../api/types.js';
+import { defaultSearchWorkers, MAX_SEARCH_WORKERS } from '../../sandbox/search/pool.js';
 import { DEFAULT_AUTH_CACHE_TTL_MS } from '../../sandbox/state/keys.js';
 import type { OverageSetting, Quota, Quotas } from '../../sandbox/state/index.js';
 import { startSandboxWithProgress } from '../../target.js';
@@ -44,6 +45,8 @@ export interface ServeOptions {
   saveToProfile?: string;
   /** `--auth-cache-ttl SECONDS`: how long an accepted API key is accepted without a new lookup (decimal, 0 to 3600). */
   authCacheTtl?: string;
+  /** `--search-workers N`: worker threads running the searches, 0 to 64 (0: on the event loop); default by CPUs. */
+  searchWorkers?: string;
   json?: boolean;
 }
 
@@ -69,6 +72,7 @@ export async function runServe(f: Factory, options: ServeOptions): Promise<numbe
   const answerDelaySeconds = decimalOption('--answer-delay', options.answerDelay, ANSWER_DELAY_MAX_SECONDS, 'a number of seconds');
   const failureRate = decimalOption('--answer-failure-rate', options.answerFailureRate, 1, 'a probability');
   const authCacheSeconds = decimalOption('--auth-cache-ttl', options.authCacheTtl, AUTH_CACHE_TTL_MAX_SECONDS, 'a number of seconds');
+  const searchWorkers = parseSearchWorkers(options.searchWorkers);
   const profileName = options.saveToProfile === undefined ? undefined : checkSaveToProfile(options.saveToProfile);
   await checkListenHost(options.host);
   const store = await f.config();
@@ -94,6 +98,7 @@ export async function runServe(f: Factory, options: ServeOptions): Promise<numbe
         ...(failureRate !== undefined ? { failureRate } : {}),
       },
       ...(authCacheSeconds !== undefined ? { authCacheTtlMs: Math.round(authCacheSeconds * 1000) } : {}),
+      searchWorkers,
       keyName: `sandbox serve ${new Date(f.clock.now()).toISOString()}`,
       signal: f.signal,
       log,
@@ -117,7 +122,8 @@ export async function runServe(f: Factory, options: ServeOptions): Promise<numbe
   const cacheSeconds = (authCacheSeconds ?? DEFAULT_AUTH_CACHE_TTL_MS / 1000).toString();
   log(
     `pravo sandbox listening on ${sandbox.baseUrl} (${sandbox.documentCount} documents, data in ${dataDir}); key ${sandbox.keyId} issued; ` +
-      `session ${sandbox.sessionId} valid until ${sandbox.sessionExpiresAt}; keys revoked elsewhere are refused here within ${cacheSeconds} s; Ctrl-C stops it`,
+      `session ${sandbox.sessionId} valid until ${sandbox.sessionExpiresAt}; keys revoked elsewhere are refused here within ${cacheSeconds} s; ` +
+      `searches run ${searchWorkers === 0 ? 'on the event loop' : `on ${searchWorkers} worker thread(s)`}; Ctrl-C stops it`,
   );
   if (!LOOPBACK_HOSTS.has(options.host)) log(`warning: listening on ${options.host}: the sandbox is reachable from other machines`);
 
@@ -206,6 +212,20 @@ export function parseOverageOption(value: string | undefined): OverageSetting | 
     throw new UsageError(`--overage takes "off" or a whole number of units a month (all kinds together), not "${sanitizeLine(value)}"`);
   }
   return { allowed: true, limit };
+}
+
+/**
+ * `--search-workers N`: a whole number from 0 to `MAX_SEARCH_WORKERS` (0: searches on the event loop); when not given,
+ * `defaultSearchWorkers()` (the CPUs this process may use, at most 4).
+ * @throws UsageError naming the option, the range and the value (sanitized).
+ */
+export function parseSearchWorkers(value: string | undefined): number {
+  if (value === undefined) return defaultSearchWorkers();
+  const number = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!(number <= MAX_SEARCH_WORKERS)) {
+    throw new UsageError(`--search-workers takes a whole number from 0 to ${MAX_SEARCH_WORKERS}, not "${sanitizeLine(value)}"`);
+  }
+  return number;
 }
 
 /** Longest `--answer-delay`, in seconds (an hour: far past the 15 minutes after which a job times out). */

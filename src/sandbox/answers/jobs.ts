@@ -6,9 +6,10 @@
  * Lifecycle of a job accepted by this process (delay `delayMs`, default {@link DEFAULT_ANSWER_DELAY_MS}):
  * - created `queued`, its `answers` unit consumed in the same transaction (`SandboxState.createAnswerJob`);
  * - `running` after a quarter of the delay;
- * - after the whole delay: the search runs (`search`) and the answer is composed (`composeAnswer`) → `succeeded`; or,
- *   with probability `failureRate`, or when the search or the composition throws, → `failed` with `error_code`
- *   {@link ANSWER_FAILED}, its unit given back (spec: "a failed job consumes no unit").
+ * - after the whole delay: the search runs (through the server's `Searcher`, on a worker thread or on the event loop)
+ *   and the answer is composed (`composeAnswer`) → `succeeded`; or, with probability `failureRate`, or when the search
+ *   or the composition fails, → `failed` with `error_code` {@link ANSWER_FAILED}, its unit given back (spec: "a failed
+ *   job consumes no unit"). A job whose search is still running when the runner closes stays unfinished.
  * Every change is conditional on the stored status: a job another process (or the 15-minute rule) made final stays as
  * it is.
  *
@@ -21,8 +22,7 @@
 import crypto from 'node:crypto';
 import { systemClock, type Clock } from '../../api/clock.js';
 import { buildPath, ERROR_CODES, LIMITS, PATHS, type AnswerJob, type AnswerJobCreated, type SearchRequest } from '../../api/types.js';
-import type { SearchIndex } from '../corpus/index-db.js';
-import { search } from '../search/index.js';
+import type { Searcher } from '../search/searcher.js';
 import { UNFINISHED_STATUSES, type AnswerJobRecord, type Consumption, type SandboxState } from '../state/index.js';
 import { composeAnswer, type ComposedAnswer } from './compose.js';
 
@@ -76,7 +76,7 @@ export type AnswerJobCreateResult =
  * Methods may throw the state's SQLite errors (busy/full → the server's 503).
  */
 export class AnswerRunner {
-  readonly #index: SearchIndex;
+  readonly #searcher: Searcher;
   readonly #state: SandboxState;
   readonly #delayMs: number;
   readonly #failureRate: number;
@@ -85,12 +85,17 @@ export class AnswerRunner {
   readonly #log: (line: string) => void;
   /** Pending timers per job accepted by this runner and not finished by it. */
   readonly #timers = new Map<string, unknown[]>();
+  /** Jobs whose search runs now (their timers have fired). */
+  readonly #searching = new Set<string>();
   #closed = false;
 
-  /** @throws RangeError when `delayMs` is not a finite number ≥ 0 or `failureRate` is not from 0 to 1. */
-  constructor(index: SearchIndex, state: SandboxState, options: AnswerRunnerOptions = {}) {
+  /**
+   * @param searcher runs each job's search (the server's; its owner closes it after this runner).
+   * @throws RangeError when `delayMs` is not a finite number ≥ 0 or `failureRate` is not from 0 to 1.
+   */
+  constructor(searcher: Searcher, state: SandboxState, options: AnswerRunnerOptions = {}) {
     checkAnswerRunnerOptions(options);
-    this.#index = index;
+    this.#searcher = searcher;
     this.#state = state;
     this.#delayMs = options.delayMs ?? DEFAULT_ANSWER_DELAY_MS;
     this.#failureRate = options.failureRate ?? 0;
@@ -156,15 +161,15 @@ export class AnswerRunner {
     return jobBody(job);
   }
 
-  /** Jobs accepted by this runner whose execution is still pending (timers set). */
+  /** Jobs accepted by this runner whose execution is still pending (timers set, or the search running). */
   pendingJobs(): number {
-    return this.#timers.size;
+    return this.#timers.size + this.#searching.size;
   }
 
   /**
-   * Stops: clears every pending timer, so no job of this process changes any more (they stay `queued` or `running` in
-   * the database until the 15-minute rule fails them, as after a restart). {@link create} then throws. Safe to call
-   * twice.
+   * Stops: clears every pending timer, and drops the outcome of searches still running, so no job of this process
+   * changes any more (they stay `queued` or `running` in the database until the 15-minute rule fails them, as after a
+   * restart). {@link create} then throws. Safe to call twice.
    */
   close(): void {
     this.#closed = true;
@@ -179,7 +184,8 @@ export class AnswerRunner {
     }, Math.floor(this.#delayMs / 4));
     const finish = this.#clock.setTimeout(() => {
       this.#timers.delete(jobId);
-      this.#guard(jobId, () => this.#finish(jobId, request));
+      this.#searching.add(jobId);
+      void this.#finish(jobId, request).finally(() => this.#searching.delete(jobId));
     }, this.#delayMs);
     this.#timers.set(jobId, [running, finish]);
   }
@@ -200,8 +206,11 @@ export class AnswerRunner {
     }
   }
 
-  /** The final step: succeeded with the composed answer, or failed {@link ANSWER_FAILED}; both conditional. */
-  #finish(jobId: string, request: SearchRequest): void {
+  /**
+   * The final step: succeeded with the composed answer, or failed {@link ANSWER_FAILED}; both conditional, and
+   * recorded only while the runner is open. Never rejects (a failure to record is logged, see {@link #guard}).
+   */
+  async #finish(jobId: string, request: SearchRequest): Promise<void> {
     const at = new Date(this.#clock.now());
     let outcome: ComposedAnswer | undefined;
     let why: string;
@@ -209,12 +218,19 @@ export class AnswerRunner {
       why = 'simulated failure (answer failure rate)';
     } else {
       try {
-        outcome = composeAnswer(request, search(this.#index, request));
+        outcome = composeAnswer(request, await this.#searcher.search(request));
         why = '';
       } catch (error) {
         why = `composing failed: ${error instanceof Error ? error.message : String(error)}`;
       }
     }
+    // Closed during the search: the state may be closed too; the job stays unfinished, as when its timer is cleared.
+    if (this.#closed) return;
+    this.#guard(jobId, () => this.#record(jobId, outcome, why, at));
+  }
+
+  /** Records a job's outcome (see {@link #finish}). */
+  #record(jobId: string, outcome: ComposedAnswer | undefined, why: string, at: Date): void {
     if (outcome) {
       if (this.#state.succeedAnswerJob(jobId, outcome, at)) {
         this.#log(`answer job ${jobId} succeeded: ${outcome.sources.length} source(s)`);

@@ -362,14 +362,17 @@ function removeStaleTempFiles(dataDir: string): void {
   }
 }
 
-/** Reads `meta` of an index file; undefined when the file is not a complete index of the expected versions. */
-function readCompleteMeta(db: DatabaseSync, inputsKey: string): Map<string, string> | undefined {
+/**
+ * Reads `meta` of an index file; undefined when the file is not a complete index of the expected versions (and, when
+ * `inputsKey` is given, of those inputs).
+ */
+function readCompleteMeta(db: DatabaseSync, inputsKey: string | undefined): Map<string, string> | undefined {
   try {
     const rows = db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
     const meta = new Map(rows.map((r) => [r.key, r.value]));
     const ok =
       meta.get('complete') === '1' &&
-      meta.get('inputs_key') === inputsKey &&
+      (inputsKey === undefined || meta.get('inputs_key') === inputsKey) &&
       meta.get('analyzer_version') === String(ANALYZER_VERSION) &&
       meta.get('schema_version') === String(INDEX_SCHEMA_VERSION);
     return ok ? meta : undefined;
@@ -378,8 +381,11 @@ function readCompleteMeta(db: DatabaseSync, inputsKey: string): Map<string, stri
   }
 }
 
-/** Opens an existing complete index read-only; undefined when absent, incomplete or unreadable. */
-function tryOpenExisting(path: string, inputsKey: string): { db: DatabaseSync; meta: Map<string, string> } | undefined {
+/**
+ * Opens an existing complete index read-only (of the inputs `inputsKey`, when given); undefined when absent,
+ * incomplete, of other inputs or versions, or unreadable.
+ */
+function tryOpenExisting(path: string, inputsKey: string | undefined): { db: DatabaseSync; meta: Map<string, string> } | undefined {
   if (!existsSync(path)) return undefined;
   let db: DatabaseSync | undefined;
   try {
@@ -580,6 +586,30 @@ export async function openIndex(options: OpenIndexOptions): Promise<SearchIndex>
     onProgress?.({ phase: 'finishing', done: 1, total: 1 });
   }
   return createSearchIndex(path, digest.key, opened.db, opened.meta, built);
+}
+
+/** Options of {@link openIndexFile}. */
+export interface OpenIndexFileOptions {
+  /** The key of the inputs the index must have been built from (16 hex digits, see `inputsKeyOf`); default: any. */
+  inputsKey?: string;
+}
+
+/**
+ * Opens an index file that is already complete, read-only, with a connection of its own: for another thread (a search
+ * worker, see `search/pool.ts`) searching the index `openIndex` opened or built. Hashes no input, builds nothing,
+ * removes no file; checks the file as `openIndex` does (complete, this pravo's analyzer and layout versions, and the
+ * inputs key when given). The index's `built` is false.
+ * @param path the index file (`SearchIndex.path`).
+ * @throws Error naming the file when it is missing, not a complete index of these versions (or of `inputsKey`), or
+ *   unreadable.
+ */
+export function openIndexFile(path: string, options: OpenIndexFileOptions = {}): SearchIndex {
+  const opened = tryOpenExisting(path, options.inputsKey);
+  if (!opened) {
+    const inputs = options.inputsKey === undefined ? '' : ` of inputs ${options.inputsKey}`;
+    throw new Error(`${path} is not a complete search index${inputs} of this pravo (missing, unfinished, of other versions, or unreadable)`);
+  }
+  return createSearchIndex(path, opened.meta.get('inputs_key') ?? '', opened.db, opened.meta, false);
 }
 
 /** The court fields a decision's response keeps when null (see {@link StoredDocument}). */

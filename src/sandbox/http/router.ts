@@ -13,12 +13,19 @@ import type http from 'node:http';
 import { ERROR_CODES, type QuotaKind } from '../../api/types.js';
 import type { AnswerRunner } from '../answers/jobs.js';
 import type { SearchIndex } from '../corpus/index-db.js';
+import type { Searcher } from '../search/searcher.js';
 import type { SandboxState } from '../state/index.js';
 import { HttpError } from './errors.js';
 
-/** What handlers need: the corpus index, the account state, the answer jobs' runner, a clock and a log. */
+/** What handlers need: the corpus index, its searcher, the account state, the answer jobs' runner, a clock and a log. */
 export interface ServerDeps {
+  /** The corpus index (documents, catalogs, the checks of `POST /v1/answers`). */
   index: SearchIndex;
+  /**
+   * Runs the searches of `POST /v1/search` over `index`: on worker threads (`createSearchPool`) or on the event loop
+   * (`inProcessSearcher`). Its owner closes it when the server stops.
+   */
+  searcher: Searcher;
   state: SandboxState;
   /**
    * Creates and runs answer jobs (`POST /v1/answers`, `GET /v1/answers/{job_id}`); its owner closes it (clearing its

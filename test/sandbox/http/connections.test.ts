@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import { createSandboxServer, DEFAULT_SERVER_OPTIONS } from '../../../src/sandbox/http/server.js';
 import { ROUTES } from '../../../src/sandbox/routes/index.js';
+import { inProcessSearcher } from '../../../src/sandbox/search/searcher.js';
 import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/index.js';
 import { connectRaw, expectError, openSyntheticIndex, parseRawReply, startTestServer, type TestServer } from './harness.js';
 
@@ -84,7 +85,7 @@ describe('requests node:http refuses', () => {
   });
 
   it('has the documented time limits by default', () => {
-    const server = createSandboxServer({ index, state: sandbox.state, log: () => {} }, ROUTES);
+    const server = createSandboxServer({ index, searcher: inProcessSearcher(index), state: sandbox.state, log: () => {} }, ROUTES);
     expect(DEFAULT_SERVER_OPTIONS).toMatchObject({ headersTimeout: 10_000, requestTimeout: 60_000 });
     expect(server.headersTimeout).toBe(10_000);
     expect(server.requestTimeout).toBe(60_000);

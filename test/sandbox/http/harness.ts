@@ -12,6 +12,7 @@ import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-d
 import type { Route } from '../../../src/sandbox/http/router.js';
 import { createSandboxServer, type SandboxServerOptions } from '../../../src/sandbox/http/server.js';
 import { ROUTES } from '../../../src/sandbox/routes/index.js';
+import { inProcessSearcher, type Searcher } from '../../../src/sandbox/search/searcher.js';
 import { DEFAULT_ACCOUNT_ID, SandboxState, type Quotas } from '../../../src/sandbox/state/index.js';
 import { writeSyntheticCorpus } from '../../helpers/synthetic-corpus.js';
 
@@ -88,11 +89,17 @@ export interface TestServerOptions {
   stateDir?: string;
   /** The state's authentication cache TTL in ms; default the state's (60 000). */
   authCacheTtlMs?: number;
+  /**
+   * The searcher of the server and its answer runner, e.g. a pool of workers (see `test/helpers/search-pool.ts`);
+   * closed with the server. Default: searches in the test's process (`inProcessSearcher`).
+   */
+  searcher?: (index: SearchIndex) => Searcher;
 }
 
 /**
  * Starts a server on 127.0.0.1:0 (state in a new directory under `root`, or `options.stateDir`; request durations
- * logged as 0 ms) with an answer runner; `server` sets its time limits (default: those of `pravo sandbox`).
+ * logged as 0 ms) with an answer runner and a searcher (`options.searcher`, default in-process); `server` sets its
+ * time limits (default: those of `pravo sandbox`).
  */
 export async function startTestServer(root: string, index: SearchIndex, options: TestServerOptions = {}): Promise<TestServer> {
   const stateDir = options.stateDir ?? fs.mkdtempSync(path.join(root, 'state-'));
@@ -113,8 +120,9 @@ export async function startTestServer(root: string, index: SearchIndex, options:
       waiter.resolve(line);
     }
   };
-  const answers = new AnswerRunner(index, state, { ...options.answers, log });
-  const server = createSandboxServer({ index, state, answers, log, now: () => 0 }, options.routes ?? ROUTES, options.server);
+  const searcher = options.searcher?.(index) ?? inProcessSearcher(index);
+  const answers = new AnswerRunner(searcher, state, { ...options.answers, log });
+  const server = createSandboxServer({ index, searcher, state, answers, log, now: () => 0 }, options.routes ?? ROUTES, options.server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
@@ -138,6 +146,7 @@ export async function startTestServer(root: string, index: SearchIndex, options:
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await searcher.close();
       state.close();
       if (options.stateDir === undefined) fs.rmSync(stateDir, { recursive: true, force: true });
     },
