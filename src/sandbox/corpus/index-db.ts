@@ -189,8 +189,8 @@ export interface SearchIndex {
   sourceTypes(): SourceTypeEntry[];
   /** Every document's metadata row, in rowid order (one array; about 2,000 rows on the full corpus). */
   documentRows(): DocumentRow[];
-  /** `[articleId, documentRowid]` of every article, in article order, streamed. */
-  articleDocumentPairs(): IterableIterator<[article: number, document: number]>;
+  /** `[articleId, documentRowid, text length]` of every article, in article order, streamed. */
+  articleDocumentPairs(): IterableIterator<[article: number, document: number, length: number]>;
   /** The largest article id (0 for an index without articles); ids run 1…this. */
   maxArticleId(): number;
   /**
@@ -671,10 +671,10 @@ function createSearchIndex(
         )
         .all() as unknown as DocumentRow[];
     },
-    articleDocumentPairs(): IterableIterator<[number, number]> {
-      const statement = db.prepare('SELECT id, doc FROM articles');
+    articleDocumentPairs(): IterableIterator<[number, number, number]> {
+      const statement = db.prepare('SELECT id, doc, length(text) FROM articles');
       statement.setReturnArrays(true);
-      return statement.iterate() as unknown as IterableIterator<[number, number]>;
+      return statement.iterate() as unknown as IterableIterator<[number, number, number]>;
     },
     maxArticleId(): number {
       return (db.prepare('SELECT COALESCE(MAX(id), 0) AS n FROM articles').get() as { n: number }).n;

@@ -23,7 +23,7 @@ import { excerptArticles, excerptsOf } from './excerpts.js';
 import { explain } from './explanation.js';
 import { allowedDocuments } from './filters.js';
 import { searchMetadata } from './metadata.js';
-import { absoluteScore, pinReferencedArticles, planQuery, rescoreByPassage, scoreArticles, scoreDocuments } from './ranking.js';
+import { absoluteScore, orderWithinDocument, pinReferencedArticles, planQuery, rescoreByPassage, scoreArticles, scoreDocuments } from './ranking.js';
 import { abbreviationTable, parseReferences, planReferences } from './references.js';
 import { termGroups } from './vocabulary.js';
 import { chooseSourceTypes, isCaseLawType } from './source-types.js';
@@ -95,9 +95,10 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
     searched.filter((s) => s.family === true).map((s) => s.stem),
   );
   const groupOf = new Map(plan.stems.flatMap((list, g) => list.map((s): [string, number] => [s.stem, g])));
-  rescoreByPassage(index, hits, plan.weights, matcher, groupOf);
+  rescoreByPassage(index, metadata.articleLength, hits, plan.weights, matcher, groupOf);
   const maxResults = request.max_results ?? LIMITS.maxResultsDefault;
   const scored = scoreDocuments(hits, metadata, groups, plan.weights, allowed, referencePlan.boost);
+  for (const doc of scored.slice(0, maxResults)) orderWithinDocument(doc, groups.length);
   const ranked = pinReferencedArticles(scored, referencePlan.pinned, metadata, plan.weights, referencePlan.followers).slice(0, maxResults);
   if (ranked.length === 0) return empty;
 

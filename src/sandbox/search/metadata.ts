@@ -27,10 +27,17 @@ export interface SearchMetadata {
   documents: (DocumentMeta | undefined)[];
   /** Document rowid of each article, by article id (0 for ids without an article). */
   articleDocument: Int32Array;
+  /** Length of each article's text in characters, by article id (so passages are looked for without reading it). */
+  articleLength: Int32Array;
   /** Articles in the index (the `total` of IDF). */
   articleCount: number;
   /** The index's catalog (`SearchIndex.sourceTypes()`). */
   sourceTypes: SourceTypeEntry[];
+  /**
+   * Articles per stem (`stem`) or per family prefix (`stem*`) looked up so far: the index does not change while open,
+   * and a long query looks up hundreds. Bounded by `STEM_COUNTS_CACHED` (`ranking.ts`).
+   */
+  stemCounts: Map<string, number>;
 }
 
 const cache = new WeakMap<SearchIndex, SearchMetadata>();
@@ -75,16 +82,20 @@ export function searchMetadata(index: SearchIndex): SearchMetadata {
     if (meta) meta.amends = primaryByTitle.get(amended) ?? [];
   }
   const articleDocument = new Int32Array(index.maxArticleId() + 1);
-  for (const [article, doc] of index.articleDocumentPairs()) {
+  const articleLength = new Int32Array(articleDocument.length);
+  for (const [article, doc, length] of index.articleDocumentPairs()) {
     articleDocument[article] = doc;
+    articleLength[article] = length;
     const meta = documents[doc];
     if (meta) meta.articleCount++;
   }
   const metadata: SearchMetadata = {
     documents,
     articleDocument,
+    articleLength,
     articleCount: index.articleCount,
     sourceTypes: index.sourceTypes(),
+    stemCounts: new Map(),
   };
   cache.set(index, metadata);
   return metadata;

@@ -8,15 +8,17 @@ import type { QueryTerm, StemMatch } from './analysis.js';
 import type { DocumentMeta, SearchMetadata } from './metadata.js';
 
 /** Candidate articles kept after stage 2 (best first); bounds the work of the later stages. */
-export const MAX_CANDIDATE_ARTICLES = 3000;
+export const MAX_CANDIDATE_ARTICLES = 1500;
 /**
  * Most postings (article × stem rows) one query may read from the index. Stems are matched rarest first; a stem that
  * would take the query past the budget is skipped (the explanation says so). Reading a posting costs about 1 µs, so
  * this bounds a query's matching to some 20 ms whatever its length (the spec allows 2,000 characters).
  */
 export const MAX_QUERY_POSTINGS = 20_000;
+/** Most stem counts kept per index (`SearchMetadata.stemCounts`); the cache is emptied when full. */
+export const STEM_COUNTS_CACHED = 100_000;
 /** Most term groups (distinct query words) searched; beyond it, the most common words are skipped. */
-export const MAX_QUERY_TERMS = 24;
+export const MAX_QUERY_TERMS = 16;
 /** Weight of a stem that only stands for a query word (a synonym, see `vocabulary.ts`) relative to the word itself. */
 export const EXPANSION_WEIGHT = 0.6;
 
@@ -196,7 +198,6 @@ export function scoreDocuments(
       (base * (0.3 + 0.7 * doc.coverage ** 2) * (1 + TITLE_WEIGHT * (inTitle / totalWeight)) * documentPrior(doc.meta, allowed) * (boost.get(doc.meta.id) ?? 1)) /
       length;
   }
-  for (const doc of documents) orderWithinDocument(doc, weights.length);
   documents.sort(
     (a, b) => b.score - a.score || (a.meta.document_id < b.meta.document_id ? -1 : a.meta.document_id > b.meta.document_id ? 1 : 0),
   );
@@ -209,9 +210,10 @@ export function scoreDocuments(
  * nothing about which article answers; the corpus-wide IDF still counts it fully. Each article's score is multiplied
  * by its local coverage to the power `LOCAL_EXPONENT`: the share of the document's local weight of the matched groups
  * it holds, a group's local weight being `ln(1 + articles of the document / its articles holding the group)`.
- * Called after the document's score is set, so this changes which articles are excerpted, not the document's rank.
+ * Called (by `search`) for the documents that are returned, after their scores are set: this changes which articles
+ * are excerpted, not the document's rank.
  */
-function orderWithinDocument(doc: DocumentHit, groupCount: number): void {
+export function orderWithinDocument(doc: DocumentHit, groupCount: number): void {
   const holding = new Int32Array(groupCount);
   for (const a of doc.articles) for (const t of a.terms) holding[t] = holding[t]! + 1;
   const articles = Math.max(doc.meta.articleCount, doc.articles.length);
@@ -285,13 +287,23 @@ export function planQuery(
 ): { weights: GroupWeight[]; stems: GroupStem[][] } {
   const total = metadata.articleCount;
   // Word families: a typed word the corpus (nearly) lacks is also searched by its family prefix (see familyPrefix).
+  const count = (s: GroupStem): number => {
+    const key = s.family === true ? `${s.stem}*` : s.stem;
+    let n = metadata.stemCounts.get(key);
+    if (n === undefined) {
+      n = index.stemArticleCount(s.stem, s.family === true);
+      if (metadata.stemCounts.size >= STEM_COUNTS_CACHED) metadata.stemCounts.clear();
+      metadata.stemCounts.set(key, n);
+    }
+    return n;
+  };
   const withFamilies = groups.map((g): GroupStem[] => {
     const typed = g.stems[0]!;
     const prefix = familyPrefix(typed.stem);
-    if (prefix === undefined || index.stemArticleCount(typed.stem) >= FAMILY_RARE_ARTICLES) return g.stems;
+    if (prefix === undefined || count(typed) >= FAMILY_RARE_ARTICLES) return g.stems;
     return [...g.stems, { stem: prefix, weight: FAMILY_WEIGHT, family: true }];
   });
-  const counts = withFamilies.map((list) => list.map((s) => index.stemArticleCount(s.stem, s.family === true)));
+  const counts = withFamilies.map((list) => list.map(count));
   const weights: GroupWeight[] = groups.map((g, i) => {
     // The typed word's IDF; a word the corpus does not have takes its best synonym's, so that a citizen's word the
     // law never uses still weighs what its legal term weighs.
@@ -399,7 +411,7 @@ export function scoreArticles(
 }
 
 /** Candidates (best first) whose score is re-weighed by their best passage ({@link rescoreByPassage}). */
-export const PASSAGE_RESCORED_ARTICLES = 400;
+export const PASSAGE_RESCORED_ARTICLES = 50;
 /**
  * Most characters of article text one query scans for passages; the candidates past it keep their article score.
  * Bounds the stage on queries whose candidates are the corpus's longest articles (amending acts' run-on texts).
@@ -416,11 +428,13 @@ export const PASSAGE_CHARS = 600;
  * {@link PASSAGE_CHARS} holding the largest IDF-weighted share of the query's groups (words in the article's heading
  * count for every passage) and scores the article `bm25 × passage coverage` instead of `bm25 × coverage`; the others
  * keep their score, which can only be higher than their passage score would be.
+ * @param articleLength text length per article id (`SearchMetadata.articleLength`), to skip short articles unread.
  * @param matcher finds the words of the searched stems in a text (`createStemMatcher` over every searched stem).
  * @param groupOf the group index of each searched stem.
  */
 export function rescoreByPassage(
   index: SearchIndex,
+  articleLength: Int32Array,
   hits: ArticleHit[],
   weights: readonly GroupWeight[],
   matcher: (text: string) => StemMatch[],
@@ -431,11 +445,12 @@ export function rescoreByPassage(
   const counts = new Int32Array(weights.length);
   let budget = PASSAGE_SCAN_CHARS;
   for (const hit of hits.slice(0, PASSAGE_RESCORED_ARTICLES)) {
-    if (hit.terms.length < 2) continue;
-    const row = index.article(hit.article);
-    if (!row || row.text.length <= PASSAGE_CHARS) continue;
-    budget -= row.text.length;
+    const length = articleLength[hit.article] ?? 0;
+    if (hit.terms.length < 2 || length <= PASSAGE_CHARS) continue;
+    budget -= length;
     if (budget < 0) break;
+    const row = index.article(hit.article);
+    if (!row) continue;
     const inHeading = new Set(matcher(row.heading).map((m) => groupOf.get(m.stem)));
     const matches = matcher(row.text);
     counts.fill(0);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
 import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import { search } from '../../../src/sandbox/search/index.js';
+import { MAX_QUERY_TERMS } from '../../../src/sandbox/search/ranking.js';
 import { LAWS, longArticleText, tempDir, writeCorpus } from '../fixtures.js';
 
 /** A made-up act (test data, not legal text) with the words of an insurance question spread over its articles. */
@@ -80,9 +81,9 @@ describe('explanation of a result', () => {
   });
 
   it('says which words a query with too many words did not search: the most frequent ones', () => {
-    // 23 made-up words (in no document) and „изплати“ (3 articles) fill the query's 24 words before „обезщетение“
-    // (5 articles), the most frequent, which is skipped and named as such.
-    const padding = Array.from({ length: 23 }, (_, i) => `шшш${100 + i}`).join(' ');
+    // Made-up words (in no document) and „изплати“ (3 articles) fill the query's MAX_QUERY_TERMS words before
+    // „обезщетение“ (5 articles), the most frequent, which is skipped and named as such.
+    const padding = Array.from({ length: MAX_QUERY_TERMS - 1 }, (_, i) => `шшш${100 + i}`).join(' ');
     const result = search(index, { query: `${padding} изплати обезщетение` }).results[0]!;
     expect(result.document_id).toBe('test-umbrellas');
     expect(result.explanation).toContain('„обезщетение“ не е търсена: заявката има повече думи, отколкото се търсят наведнъж');

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
 import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import { search } from '../../../src/sandbox/search/index.js';
-import { familyPrefix, rescoreByPassage, scoreDocuments, type ArticleHit } from '../../../src/sandbox/search/ranking.js';
+import { familyPrefix, orderWithinDocument, rescoreByPassage, scoreDocuments, type ArticleHit } from '../../../src/sandbox/search/ranking.js';
 import type { SearchMetadata } from '../../../src/sandbox/search/metadata.js';
 import { createStemMatcher, stem } from '../../../src/sandbox/search/analysis.js';
 import { tempDir, writeCorpus } from '../fixtures.js';
@@ -68,7 +68,7 @@ describe('article-level ranking', () => {
     const hits = [hit(1), hit(2)];
     const weights = [{ weight: 1 }, { weight: 1 }];
     const stems = ['лодката', 'пристанището'].map((w) => stem(w));
-    rescoreByPassage(fake as unknown as SearchIndex, hits, weights, createStemMatcher(stems), new Map(stems.map((s, g) => [s, g])));
+    rescoreByPassage(fake as unknown as SearchIndex, Int32Array.from([0, 20, 2000]), hits, weights, createStemMatcher(stems), new Map(stems.map((s, g) => [s, g])));
     // Short (under one passage): unchanged. Long: no passage holds both words, so half the coverage, half the score.
     expect(hits.find((h) => h.article === 1)!.score).toBe(10);
     expect(hits.find((h) => h.article === 2)!.score).toBe(5);
@@ -84,6 +84,7 @@ describe('article-level ranking', () => {
     const groups = ['лодката', 'флаг', 'капитан'].map((w) => ({ term: { stem: stem(w), surfaces: [w] }, stems: [{ stem: stem(w), weight: 1 }] }));
     const weights = [{ weight: 1 }, { weight: 1 }, { weight: 1 }];
     const [doc] = scoreDocuments(hits, metadata as unknown as SearchMetadata, groups, weights, new Uint8Array([0, 1]));
+    orderWithinDocument(doc!, groups.length);
     expect(doc!.articles.map((a) => a.article).slice(0, 2)).toEqual([6, 3]);
   });
 
