@@ -23,7 +23,7 @@ import { ANALYZER_VERSION } from '../search/analysis.js';
 import { cancelledError, CorpusError, hashCorpusFile } from './reader.js';
 
 /** Version of the index's table layout (`index-db.ts`); part of the inputs key, so a layout change rebuilds indexes. */
-export const INDEX_SCHEMA_VERSION = 3;
+export const INDEX_SCHEMA_VERSION = 4;
 
 /** A resolved set of inputs: absolute paths of existing files. */
 export interface CorpusInputs {

@@ -92,6 +92,7 @@ export interface Route {
    * Produces the response body (serialized as JSON with `status`).
    * @throws HttpError for an error response; any other error becomes 503 (SQLite busy/full) or 500 (see `errors.ts`).
    */
+  /** The response body: a JSON value to serialize, or a {@link RawJson} sent as it is. */
   handler(context: RouteContext): unknown;
 }
 
@@ -146,4 +147,13 @@ export function matchRoute(routes: readonly Route[], method: string, path: strin
     if (route.method === 'GET' && !allow.includes('HEAD')) allow.push('HEAD');
   }
   return allow.length > 0 ? { kind: 'method_not_allowed', allow } : { kind: 'not_found' };
+}
+
+/**
+ * A response body that is already JSON text (`GET /v1/documents` splices a stored document's elements in unparsed):
+ * the server sends `body` as it is instead of serializing the handler's value.
+ */
+export class RawJson {
+  /** @param body one JSON value, as text or as its UTF-8 bytes. */
+  constructor(readonly body: string | Uint8Array) {}
 }

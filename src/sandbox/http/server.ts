@@ -48,7 +48,7 @@ import {
   REQUEST_TIMEOUT,
   type SandboxErrorBody,
 } from './errors.js';
-import { matchRoute, type Route, type RouteContext, type ServerDeps } from './router.js';
+import { matchRoute, RawJson, type Route, type RouteContext, type ServerDeps } from './router.js';
 
 export type { ServerDeps } from './router.js';
 
@@ -157,7 +157,7 @@ function createRequestListener(
 
     const clientGone = (): boolean => response.destroyed || !response.socket || response.socket.destroyed;
 
-    const respond = (status: number, text: string, headers: Readonly<Record<string, string>> = {}): void => {
+    const respond = (status: number, text: string | Uint8Array, headers: Readonly<Record<string, string>> = {}): void => {
       if (exchange.settled) {
         deps.log(`${method} ${exchange.shownPath} ${requestId}: a second response (${status}) was dropped`);
         return;
@@ -238,7 +238,8 @@ function createRequestListener(
         requestId,
         deps,
       };
-      const text = JSON.stringify(await route.handler(context)) as string | undefined;
+      const value = await route.handler(context);
+      const text = value instanceof RawJson ? value.body : (JSON.stringify(value) as string | undefined);
       if (text === undefined) throw new Error(`the handler of ${method} ${route.pattern} returned no JSON value`);
       respond(route.status, text);
     };

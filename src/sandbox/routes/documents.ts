@@ -1,8 +1,7 @@
 /** `GET /v1/documents` (spec: GET /v1/documents, Quota rules 1). */
 import { ERROR_CODES, PATHS } from '../../api/types.js';
-import type { StoredDocument } from '../corpus/index-db.js';
 import { HttpError } from '../http/errors.js';
-import type { Route, RouteContext } from '../http/router.js';
+import { RawJson, type Route, type RouteContext } from '../http/router.js';
 import { quotaExceeded } from './quota.js';
 
 /** The query parameters of `GET /v1/documents`, both required (spec: "both required in use"). */
@@ -39,25 +38,26 @@ function requiredParameters(query: URLSearchParams): Record<(typeof REQUIRED)[nu
  *
  * Order: parameters checked (400, nothing consumed), document looked up (404 `not_found` for an unknown pair, nothing
  * consumed), then one unit of the key's account's `retrieval` quota consumed (or of its overage; 429
- * `monthly_quota_exceeded` when refused, see `quotaExceeded`). The document is read and parsed in full before the unit is consumed, so a failure to
- * read it costs nothing and nothing of the handler can fail after the consumption (there is nothing to give back).
+ * `monthly_quota_exceeded` when refused, see `quotaExceeded`). The document's JSON text is read in full before the
+ * unit is consumed (`readDocumentJson`: the stored elements spliced in unparsed), so a failure to read it costs
+ * nothing and nothing of the handler can fail after the consumption (there is nothing to give back).
  * `HEAD` answers as `GET` would (including 429 when a unit would be refused: `SandboxState.allows`) but consumes
  * nothing: it transfers no document.
  * @throws HttpError 400/404/429 as above; the state's SQLite error (busy/full → 503, see `http/errors.ts`).
  */
-function handleDocument({ query, deps, request, accountId }: RouteContext): StoredDocument {
+function handleDocument({ query, deps, request, accountId }: RouteContext): RawJson {
   const { document_id, collection } = requiredParameters(query);
-  const document: StoredDocument | undefined = deps.index.readDocument(document_id, collection);
-  if (document === undefined) {
+  const text = deps.index.readDocumentJson(document_id, collection);
+  if (text === undefined) {
     throw new HttpError(404, 'not_found', 'No document has this document_id in this collection. Take both from the same search result.');
   }
   if (request.method === 'HEAD') {
     if (!deps.state.allows(accountId, 'retrieval')) throw quotaExceeded(deps.state.preview(accountId, 'retrieval'));
-    return document;
+    return new RawJson(text);
   }
   const consumption = deps.state.consume(accountId, 'retrieval');
   if (!consumption.allowed) throw quotaExceeded(consumption);
-  return document;
+  return new RawJson(text);
 }
 
 /** The document route. */

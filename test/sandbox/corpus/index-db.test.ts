@@ -171,6 +171,11 @@ describe('openIndex', () => {
       'court_id', 'court', 'decision_number', 'case_number', 'case_kind', 'department', 'reporting_judge', 'judges', 'elements',
     ]);
     expect(index.readDocument(law.document_id, collectionOf('high_courts_cases'))).toBeUndefined();
+    // The JSON text GET /v1/documents sends (built without parsing the elements) is the same document, member for
+    // member and in the same order.
+    expect(index.readDocumentJson(law.document_id, collectionOf(law.source_type))?.toString('utf8')).toBe(JSON.stringify(storedLaw));
+    expect(index.readDocumentJson(decision.document_id, collectionOf(decision.source_type))?.toString('utf8')).toBe(JSON.stringify(storedDecision));
+    expect(index.readDocumentJson(law.document_id, collectionOf('high_courts_cases'))).toBeUndefined();
   });
 
   it('uses opaque collection values, one per source type, stable across runs', () => {
@@ -322,7 +327,9 @@ describe('SearchIndex reads', () => {
     const pairs = [...index.articleDocumentPairs()];
     expect(pairs).toHaveLength(index.articleCount);
     expect(index.maxArticleId()).toBe(index.articleCount);
-    expect(pairs.slice(0, 4)).toEqual([[1, 1], [2, 1], [3, 1], [4, 2]]);
+    expect(pairs.slice(0, 4).map(([article, doc]) => [article, doc])).toEqual([[1, 1], [2, 1], [3, 1], [4, 2]]);
+    // The third member is the length of the article's text.
+    expect(pairs[0]![2]).toBe(LAWS[0]!.elements[0]!.text.length);
 
     expect({ ...index.article(1)! }).toEqual({
       id: 1,
