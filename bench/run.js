@@ -4,13 +4,13 @@
 //
 // Reads the corpus from ../shared/corpus, the README's main job's inputs: statutes, decisions and courts (or PRAVO_BENCH_CORPUS, a file or directory); writes only to a temporary
 // directory, removed at the end. Wall times are medians over alternating runs, so drift hits both sides alike.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { QUERIES } from './queries.js';
+import { runLoad, startServe as startServeOf, stopServe } from './load.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(repo, 'bin', 'pravo.js');
@@ -46,23 +46,9 @@ function report(name, value, goal, met) {
   console.log(`${name.padEnd(46)} ${value.padEnd(30)} goal: ${goal}${met === undefined ? '' : met ? '  ✓' : '  ✗ not met'}`);
 }
 
-async function startServe(args, env) {
-  const started = performance.now();
-  const child = spawn(node, [CLI, 'sandbox', 'serve', '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const line = await new Promise((resolve, reject) => {
-    readline.createInterface({ input: child.stdout }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`sandbox serve exited ${code}: ${stderr}`)));
-  });
-  return { child, ready: JSON.parse(line), ms: performance.now() - started, log: () => stderr };
-}
-function stop(child) {
-  return new Promise((resolve) => {
-    child.once('exit', resolve);
-    child.kill('SIGTERM');
-  });
-}
+/** `pravo sandbox serve` on a free port (bench/load.js's, with this CLI). */
+const startServe = (args, env) => startServeOf(CLI, args, env);
+const stop = stopServe;
 
 async function main() {
   if (!fs.existsSync(path.join(repo, 'dist', 'cli.js'))) throw new Error('Build first: npm run build');
@@ -140,7 +126,6 @@ async function main() {
 
     // 4b. The sandbox under load (bench/load.js): throughput and latency at 1, 4 and 16 clients through the search
     // pool, the slowest adversarial query, other endpoints' latency under search load.
-    const { runLoad } = await import('./load.js');
     await runLoad({ cli: CLI, corpus: CORPUS, dataDir, env, report });
 
     // 5. CLI overhead on a search: pravo search --json against curl, same request, same warm sandbox.

@@ -150,3 +150,22 @@ export function tempDirsPerTest(): () => string {
     return t.dir;
   };
 }
+
+/**
+ * A made-up act (test data, not legal text, said so in its title) dated 2021-01-01 whose articles are numbered from 1:
+ * each text is prefixed with its label (`Чл. 1. …`), as the corpus writes articles.
+ */
+export function testAct(document_id: string, title: string, articles: string[]): CorpusDocument {
+  return {
+    document_id,
+    source_type: 'bulgarian_laws_regulations',
+    type: 'Закон',
+    title: `${title} (ТЕСТОВИ ДАННИ)`,
+    date: '2021-01-01',
+    in_force_date: null,
+    author: 'ТЕСТОВИ ДАННИ: измислен автор',
+    url: `https://example.invalid/${document_id}`,
+    signature: null,
+    elements: articles.map((text, i) => ({ ref: String(i + 1), label: `Чл. ${i + 1}.`, text: `Чл. ${i + 1}. ${text}` })),
+  };
+}

@@ -28,6 +28,9 @@ export const MAX_DEFAULT_SEARCH_WORKERS = 4;
 /** Most workers a pool takes (each holds an SQLite connection and the search's metadata, a few MiB). */
 export const MAX_SEARCH_WORKERS = 64;
 
+/** Longest wait, in ms, for the workers to end when the pool closes (see `close`). */
+export const CLOSE_TIMEOUT_MS = 5_000;
+
 /**
  * The default number of search workers: the CPUs this process may use (`os.availableParallelism()`), at least 1, at
  * most {@link MAX_DEFAULT_SEARCH_WORKERS}.
@@ -250,13 +253,24 @@ export function createSearchPool(index: Pick<SearchIndex, 'path' | 'inputsKey'>,
           slot.job = undefined;
         }
         markFailed(error);
-        await Promise.all(
-          slots.map((slot) => {
-            // Kept alive until it has ended, so that a process awaiting this does not exit first (an idle worker is unref'd).
-            slot.worker.ref();
-            return slot.worker.terminate();
-          }),
+        // Each worker's end is awaited on its 'exit' event: a worker terminated while still starting (a Ctrl-C right
+        // after the ready line) may not keep the event loop alive until its terminate() settles, and a process
+        // awaiting this close would then exit with the await unsettled. A timer keeps the loop alive meanwhile, and
+        // bounds the wait (CLOSE_TIMEOUT_MS) should a worker never report its end.
+        let keepAlive: NodeJS.Timeout | undefined;
+        const timeout = new Promise<void>((resolve) => {
+          keepAlive = setTimeout(resolve, CLOSE_TIMEOUT_MS);
+        });
+        const ends = slots.map(
+          (slot) =>
+            new Promise<void>((resolve) => {
+              if (slot.worker.threadId === -1) return resolve();
+              slot.worker.once('exit', () => resolve());
+              void slot.worker.terminate().then(() => resolve(), () => resolve());
+            }),
         );
+        await Promise.race([Promise.all(ends), timeout]);
+        clearTimeout(keepAlive);
       })();
       return closed;
     },

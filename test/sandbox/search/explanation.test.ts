@@ -4,39 +4,24 @@ import type { CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
 import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import { search } from '../../../src/sandbox/search/index.js';
 import { MAX_QUERY_TERMS } from '../../../src/sandbox/search/ranking.js';
-import { LAWS, longArticleText, tempDir, writeCorpus } from '../fixtures.js';
+import { LAWS, longArticleText, tempDir, testAct, writeCorpus } from '../fixtures.js';
 
-/** A made-up act (test data, not legal text) with the words of an insurance question spread over its articles. */
-function act(document_id: string, title: string, articles: string[]): CorpusDocument {
-  return {
-    document_id,
-    source_type: 'bulgarian_laws_regulations',
-    type: 'Закон',
-    title: `${title} (ТЕСТОВИ ДАННИ)`,
-    date: '2021-01-01',
-    in_force_date: null,
-    author: 'ТЕСТОВИ ДАННИ: измислен автор',
-    url: `https://example.invalid/${document_id}`,
-    signature: null,
-    elements: articles.map((text, i) => ({ ref: String(i + 1), label: `Чл. ${i + 1}.`, text: `Чл. ${i + 1}. ${text}` })),
-  };
-}
 
 const INSURANCE: CorpusDocument[] = [
   // Three short articles with three of the four words; "отказва" only once, deep inside a long fourth article, which
   // therefore is not among the excerpts.
-  act('test-umbrellas', 'Закон за измислените чадъри', [
+  testAct('test-umbrellas', 'Закон за измислените чадъри', [
     'Застрахователят трябва да изплати обезщетение за счупен чадър.',
     'Застрахователят може да изплати обезщетение и за изгубен чадър.',
     'Застрахователят ще изплати обезщетение в едномесечен срок.',
     longArticleText('Понякога застрахованият отказва чадъра.'),
   ]),
   // The law's word for what a citizen calls „фалит“ (see src/sandbox/search/vocabulary.ts).
-  act('test-circus', 'Закон за измислените циркове', ['Съдът обявява несъстоятелността на цирка.']),
+  testAct('test-circus', 'Закон за измислените циркове', ['Съдът обявява несъстоятелността на цирка.']),
   // The heading of Чл. 2 is printed at the end of Чл. 1, as the corpus prints headings.
-  act('test-balloons', 'Закон за измислените балони', ['Балонът се пълни с въздух.\nСпукване на балона', 'Собственикът търпи загубата.']),
+  testAct('test-balloons', 'Закон за измислените балони', ['Балонът се пълни с въздух.\nСпукване на балона', 'Собственикът търпи загубата.']),
   // None of the words but "обезщетение".
-  act('test-kites', 'Закон за хвърчилата', ['Собственикът на хвърчилото получава обезщетение, ако то се скъса.']),
+  testAct('test-kites', 'Закон за хвърчилата', ['Собственикът на хвърчилото получава обезщетение, ако то се скъса.']),
 ];
 
 let index: SearchIndex;

@@ -6,28 +6,13 @@ import { search } from '../../../src/sandbox/search/index.js';
 import { familyPrefix, orderWithinDocument, rescoreByPassage, scoreDocuments, type ArticleHit } from '../../../src/sandbox/search/ranking.js';
 import type { SearchMetadata } from '../../../src/sandbox/search/metadata.js';
 import { createStemMatcher, stem } from '../../../src/sandbox/search/analysis.js';
-import { tempDir, writeCorpus } from '../fixtures.js';
+import { tempDir, testAct, writeCorpus } from '../fixtures.js';
 
-/** A made-up act (test data, not legal text). */
-function act(document_id: string, title: string, articles: string[]): CorpusDocument {
-  return {
-    document_id,
-    source_type: 'bulgarian_laws_regulations',
-    type: 'Закон',
-    title: `${title} (ТЕСТОВИ ДАННИ)`,
-    date: '2021-01-01',
-    in_force_date: null,
-    author: 'ТЕСТОВИ ДАННИ: измислен автор',
-    url: `https://example.invalid/${document_id}`,
-    signature: null,
-    elements: articles.map((text, i) => ({ ref: String(i + 1), label: `Чл. ${i + 1}.`, text: `Чл. ${i + 1}. ${text}` })),
-  };
-}
 
 const FILLER = 'Това изречение е пълнеж без значение за търсенето и само удължава члена. ';
 
 const CORPUS: CorpusDocument[] = [
-  act('test-boats', 'Закон за измислените лодки', [
+  testAct('test-boats', 'Закон за измислените лодки', [
     // The words of the question together, once each, in one short article.
     'Собственикът регистрира лодката в пристанището в 7-дневен срок.',
     // The same words repeated but far apart, in one very long article: it holds them all, more often, but no passage
@@ -41,9 +26,9 @@ const CORPUS: CorpusDocument[] = [
   ]),
   // Other acts say „капитан“ often, so across the corpus it tells no more than „лодката“.
   ...['кораби', 'самолети', 'влакове', 'отбори'].map((name, i) =>
-    act(`test-captains-${i}`, `Закон за измислените ${name}`, [`Капитанът отговаря за екипажа.`]),
+    testAct(`test-captains-${i}`, `Закон за измислените ${name}`, [`Капитанът отговаря за екипажа.`]),
   ),
-  act('test-kites', 'Закон за измислените хвърчила', ['Хвърчилото се пуска само при вятър.']),
+  testAct('test-kites', 'Закон за измислените хвърчила', ['Хвърчилото се пуска само при вятър.']),
 ];
 
 let index: SearchIndex;
