@@ -46,7 +46,7 @@ export function prepareSearch(index: SearchIndex): void {
  * @throws SearchRequestError (`invalid_request`) as `search` would; the index's SQLite errors.
  */
 export function checkSearchRequest(index: SearchIndex, request: SearchRequest): void {
-  chooseSourceTypes(request, analyzeQuery(request.query), searchMetadata(index).sourceTypes);
+  chooseSourceTypes(request, searchMetadata(index).sourceTypes);
 }
 
 /**
@@ -68,7 +68,7 @@ export function checkSearchRequest(index: SearchIndex, request: SearchRequest): 
  */
 export function search(index: SearchIndex, request: SearchRequest): SearchResponse {
   const metadata = searchMetadata(index);
-  const selected = new Set(chooseSourceTypes(request, analyzeQuery(request.query), metadata.sourceTypes));
+  const selected = new Set(chooseSourceTypes(request, metadata.sourceTypes));
   const empty: SearchResponse = { query: request.query, result_count: 0, results: [] };
   if (selected.size === 0) return empty;
   const caseLaw = new Set([...selected].filter((t) => isCaseLawType(t, metadata.sourceTypes)));
