@@ -191,7 +191,9 @@ describe('pravo sandbox serve (in process)', () => {
   it('runs answer jobs with --answer-delay 0 and counts them against --answers-quota', async () => {
     const env = { PRAVO_CONFIG_DIR: path.join(root, 'config-answers'), PRAVO_STATE_DIR: path.join(root, 'state-answers') };
     const t = testHost({ env });
-    const args = ['sandbox', 'serve', '--corpus', corpus, '--data-dir', path.join(root, 'data-answers'), '--answer-delay', '0', '--answers-quota', '1'];
+    // Searches in process (--search-workers 0): the job then finishes within a few turns of the event loop, which this
+    // test counts; with workers it would wait for one to start, a time no turn count bounds (the pool has its tests).
+    const args = ['sandbox', 'serve', '--corpus', corpus, '--data-dir', path.join(root, 'data-answers'), '--answer-delay', '0', '--answers-quota', '1', '--search-workers', '0'];
     const run = main(args, t.host);
     const ready = JSON.parse(await firstLine(t.stdout, t.host.stdout)) as { base_url: string; api_key: string };
     const headers = { 'x-api-key': ready.api_key, 'content-type': 'application/json' };
