@@ -235,7 +235,7 @@ const REFERENCE_SCORE = 3;
  * them at the head of its articles (so they are its first excerpts), and a score above every document without a
  * referenced article (and at least `REFERENCE_SCORE` per unit of query weight, so its `score` reads about 0.95).
  * A referenced document no word of the query matched is added. `followers` (amending acts standing for an act the
- * corpus lacks, not naming the provision) score half of that, newest first.
+ * corpus lacks, not naming the provision) score a sixth of that (about 0.4: they stand for the act, they do not answer), newest first.
  * @param documents the output of {@link scoreDocuments}; changed in place and returned re-sorted.
  */
 export function pinReferencedArticles(
@@ -264,7 +264,7 @@ export function pinReferencedArticles(
     doc.articles = [...heads, ...doc.articles.filter((a) => !articles.includes(a.article))];
     // Followers (acts standing for the one referenced, not naming the provision) go after the others, newest first.
     doc.score = followers.has(id)
-      ? (REFERENCE_SCORE / 2) * totalWeight * (1 + Number(doc.meta.date.replaceAll('-', '')) / 1e9)
+      ? (REFERENCE_SCORE / 6) * totalWeight * (1 + Number(doc.meta.date.replaceAll('-', '')) / 1e9)
       : Math.max(doc.score, best * 1.2, REFERENCE_SCORE * totalWeight);
   }
   documents.sort(
