@@ -626,6 +626,10 @@ const NULLABLE_COURT_FIELDS: readonly string[] = ['decision_number', 'case_numbe
 type DocumentRecord = Record<string, string | number | null>;
 
 /** The response form of a stored document row (see {@link StoredDocument}). */
+/** The `documents` columns `readDocument` and `readDocumentJson` read besides `elements_json`. */
+const DOCUMENT_FIELDS = `document_id, collection, source_type, type, title, date, in_force_date, author, url, signature,
+  court_id, court, decision_number, case_number, case_kind, department, reporting_judge, judges_json`;
+
 /** A stored document's fields but its elements, as `GET /v1/documents` sends them (see {@link StoredDocument}). */
 function documentFields(row: DocumentRecord): Record<string, unknown> {
   const { elements_json: _elements, judges_json, ...fields } = row;
@@ -735,19 +739,14 @@ function createSearchIndex(
     },
     readDocument(documentId: string, collection: string): StoredDocument | undefined {
       documentStatement ??= db.prepare(
-        `SELECT document_id, collection, source_type, type, title, date, in_force_date, author, url, signature, court_id,
-           court, decision_number, case_number, case_kind, department, reporting_judge, judges_json, elements_json
-         FROM documents WHERE document_id = ? AND collection = ?`,
+        `SELECT ${DOCUMENT_FIELDS}, elements_json FROM documents WHERE document_id = ? AND collection = ?`,
       );
       const row = documentStatement.get(documentId, collection) as DocumentRecord | undefined;
       return row === undefined ? undefined : storedDocument(row);
     },
     readDocumentJson(documentId: string, collection: string): Buffer | undefined {
       documentBytesStatement ??= db.prepare(
-        `SELECT document_id, collection, source_type, type, title, date, in_force_date, author, url, signature, court_id,
-           court, decision_number, case_number, case_kind, department, reporting_judge, judges_json,
-           CAST(elements_json AS BLOB) AS elements_json
-         FROM documents WHERE document_id = ? AND collection = ?`,
+        `SELECT ${DOCUMENT_FIELDS}, CAST(elements_json AS BLOB) AS elements_json FROM documents WHERE document_id = ? AND collection = ?`,
       );
       const row = documentBytesStatement.get(documentId, collection) as DocumentRecord | undefined;
       return row === undefined ? undefined : storedDocumentJson(row, row.elements_json as unknown as Uint8Array);

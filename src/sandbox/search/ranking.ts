@@ -134,6 +134,11 @@ const ARTICLES_PER_DOCUMENT = 5;
 const LENGTH_SLOPE = 0.1;
 const LENGTH_PIVOT = 40;
 
+/** Result order: score descending, ties by `document_id` (so equal scores come out in a stable, documented order). */
+function byRank(a: DocumentHit, b: DocumentHit): number {
+  return b.score - a.score || (a.meta.document_id < b.meta.document_id ? -1 : a.meta.document_id > b.meta.document_id ? 1 : 0);
+}
+
 /**
  * Stage 3: document score =
  *   (s₁ + ½·s₂ + ¼·s₃ + … over its best {@link ARTICLES_PER_DOCUMENT} articles, s = article score)
@@ -198,9 +203,7 @@ export function scoreDocuments(
       (base * (0.3 + 0.7 * doc.coverage ** 2) * (1 + TITLE_WEIGHT * (inTitle / totalWeight)) * documentPrior(doc.meta, allowed) * (boost.get(doc.meta.id) ?? 1)) /
       length;
   }
-  documents.sort(
-    (a, b) => b.score - a.score || (a.meta.document_id < b.meta.document_id ? -1 : a.meta.document_id > b.meta.document_id ? 1 : 0),
-  );
+  documents.sort(byRank);
   return documents;
 }
 
@@ -267,9 +270,7 @@ export function pinReferencedArticles(
       ? (REFERENCE_SCORE / 6) * totalWeight * (1 + Number(doc.meta.date.replaceAll('-', '')) / 1e9)
       : Math.max(doc.score, best * 1.2, REFERENCE_SCORE * totalWeight);
   }
-  documents.sort(
-    (a, b) => b.score - a.score || (a.meta.document_id < b.meta.document_id ? -1 : a.meta.document_id > b.meta.document_id ? 1 : 0),
-  );
+  documents.sort(byRank);
   return documents;
 }
 
