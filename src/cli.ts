@@ -107,25 +107,21 @@ function commandPath(command: import('commander').Command): string {
   return names.join(' ');
 }
 
+/** The program with every command registered, and commander's error class (to tell its errors from pravo's). */
+export interface Program {
+  program: import('commander').Command;
+  CommanderError: typeof import('commander').CommanderError;
+}
+
 /**
- * Runs pravo with the given arguments (without `node` and the script) and returns the exit code. `host` defaults to
- * the process's.
+ * Builds the `pravo` command tree on `host`: every command group and command registered, output and errors going to
+ * the host's streams, commander's exits turned into exceptions. Commands' actions call `run` (default: do nothing),
+ * which `main()` uses to run them. The completion scripts, the pre-rendered help and the tests that walk every command
+ * are built from this same tree.
  */
-export async function main(args: string[], host: Host = processHost()): Promise<number> {
-  let exitCode: number = EXIT.ok;
-  // A reader that stops early (`pravo search ... | head -1`) closes the pipe: end quietly, as other tools do, instead
-  // of crashing on EPIPE. By then the command's work (request, stored results) is done; only output is cut short.
-  host.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-    host.exit(exitCode);
-  });
-  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-    host.stdout.write(`${host.version}\n`);
-    return EXIT.ok;
-  }
+export async function buildProgram(host: Host, run: RunAction = async () => {}): Promise<Program> {
   const [
     { Command, CommanderError },
-    { runCommand },
     { registerSearch },
     { registerDoc },
     { registerAnswer },
@@ -139,7 +135,6 @@ export async function main(args: string[], host: Host = processHost()): Promise<
     { registerAccount },
   ] = await Promise.all([
     import('commander'),
-    import('./commands/run.js'),
     import('./commands/search/index.js'),
     import('./commands/doc/index.js'),
     import('./commands/answer/index.js'),
@@ -152,7 +147,6 @@ export async function main(args: string[], host: Host = processHost()): Promise<
     import('./commands/keys/index.js'),
     import('./commands/account/index.js'),
   ]);
-
   const program = new Command('pravo');
   program
     .description('Research Bulgarian legal sources with the Legal Research API, or offline with its sandbox.')
@@ -186,12 +180,6 @@ Examples:
 ${EXIT_CODES_HELP}`,
     );
 
-  const run: RunAction = async (command, spec, body) => {
-    const result = await runCommand(host, { ...spec, globals: command.optsWithGlobals() }, body);
-    exitCode = result.exitCode;
-    // A cancelled command whose work does not stop by itself (an index build, say) must not keep the process alive.
-    if (result.stuck) host.exit(exitCode);
-  };
   registerSearch(program, run);
   registerDoc(program, run);
   registerAnswer(program, run);
@@ -207,6 +195,35 @@ ${EXIT_CODES_HELP}`,
   // (a suggestion of "search" for "batch" misleads), so an unknown command points at the list instead.
   program.showSuggestionAfterError(false);
   pointUnknownCommandsAtHelp(program, host, CommanderError);
+
+  return { program, CommanderError };
+}
+
+/**
+ * Runs pravo with the given arguments (without `node` and the script) and returns the exit code. `host` defaults to
+ * the process's.
+ */
+export async function main(args: string[], host: Host = processHost()): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  // A reader that stops early (`pravo search ... | head -1`) closes the pipe: end quietly, as other tools do, instead
+  // of crashing on EPIPE. By then the command's work (request, stored results) is done; only output is cut short.
+  host.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    host.exit(exitCode);
+  });
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    host.stdout.write(`${host.version}\n`);
+    return EXIT.ok;
+  }
+  const runner = import('./commands/run.js');
+  const run: RunAction = async (command, spec, body) => {
+    const { runCommand } = await runner;
+    const result = await runCommand(host, { ...spec, globals: command.optsWithGlobals() }, body);
+    exitCode = result.exitCode;
+    // A cancelled command whose work does not stop by itself (an index build, say) must not keep the process alive.
+    if (result.stuck) host.exit(exitCode);
+  };
+  const { program, CommanderError } = await buildProgram(host, run);
 
   try {
     await program.parseAsync(args, { from: 'user' });
