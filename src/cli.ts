@@ -133,6 +133,7 @@ export async function buildProgram(host: Host, run: RunAction = async () => {}):
     { registerLogin },
     { registerKeys },
     { registerAccount },
+    { registerCompletion },
   ] = await Promise.all([
     import('commander'),
     import('./commands/search/index.js'),
@@ -146,6 +147,7 @@ export async function buildProgram(host: Host, run: RunAction = async () => {}):
     import('./commands/login/index.js'),
     import('./commands/keys/index.js'),
     import('./commands/account/index.js'),
+    import('./commands/completion/index.js'),
   ]);
   const program = new Command('pravo');
   program
@@ -191,6 +193,7 @@ ${EXIT_CODES_HELP}`,
   registerKeys(program, run);
   registerAccount(program, run);
   registerSandbox(program, run);
+  registerCompletion(program, run);
   // Subcommands inherited the suggestions above (`--jsno` → `--json`); at the top level, commands are few and differ
   // (a suggestion of "search" for "batch" misleads), so an unknown command points at the list instead.
   program.showSuggestionAfterError(false);
@@ -211,6 +214,11 @@ export async function main(args: string[], host: Host = processHost()): Promise<
     if (error.code !== 'EPIPE') throw error;
     host.exit(exitCode);
   });
+  // Shell completion asks for values from local state at every <TAB>: answered without commander or any client.
+  if (args[0] === '__complete') {
+    const { complete } = await import('./completion/dynamic.js');
+    return complete(args.slice(1), host.env, host.stdout);
+  }
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     host.stdout.write(`${host.version}\n`);
     return EXIT.ok;

@@ -66,6 +66,23 @@ describe('pravo keys list', () => {
     expect(JSON.parse(json.stdout)).toEqual({ keys: service.keys.map(({ secret: _s, ...rest }) => rest) });
   });
 
+  it('keeps the ids, names and statuses it listed (never a secret or prefix) so that `pravo keys revoke <TAB>` can offer them; a revoke marks its key', async () => {
+    const other = service.addKey('staging');
+    expect((await runPravo(['keys', 'list'], { env })).exitCode).toBe(0);
+    const { candidates } = await import('../../src/completion/dynamic.js');
+    expect(candidates('keys', ['keys', 'revoke'], env)).toEqual([
+      { value: old.key_id, description: 'ci-deploy' },
+      { value: other.key_id, description: 'staging' },
+    ]);
+    const kept = fs.readFileSync(path.join(root, 'state', 'keys', 'default.json'), 'utf8');
+    for (const key of service.keys) {
+      expect(kept).not.toContain(key.secret);
+      expect(kept).not.toContain(key.prefix);
+    }
+    expect((await runPravo(['keys', 'revoke', other.key_id, '--yes'], { env })).exitCode).toBe(0);
+    expect(candidates('keys', ['keys', 'revoke'], env)).toEqual([{ value: old.key_id, description: 'ci-deploy' }]);
+  });
+
   it('without a session token: exit 4, nothing sent, and the advice names pravo login', async () => {
     writeProfiles({ default: { base_url: service.url, api_key: old.secret } });
     const result = await runPravo(['keys', 'list'], { env });

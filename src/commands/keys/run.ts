@@ -197,6 +197,7 @@ export async function runList(f: Factory, options: ListOptions): Promise<number>
   const { findKeyRecord } = await import('../../api/keys.js');
   const mine = findKeyRecord(keys, current.apiKey, current.keyId);
   const now = f.clock.now();
+  await keepKnownKeys(f, keys, now);
   await printer.response(
     { raw, data: { keys, ...(mine ? { currentKeyId: mine.keyId } : {}), ...(current.apiKey ? { currentSource: current.source } : {}) } },
     async () => (await import('../../render/keys.js')).keysView(now),
@@ -244,6 +245,7 @@ export async function runRevoke(f: Factory, keyIdArgument: string, options: Revo
   const { readKeyRecord } = await import('../../api/keys.js');
   const revoked = readKeyRecord(response.data) ?? record ?? { keyId };
   if (options.yes && current.apiKey !== undefined) isCurrent = (current.keyId !== undefined ? current.keyId === keyId : findKeyRecord([revoked], current.apiKey) !== undefined);
+  await forgetRevokedKey(f, keyId);
   if (printer.mode === 'json' && response.raw.trim() !== '') printer.responseIfJson(response);
   else printer.report({ key_id: keyId, status: 'revoked' }, `Revoked key ${describeKey({ ...revoked, status: 'revoked' })}.`);
   if (printer.mode !== 'json') {
@@ -255,4 +257,28 @@ export async function runRevoke(f: Factory, keyIdArgument: string, options: Revo
     }
   }
   return EXIT.ok;
+}
+
+/**
+ * Keeps the ids, names and statuses of a listing for shell completion (`pravo keys revoke <TAB>`; `state/known-keys.ts`).
+ * Best effort: a listing that cannot be kept costs only the completion, never the command.
+ */
+async function keepKnownKeys(f: Factory, keys: readonly KeyFacts[], now: number): Promise<void> {
+  const { knownKeysScope, saveKnownKeys } = await import('../../state/known-keys.js');
+  const scope = knownKeysScope((await f.profile()).name, f.globals.sandbox === true);
+  const kept = keys.map((k) => ({ key_id: k.keyId, name: k.name ?? '', status: k.status ?? '' }));
+  await saveKnownKeys(f.env, scope, { saved_at: new Date(now).toISOString(), keys: kept }).catch(() => {});
+}
+
+/** Marks a revoked key so in the kept listing, when there is one, so completion stops offering it. Best effort. */
+async function forgetRevokedKey(f: Factory, keyId: string): Promise<void> {
+  const [{ knownKeysFile, knownKeysScope, saveKnownKeys }, { readJsonFile }] = await Promise.all([
+    import('../../state/known-keys.js'),
+    import('../../state/atomic.js'),
+  ]);
+  const scope = knownKeysScope((await f.profile()).name, f.globals.sandbox === true);
+  const known = await readJsonFile<import('../../state/known-keys.js').KnownKeys>(knownKeysFile(f.env, scope)).catch(() => undefined);
+  if (!known || !Array.isArray(known.keys)) return;
+  const keys = known.keys.map((k) => (k.key_id === keyId ? { ...k, status: 'revoked' } : k));
+  await saveKnownKeys(f.env, scope, { ...known, keys }).catch(() => {});
 }

@@ -1,0 +1,37 @@
+/**
+ * Registration of `pravo completion <bash|zsh|fish>`: prints the completion script of a shell, generated from the
+ * command tree it is registered in (`src/completion/`). The same scripts are in the package's `completions/`.
+ */
+import { Argument, type Command } from 'commander';
+import { SHELLS, type Shell } from '../../completion/tree.js';
+import type { RunAction } from '../shared.js';
+
+const EXAMPLES = `
+Examples:
+  $ pravo completion bash > ~/.local/share/bash-completion/completions/pravo
+  $ pravo completion zsh > ~/.zfunc/_pravo          # a directory of $fpath, before compinit
+  $ pravo completion fish > ~/.config/fish/completions/pravo.fish
+  $ source <(pravo completion bash)                 # this shell only
+
+The scripts complete commands, options and their fixed values; profile names; --type and --court from the cached
+catalogs (run \`pravo catalog source-types\` and \`pravo catalog courts\` once); job ids for \`pravo answer wait\` and
+\`show\`; key ids for \`pravo keys revoke\` (from the last \`pravo keys list\`); result numbers for \`pravo doc\` (from
+the last search). Values come from local files only: completing never sends a request. Installed with npm i -g, the
+same scripts are in the package: "$(npm root -g)/pravo/completions/" holds pravo.bash, _pravo and pravo.fish.`;
+
+/** Registers `completion` on the program. */
+export function registerCompletion(program: Command, run: RunAction): void {
+  program
+    .command('completion')
+    .description('Print the shell completion script for bash, zsh or fish')
+    .addArgument(new Argument('<shell>', 'the shell: bash, zsh or fish').choices(SHELLS))
+    .addHelpText('after', EXAMPLES)
+    .action(async (shell: Shell, _options: unknown, cmd: Command) => {
+      await run(cmd, { command: 'completion', json: false, local: true }, async (factory) => {
+        const [{ completionTree }, { completionScript }] = await Promise.all([import('../../completion/tree.js'), import('../../completion/scripts.js')]);
+        let root = cmd;
+        while (root.parent) root = root.parent;
+        factory.io.stdout.write(completionScript(shell, completionTree(root)));
+      });
+    });
+}

@@ -1,0 +1,230 @@
+/**
+ * Shell completion: the scripts in completions/ are what the command tree generates; they parse in bash, zsh and
+ * fish; bash's completion, driven as readline would drive it, offers the right candidates for commands, options, fixed
+ * values and values from local state (profiles, cached catalogs, jobs, keys, last results); and the `__complete` path
+ * never loads commander, the HTTP client or conf. The state is synthetic, written by the test into temporary
+ * directories.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/cli.js';
+import { candidates, complete } from '../../src/completion/dynamic.js';
+import { completionFileName, completionScript } from '../../src/completion/scripts.js';
+import { ARGUMENT_VALUES, OPTION_VALUES, SHELLS, allNodes, completionTree, type CompletionNode } from '../../src/completion/tree.js';
+import { cacheKey } from '../../src/state/cache-key.js';
+import { testHost } from '../helpers/host.js';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BASE_URL = 'http://127.0.0.1:9/legal';
+
+let tree: CompletionNode;
+let tmp: string;
+let env: NodeJS.ProcessEnv;
+let bin: string;
+
+/** A response cache entry as `state/cache.ts` stores it. */
+function cacheEntry(apiPath: string, body: unknown, storedAt: number, baseUrl = BASE_URL): [string, string] {
+  const key = cacheKey({ baseUrl, path: apiPath });
+  return [`${key}.json`, JSON.stringify({ key, stored_at: storedAt, status: 200, raw: JSON.stringify(body) })];
+}
+
+beforeAll(async () => {
+  tree = completionTree((await buildProgram(testHost().host)).program);
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pravo-completion-'));
+  env = {
+    PATH: process.env.PATH,
+    LANG: 'C.UTF-8',
+    PRAVO_CONFIG_DIR: path.join(tmp, 'config'),
+    PRAVO_STATE_DIR: path.join(tmp, 'state'),
+    PRAVO_CACHE_DIR: path.join(tmp, 'cache'),
+  };
+  for (const dir of ['config', 'state/answer-jobs', 'state/keys', 'cache/responses', 'bin']) fs.mkdirSync(path.join(tmp, dir), { recursive: true });
+  fs.writeFileSync(
+    path.join(tmp, 'config', 'config.json'),
+    JSON.stringify({ profiles: { default: { base_url: BASE_URL, api_key: 'secret-not-shown' }, staging: { base_url: 'https://staging.example.bg' } } }),
+  );
+  const responses = path.join(tmp, 'cache', 'responses');
+  const courts = {
+    courts: [
+      { court_id: 310, name: 'Окръжен съд – Варна (synthetic test court)' },
+      { court_id: 410, name: 'Окръжен съд – Велико Търново (synthetic test court)' },
+      { court_id: 999, name: 'Evil\u001b[31m court\u0007' },
+    ],
+  };
+  for (const [name, body] of [
+    cacheEntry('/v1/catalog/courts', courts, 2),
+    cacheEntry('/v1/catalog/source-types', { source_types: [{ id: 'synthetic_laws', name: 'Synthetic test laws' }, { id: 'synthetic_cases', name: 'Synthetic test cases' }] }, 2),
+    // An older catalog of another target: found only by the scan, when the profile's own entry is missing.
+    cacheEntry('/v1/catalog/source-types', { source_types: [{ id: 'other_target_type', name: 'Other' }] }, 1, 'http://elsewhere.example'),
+  ]) {
+    fs.writeFileSync(path.join(responses, name!), body!);
+  }
+  fs.writeFileSync(
+    path.join(tmp, 'state', 'last-results.json'),
+    JSON.stringify({ saved_at: '2026-11-22T10:00:00Z', query: 'q', profile: 'default', sandbox: false, results: [1, 2, 3].map((rank) => ({ rank, document_id: `d${rank}`, collection: 'c', title: `Synthetic test act ${rank}` })) }),
+  );
+  const job = (id: string, status: string, created: string) => ({ job_id: id, query: `synthetic question ${id}`, last_status: status, created_at: created, profile: 'default', sandbox: false });
+  fs.writeFileSync(path.join(tmp, 'state', 'answer-jobs', 'a.json'), JSON.stringify(job('job_running', 'running', '2026-11-22T10:00:00Z')));
+  fs.writeFileSync(path.join(tmp, 'state', 'answer-jobs', 'b.json'), JSON.stringify(job('job_done', 'succeeded', '2026-11-22T11:00:00Z')));
+  fs.writeFileSync(
+    path.join(tmp, 'state', 'keys', 'default.json'),
+    JSON.stringify({ saved_at: '2026-11-22T10:00:00Z', keys: [{ key_id: 'key_active1', name: 'ci', status: 'active' }, { key_id: 'key_gone', name: 'old', status: 'revoked' }] }),
+  );
+  // `pravo` on PATH, as the scripts call it by the name typed: the built CLI under this node.
+  bin = path.join(tmp, 'bin', 'pravo');
+  fs.writeFileSync(bin, `#!/bin/sh\nexec "${process.execPath}" "${path.join(repo, 'bin', 'pravo.js')}" "$@"\n`, { mode: 0o755 });
+  env.PATH = `${path.join(tmp, 'bin')}:${process.env.PATH}`;
+});
+
+afterAll(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('completion scripts', () => {
+  it.each(SHELLS)('completions/ holds the %s script the command tree generates (npm run completions regenerates it)', (shell) => {
+    const committed = fs.readFileSync(path.join(repo, 'completions', completionFileName(shell)), 'utf8');
+    expect(committed).toBe(completionScript(shell, tree));
+  });
+
+  it.each([
+    ['bash', ['-n']],
+    ['zsh', ['-n']],
+    ['fish', ['--no-execute']],
+  ] as const)('the %s script parses (%s)', (shell, flags) => {
+    const file = path.join(repo, 'completions', completionFileName(shell));
+    const result = spawnSync(shell, [...flags, file], { encoding: 'utf8' });
+    expect(result.error, `${shell} is not installed (.ci/run installs it from Debian's packages)`).toBeUndefined();
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+
+  it('pravo completion SHELL prints the script; an unknown shell is a usage error', async () => {
+    const { main } = await import('../../src/cli.js');
+    const ok = testHost();
+    expect(await main(['completion', 'fish'], ok.host)).toBe(0);
+    expect(ok.stdout()).toBe(completionScript('fish', tree));
+    const bad = testHost();
+    expect(await main(['completion', 'tcsh'], bad.host)).toBe(2);
+    expect(bad.stderr()).toMatch(/bash, zsh, fish/);
+    expect(bad.stdout()).toBe('');
+  });
+
+  it('every value-taking option and argument says how it completes, and no entry is left over', () => {
+    const nodes = allNodes(tree);
+    const flags = new Set(nodes.flatMap((n) => n.options.flatMap((o) => (o.value ? o.flags : []))));
+    const argumentKeys = new Set(nodes.flatMap((n) => n.arguments.map((a) => `${n.path}/${a.name}`)));
+    expect(Object.keys(OPTION_VALUES).filter((flag) => !flags.has(flag))).toEqual([]);
+    expect(Object.keys(ARGUMENT_VALUES).filter((key) => !argumentKeys.has(key))).toEqual([]);
+    // The commands a user completes are all there, the help command included.
+    expect(tree.commands.map((c) => c.name)).toEqual(expect.arrayContaining(['search', 'doc', 'answer', 'catalog', 'keys', 'completion', 'help']));
+  });
+});
+
+/** What bash's completion offers for `words` (the last being the word under the cursor, as typed). */
+function bashComplete(...words: string[]): string[] {
+  const driver = `source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=\${#COMP_LINE}; _pravo; printf '%s\\n' "\${COMPREPLY[@]}"`;
+  const out = execFileSync('bash', ['-c', driver, 'bash', path.join(repo, 'completions', 'pravo.bash'), ...words], { env, encoding: 'utf8' });
+  return out.split('\n').filter((line) => line !== '');
+}
+
+describe('bash completion, driven as readline does', () => {
+  it('completes commands, subcommands and options', () => {
+    expect(bashComplete('pravo', '')).toEqual(expect.arrayContaining(['search', 'doc', 'answer', 'catalog', 'sandbox', 'completion', 'help']));
+    expect(bashComplete('pravo', 'ca')).toEqual(['catalog']);
+    expect(bashComplete('pravo', 'catalog', '')).toEqual(['source-types', 'courts', 'judges', 'help']);
+    expect(bashComplete('pravo', 'search', '--ma')).toEqual(['--max-results']);
+    // Global options after a subcommand, as commander reads them.
+    expect(bashComplete('pravo', 'doc', '--pro')).toEqual(['--profile']);
+    // The value of an option is not taken for a subcommand: `--profile staging catalog` is still the catalog group.
+    expect(bashComplete('pravo', '--profile', 'staging', 'catalog', 'c')).toEqual(['courts']);
+  });
+
+  it('completes fixed values', () => {
+    expect(bashComplete('pravo', 'completion', '')).toEqual(['bash', 'zsh', 'fish']);
+    expect(bashComplete('pravo', 'config', 'set', '')).toEqual(['base-url', 'auth-header', 'sandbox-corpus']);
+    expect(bashComplete('pravo', 'config', 'set', 'auth-header', '')).toEqual(['x-api-key', 'bearer']);
+    expect(bashComplete('pravo', 'help', 'ca')).toEqual(['catalog']);
+  });
+
+  it('completes values from local state: profiles, catalogs, results, jobs and keys', () => {
+    expect(bashComplete('pravo', '--profile', '')).toEqual(['default', 'staging']);
+    expect(bashComplete('pravo', 'search', '--type', 'synthetic_l')).toEqual(['synthetic_laws']);
+    expect(bashComplete('pravo', 'search', '--court', 'ВК')).toEqual(['ВКС']);
+    // A name with spaces is offered quoted, and what was typed with backslashes still matches.
+    expect(bashComplete('pravo', 'search', '--court', 'Окръжен\\ съд\\ –\\ Ва')).toEqual(['Окръжен\\ съд\\ –\\ Варна\\ \\(synthetic\\ test\\ court\\)']);
+    expect(bashComplete('pravo', 'doc', '')).toEqual(['1', '2', '3']);
+    expect(bashComplete('pravo', 'answer', 'wait', '')).toEqual(['job_running']);
+    expect(bashComplete('pravo', 'answer', 'show', '')).toEqual(['job_done', 'job_running']);
+    expect(bashComplete('pravo', 'keys', 'revoke', '')).toEqual(['key_active1']);
+    // Free text (a query) gets nothing, not file names.
+    expect(bashComplete('pravo', 'search', 'трудов', '')).toEqual([]);
+  });
+
+  it('completes a file name where a path is expected', () => {
+    const dir = path.join(tmp, 'files');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'questions.txt'), '');
+    expect(bashComplete('pravo', 'batch', path.join(dir, 'quest'))).toEqual([path.join(dir, 'questions.txt')]);
+    expect(bashComplete('pravo', 'config', 'set', 'sandbox-corpus', path.join(dir, 'quest'))).toEqual([path.join(dir, 'questions.txt')]);
+  });
+
+  it('fish offers the same values, with descriptions', () => {
+    const result = spawnSync('fish', ['-c', `source ${path.join(repo, 'completions', 'pravo.fish')}; complete -C 'pravo keys revoke '`], { env, encoding: 'utf8' });
+    expect(result.stdout).toBe('key_active1\tci\n');
+  });
+});
+
+describe('pravo __complete', () => {
+  it('offers only what is in the local state, cleaned of control characters', () => {
+    const out: string[] = [];
+    expect(complete(['courts', 'search', '--court'], env, { write: (text: string) => out.push(text) })).toBe(0);
+    const lines = out.join('').split('\n');
+    expect(lines).toContain('Evil [31m court\tcode 999');
+    expect(lines).toContain('Окръжен съд – Варна (synthetic test court)\tcode 310');
+    // Nothing a terminal would act on: only the tab between value and description, and line ends.
+    expect(out.join('')).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+  });
+
+  it('reads the profile given on the command line, and the newest catalog of any target with --sandbox', () => {
+    expect(candidates('source-types', ['--profile', 'staging', 'search', '--type'], env)).toEqual([
+      // staging has no cached catalog: the newest of any target.
+      { value: 'synthetic_laws', description: 'Synthetic test laws' },
+      { value: 'synthetic_cases', description: 'Synthetic test cases' },
+    ]);
+    expect(candidates('keys', ['--profile', 'staging', 'keys', 'revoke'], env)).toEqual([]);
+    expect(candidates('setting-values', ['config', 'set', 'sandbox-corpus'], env)).toBe('file');
+  });
+
+  it('prints nothing and succeeds when there is no state at all; an unknown kind is exit 2', () => {
+    const empty = { PRAVO_CONFIG_DIR: path.join(tmp, 'none', 'c'), PRAVO_STATE_DIR: path.join(tmp, 'none', 's'), PRAVO_CACHE_DIR: path.join(tmp, 'none', 'k') };
+    for (const kind of ['profiles', 'source-types', 'courts', 'jobs', 'keys', 'results'] as const) {
+      const out: string[] = [];
+      expect(complete([kind], empty, { write: (text: string) => out.push(text) })).toBe(0);
+      // Courts still offer the usual abbreviations, which need no catalog.
+      if (kind === 'courts') expect(out.join('')).toMatch(/^ВКС\tВърховен касационен съд$/m);
+      else expect(out.join(''), kind).toBe('');
+    }
+    expect(complete(['nonsense'], empty, { write: () => {} })).toBe(2);
+    expect(fs.existsSync(path.join(tmp, 'none'))).toBe(false);
+  });
+
+  it('loads neither commander, the HTTP client nor conf', () => {
+    const hooks = `
+      import { registerHooks } from 'node:module';
+      globalThis.loaded = [];
+      registerHooks({ resolve(specifier, context, next) { const r = next(specifier, context); globalThis.loaded.push(r.url); return r; } });`;
+    const script = `
+      const { main } = await import(${JSON.stringify(pathToFileURL(path.join(repo, 'dist', 'cli.js')).href)});
+      const code = await main(['__complete', 'results']);
+      process.stderr.write(JSON.stringify({ code, loaded: globalThis.loaded }));`;
+    const result = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(hooks)}`, '--input-type=module', '-e', script], { env, encoding: 'utf8' });
+    const { code, loaded } = JSON.parse(result.stderr) as { code: number; loaded: string[] };
+    expect(code).toBe(0);
+    expect(result.stdout).toBe('1\tSynthetic test act 1\n2\tSynthetic test act 2\n3\tSynthetic test act 3\n');
+    expect(loaded.filter((url) => /node_modules\/(commander|undici|conf|ora|chalk|@inquirer)\//.test(url))).toEqual([]);
+  });
+});
