@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import { systemClock } from './api/clock.js';
 import { EXIT } from './errors/exit-codes.js';
+import { HELP_WIDTH, prerenderedHelp } from './help/prerendered.js';
 import type { Host } from './commands/run.js';
 import type { RunAction } from './commands/shared.js';
 
@@ -163,6 +164,12 @@ export async function buildProgram(host: Host, run: RunAction = async () => {}):
     .configureOutput({
       writeOut: (text) => host.stdout.write(text),
       writeErr: (text) => host.stderr.write(text),
+      // Help is plain text wrapped at one width whatever the terminal, so the pre-rendered pages (help/prerendered.ts)
+      // are what commander would print.
+      getOutHelpWidth: () => HELP_WIDTH,
+      getErrHelpWidth: () => HELP_WIDTH,
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
     })
     .addHelpText(
       'after',
@@ -223,11 +230,29 @@ export async function main(args: string[], host: Host = processHost()): Promise<
     host.stdout.write(`${host.version}\n`);
     return EXIT.ok;
   }
+  // A plain help request is answered from the pages rendered at build time, without loading commander.
+  const page = prerenderedHelp(args);
+  if (page !== undefined) {
+    host.stdout.write(page);
+    return EXIT.ok;
+  }
+  return runProgram(args, host, (code) => (exitCode = code));
+}
+
+/**
+ * Runs `args` through commander and the command's action, and returns the exit code: `main()` without its fast paths
+ * (completion values, version, pre-rendered help). Used by `main()`, and by the help pre-rendering, which must render
+ * with commander what the fast path will print. `onExitCode` learns the command's exit code as soon as it is known
+ * (`main()`'s EPIPE handler exits with it).
+ */
+export async function runProgram(args: string[], host: Host, onExitCode: (code: number) => void = () => {}): Promise<number> {
+  let exitCode: number = EXIT.ok;
   const runner = import('./commands/run.js');
   const run: RunAction = async (command, spec, body) => {
     const { runCommand } = await runner;
     const result = await runCommand(host, { ...spec, globals: command.optsWithGlobals() }, body);
     exitCode = result.exitCode;
+    onExitCode(exitCode);
     // A cancelled command whose work does not stop by itself (an index build, say) must not keep the process alive.
     if (result.stuck) host.exit(exitCode);
   };

@@ -5,8 +5,8 @@
  * Each runs with bash in a scratch directory beside a link to `../shared` (so `../shared/corpus/...` resolves as in a
  * checkout), with `pravo` on PATH as the built CLI, the service being the shared test sandbox (PRAVO_BASE_URL and
  * PRAVO_API_KEY, and its session token in PRAVO_SESSION_TOKEN), the sandbox corpus and data directory given by
- * PRAVO_SANDBOX_CORPUS and PRAVO_SANDBOX_DATA_DIR, and the outside things an example names provided: a `pass` that
- * prints a made-up key (or, asked for a session, the test sandbox's session token), a `key.txt`, and the inputs of
+ * PRAVO_SANDBOX_CORPUS and PRAVO_SANDBOX_DATA_DIR, HOME a scratch directory (examples that install something in the
+ * home install it there), and the outside things an example names provided: a `pass` that prints a made-up key (or, asked for a session, the test sandbox's session token), a `key.txt`, and the inputs of
  * `pravo batch` (`questions.txt`, `questions.jsonl`). How an example is
  * run follows from its text:
  * - a group of lines of which one runs something in the background (`&`) is one script, whose processes are all
@@ -36,6 +36,8 @@ const bin = path.join(scratch.dir, 'bin');
 fs.mkdirSync(work);
 fs.mkdirSync(bin);
 fs.symlinkSync(path.dirname(CORPUS), path.join(scratch.dir, 'shared'));
+const home = path.join(scratch.dir, 'home');
+fs.mkdirSync(home);
 fs.writeFileSync(path.join(bin, 'pravo'), `#!/bin/sh\nexec node '${CLI}' "$@"\n`, { mode: 0o755 });
 fs.writeFileSync(
   path.join(bin, 'pass'),
@@ -60,6 +62,8 @@ function exampleEnv(): Record<string, string> {
   return {
     ...env,
     PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+    // Examples that install something in the user's home (shell completion) install it in the scratch directory.
+    HOME: home,
     PRAVO_CONFIG_DIR: path.join(scratch.dir, 'config'),
     PRAVO_STATE_DIR: path.join(scratch.dir, 'state'),
     PRAVO_CACHE_DIR: path.join(scratch.dir, 'cache'),

@@ -8,16 +8,18 @@ import type { RunAction } from '../shared.js';
 
 const EXAMPLES = `
 Examples:
-  $ pravo completion bash > ~/.local/share/bash-completion/completions/pravo
-  $ pravo completion zsh > ~/.zfunc/_pravo          # a directory of $fpath, before compinit
-  $ pravo completion fish > ~/.config/fish/completions/pravo.fish
-  $ source <(pravo completion bash)                 # this shell only
+  $ source <(pravo completion bash)          # this shell only; the README says how to install it for good
+  $ pravo completion zsh > _pravo            # then move _pravo into a directory of $fpath
+  $ pravo completion fish > pravo.fish       # then move it to ~/.config/fish/completions/
 
-The scripts complete commands, options and their fixed values; profile names; --type and --court from the cached
-catalogs (run \`pravo catalog source-types\` and \`pravo catalog courts\` once); job ids for \`pravo answer wait\` and
-\`show\`; key ids for \`pravo keys revoke\` (from the last \`pravo keys list\`); result numbers for \`pravo doc\` (from
-the last search). Values come from local files only: completing never sends a request. Installed with npm i -g, the
-same scripts are in the package: "$(npm root -g)/pravo/completions/" holds pravo.bash, _pravo and pravo.fish.`;
+Installing (see the README's "Shell completion"): bash loads ~/.local/share/bash-completion/completions/pravo,
+zsh the file _pravo in a directory of $fpath (before compinit runs), fish ~/.config/fish/completions/pravo.fish.
+Installed with npm i -g, the package holds the same three scripts: "$(npm root -g)/pravo/completions/".
+
+They complete commands, options and their fixed values; profile names; --type and --court values from the cached
+catalogs (run \`pravo catalog source-types\` and \`pravo catalog courts\` once); job ids for \`pravo answer wait\`
+and \`show\`; key ids for \`pravo keys revoke\` (from the last \`pravo keys list\`); result numbers for \`pravo doc\`
+(from the last search). Values come from local files: completing never sends a request.`;
 
 /** Registers `completion` on the program. */
 export function registerCompletion(program: Command, run: RunAction): void {
