@@ -10,7 +10,7 @@ import type { LegalResearchClient } from './api/client.js';
 import type { Credentials } from './api/credentials.js';
 import type { ConfigStore } from './config/store.js';
 import type { ResolvedProfile } from './config/profile.js';
-import type { TargetOptions } from './config/sandbox.js';
+import type { TargetOptions } from './config/target-options.js';
 import type { ErrorContext } from './errors/advice.js';
 import type { IOStreams } from './io/iostreams.js';
 import type { Target } from './target.js';
@@ -91,12 +91,11 @@ export class Factory {
   }
 
   async #openTarget(): Promise<Target> {
-    const [{ checkTargetOptions, resolveCorpus, prepareDataDir }, targets] = await Promise.all([
-      import('./config/sandbox.js'),
-      import('./target.js'),
-    ]);
+    // The service needs neither the corpus reader nor the sandbox's modules: they load only for --sandbox.
+    const [{ checkTargetOptions }, targets] = await Promise.all([import('./config/target-options.js'), import('./target.js')]);
     checkTargetOptions(this.globals);
     if (!this.globals.sandbox) return targets.serviceTarget(await this.profile());
+    const { resolveCorpus, prepareDataDir } = await import('./config/sandbox.js');
     const store = await this.config();
     const inputs = resolveCorpus(this.globals.corpus, this.env, store.sandboxCorpus());
     const dataDir = prepareDataDir(this.globals.dataDir, this.env);
@@ -114,13 +113,10 @@ export class Factory {
    *   file cannot be read.
    */
   async cacheScope(): Promise<string> {
-    const [{ checkTargetOptions, resolveCorpus }, targets, { corpusInputsKey }] = await Promise.all([
-      import('./config/sandbox.js'),
-      import('./target.js'),
-      import('./sandbox/corpus/inputs.js'),
-    ]);
+    const [{ checkTargetOptions }, targets] = await Promise.all([import('./config/target-options.js'), import('./target.js')]);
     checkTargetOptions(this.globals);
     if (!this.globals.sandbox) return targets.serviceTarget(await this.profile()).baseUrl;
+    const [{ resolveCorpus }, { corpusInputsKey }] = await Promise.all([import('./config/sandbox.js'), import('./sandbox/corpus/inputs.js')]);
     const store = await this.config();
     const inputs = resolveCorpus(this.globals.corpus, this.env, store.sandboxCorpus());
     try {

@@ -12,25 +12,8 @@ import { makePrivateDir } from '../private-files.js';
 import { resolveCorpusInputs, type CorpusInputs } from '../sandbox/corpus/inputs.js';
 import { describeFileSystemProblem, pravoPaths } from '../state/paths.js';
 
-/** The target options every API command accepts, as commander parses them. */
-export interface TargetOptions {
-  /** `--sandbox`: run against an in-process sandbox instead of the service. */
-  sandbox?: boolean;
-  /** `--corpus PATH`, repeatable: corpus files, a courts file, directories of them. */
-  corpus?: string[];
-  /** `--data-dir DIR`. */
-  dataDir?: string;
-}
-
-/**
- * Checks the target options together: `--corpus` and `--data-dir` apply only with `--sandbox`.
- * @throws UsageError otherwise.
- */
-export function checkTargetOptions(options: TargetOptions): void {
-  if (!options.sandbox && (options.corpus !== undefined || options.dataDir !== undefined)) {
-    throw new UsageError('--corpus and --data-dir apply only with --sandbox');
-  }
-}
+export { checkTargetOptions, type TargetOptions } from './target-options.js';
+import type { TargetOptions } from './target-options.js';
 
 /** Where the sandbox corpus was given, for messages. */
 type CorpusSource = '--corpus' | 'PRAVO_SANDBOX_CORPUS' | 'the sandbox-corpus setting';

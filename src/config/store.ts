@@ -1,9 +1,12 @@
 /**
  * pravo's configuration: named profiles `{base_url, api_key, auth_header}` and global settings, kept with `conf` in
  * one JSON file of mode 0600 (the only file that ever holds a key). `PRAVO_CONFIG_DIR` relocates it; tests always set
- * it. `conf` is imported lazily so that commands that need no configuration do not pay for loading it.
+ * it. Reading is a plain read of the JSON file; `conf` (about 50 ms to load, with its schema validator) is loaded only
+ * when something is written, so that commands that only read the configuration (`config show`, every API command
+ * resolving its profile) do not pay for it.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type Conf from 'conf';
 import type { AuthHeader } from '../api/client.js';
@@ -76,35 +79,38 @@ export function checkSaveToProfile(name: string): string {
   }
 }
 
-/** The configuration file, read and written through `conf`. */
+/** The configuration file: read directly, written through `conf`. */
 export class ConfigStore {
-  /** The open file; `undefined` until the first write when the file did not exist at open. */
+  /** The file as read at open, until the first write opens it with `conf`; `undefined` when it did not exist. */
+  readonly #read: ConfigData | undefined;
+  /** The file opened with `conf`, from the first write on. */
   #conf: Conf<ConfigData> | undefined;
   readonly #create: () => Conf<ConfigData>;
   readonly #path: string;
 
-  private constructor(file: string, create: () => Conf<ConfigData>, existing: Conf<ConfigData> | undefined) {
+  private constructor(file: string, create: () => Conf<ConfigData>, read: ConfigData | undefined) {
     this.#path = file;
     this.#create = create;
-    this.#conf = existing;
+    this.#read = read;
+  }
+
+  /** The configuration now: what `conf` holds once a write opened it, else what was read. */
+  #current(): ConfigData {
+    return this.#conf?.store ?? this.#read ?? {};
   }
 
   /**
    * Opens the config file: `$PRAVO_CONFIG_DIR/config.json` when the variable is set, else the system's user config
-   * directory for `pravo` (e.g. `~/.config/pravo/config.json`). When the file does not exist, nothing is created
-   * until a setter is called: reading (`config show`, resolving a profile) leaves no directory behind.
+   * directory for `pravo` (e.g. `~/.config/pravo/config.json`). The file is read as it is; `conf` opens it at the first
+   * write. When the file does not exist, nothing is created until a setter is called: reading (`config show`, resolving
+   * a profile) leaves no directory behind.
    * @throws ConfigError when the file exists but is not valid JSON, or is not a JSON object.
-   * @throws StateDirectoryError when the file exists and its directory cannot be used.
+   * @throws EnvironmentError when the file exists but cannot be read.
    */
   static async open(env: NodeJS.ProcessEnv = process.env): Promise<ConfigStore> {
-    const [{ default: ConfClass }, dir] = await Promise.all([import('conf'), configDir(env)]);
+    const dir = await configDir(env);
     const file = path.join(dir, `${CONFIG_NAME}.json`);
-    const create = (): Conf<ConfigData> => openConfFile<ConfigData>(ConfClass, dir, CONFIG_NAME);
-    const store = new ConfigStore(file, create, fs.existsSync(file) ? create() : undefined);
-    const data = store.#conf?.store;
-    if (data !== undefined && (typeof data !== 'object' || data === null || Array.isArray(data))) {
-      throw new ConfigError(`The config file ${file} does not hold a JSON object. Fix or remove it.`);
-    }
+    const store = new ConfigStore(file, () => openConfFile<ConfigData>(dir, CONFIG_NAME), readConfigFile(file));
     return store;
   }
 
@@ -115,7 +121,7 @@ export class ConfigStore {
 
   /** A copy of the whole configuration (empty when the file does not exist). */
   data(): ConfigData {
-    return structuredClone(this.#conf?.store ?? {});
+    return structuredClone(this.#current());
   }
 
   /**
@@ -178,7 +184,7 @@ export class ConfigStore {
 
   /** The sandbox corpus setting (a file or a directory), when set. @throws ConfigError when it is not a string. */
   sandboxCorpus(): string | undefined {
-    const value = this.#conf?.get('sandbox_corpus');
+    const value = this.#current().sandbox_corpus as unknown;
     if (value !== undefined && typeof value !== 'string') {
       throw new ConfigError(`In ${this.#path}, sandbox_corpus is a ${jsonType(value)}, not a path. Set it again with \`pravo config set sandbox-corpus PATH\`, or fix the file.`);
     }
@@ -188,8 +194,9 @@ export class ConfigStore {
   /** Sets (or, with `undefined`, removes) the sandbox corpus setting (a file or a directory); stores an absolute path. */
   setSandboxCorpus(file: string | undefined): void {
     if (file === undefined) {
-      const conf = this.#conf;
-      if (conf?.has('sandbox_corpus')) this.#write(() => conf.delete('sandbox_corpus'));
+      if (this.#current().sandbox_corpus === undefined) return;
+      const conf = this.#writable();
+      this.#write(() => conf.delete('sandbox_corpus'));
     } else {
       const conf = this.#writable();
       this.#write(() => conf.set('sandbox_corpus', path.resolve(file)));
@@ -266,14 +273,43 @@ function jsonType(value: unknown): string {
 }
 
 /**
- * Opens `<dir>/<configName>.json` with `conf` (mode 0600, no dot-notation), creating `dir` 0700 when missing.
+ * The config file's content, read directly (no `conf`), or `undefined` when the file does not exist.
+ * @throws ConfigError when it is not valid JSON, or not a JSON object.
+ * @throws EnvironmentError when it exists but cannot be read (a directory, no permission).
+ */
+function readConfigFile(file: string): ConfigData | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw new EnvironmentError(`Cannot read the config file ${file}: ${describeFileSystemProblem(code ?? 'unknown')}.`, { cause: error });
+  }
+  let data: unknown;
+  try {
+    // conf reads an empty file as an empty configuration: so does pravo.
+    data = text.trim() === '' ? {} : JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`Cannot read the pravo file ${file}: ${(error as Error).message}. Fix or remove it.`);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new ConfigError(`The config file ${file} does not hold a JSON object. Fix or remove it.`);
+  }
+  return data as ConfigData;
+}
+
+/**
+ * Opens `<dir>/<configName>.json` with `conf` (mode 0600, no dot-notation), creating `dir` 0700 when missing. `conf`
+ * is an ES module loaded here, synchronously (Node's `require` of ES modules), at the first write of a run.
  * @throws ConfigError when the file exists but cannot be read as JSON.
  * @throws StateDirectoryError when the directory cannot be created.
  */
-function openConfFile<T extends Record<string, unknown>>(ConfClass: typeof Conf, dir: string, configName: string): Conf<T> {
+function openConfFile<T extends Record<string, unknown>>(dir: string, configName: string): Conf<T> {
   // conf creates a missing directory with the default mode (and with Node's recursive mkdir); create it first, private
   // to the user and in bounded steps.
   ensurePrivateDir(dir);
+  const { default: ConfClass } = createRequire(import.meta.url)('conf') as { default: typeof Conf };
   try {
     return new ConfClass<T>({ cwd: dir, configName, configFileMode: 0o600, accessPropertiesByDotNotation: false });
   } catch (error) {

@@ -5,7 +5,6 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import writeFileAtomicPackage from 'write-file-atomic';
 import { EnvironmentError } from '../errors/cli.js';
 import { ensurePrivateDir } from './paths.js';
 
@@ -43,6 +42,8 @@ export async function writeFileAtomic(
   ensurePrivateDir(path.dirname(path.resolve(file)));
   const bytes = typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   try {
+    // Loaded at the first write: commands that only read (a cached document, a cached catalog) never load it.
+    const { default: writeFileAtomicPackage } = await import('write-file-atomic');
     // A fresh options object each time: write-file-atomic fills in missing fields of the one it is given.
     await writeFileAtomicPackage(file, bytes, { mode: options.mode ?? 0o600, encoding: 'utf8', fsync: true });
   } catch (error) {

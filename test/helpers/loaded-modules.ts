@@ -8,10 +8,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** What one run printed and loaded: its exit code, stdout, and the URL of every module resolved, in order. */
+/** Starts the record of loaded modules on stderr, after whatever the command itself wrote there. */
+const MARKER = '@@pravo-loaded-modules@@';
+
+/** What one run printed and loaded: its exit code, stdout, stderr, and the URL of every module resolved, in order. */
 export interface LoadedModules {
   code: number;
   stdout: string;
+  stderr: string;
   loaded: string[];
 }
 
@@ -24,10 +28,12 @@ export function modulesLoadedBy(args: readonly string[], env: NodeJS.ProcessEnv 
   const script = `
     const { main } = await import(${JSON.stringify(pathToFileURL(path.join(repo, 'dist', 'cli.js')).href)});
     const code = await main(${JSON.stringify(args)});
-    process.stderr.write(JSON.stringify({ code, loaded: globalThis.loaded }));`;
+    process.stderr.write('\\n' + ${JSON.stringify(MARKER)} + JSON.stringify({ code, loaded: globalThis.loaded }));`;
   const run = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(hooks)}`, '--input-type=module', '-e', script], { env, encoding: 'utf8' });
-  const { code, loaded } = JSON.parse(run.stderr) as { code: number; loaded: string[] };
-  return { code, stdout: run.stdout, loaded };
+  const at = run.stderr.lastIndexOf(MARKER);
+  if (at < 0) throw new Error(`the run printed no record of its modules: ${run.stderr}`);
+  const { code, loaded } = JSON.parse(run.stderr.slice(at + MARKER.length)) as { code: number; loaded: string[] };
+  return { code, stdout: run.stdout, stderr: run.stderr.slice(0, at), loaded };
 }
 
 /** The loaded modules that come from packages (`node_modules`), by package name, without repeats. */
