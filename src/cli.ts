@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { systemClock } from './api/clock.js';
 import { EXIT } from './errors/exit-codes.js';
 import { HELP_WIDTH, prerenderedHelp } from './help/prerendered.js';
+import { HELP_TOPICS, renderTopic, topicList } from './help/topics.js';
 import type { Host } from './commands/run.js';
 import type { RunAction } from './commands/shared.js';
 
@@ -17,22 +18,11 @@ export function version(): string {
   return pkg.version;
 }
 
-const EXIT_CODES_HELP = `
-Exit codes:
-  0    success
-  1    error: server error, unexpected response, request rejected by the server, local environment
-  2    usage: bad arguments, options or configuration; nothing was sent
-  4    authentication: no key or session token configured, or either refused (invalid, revoked, expired)
-  5    monthly quota exceeded
-  6    network or timeout: the server could not be reached, or the request may have reached it
-  7    the answer job failed (pravo answer: its error_code, e.g. timed_out, is printed)
-  8    pravo answer --verify: a citation could not be verified against its document
-  9    pravo batch: not every line succeeded (some failed, were interrupted or are left; the summary lists them)
-  130  cancelled (Ctrl-C)
 
-Environment: PRAVO_PROFILE, PRAVO_BASE_URL, PRAVO_API_KEY, PRAVO_SESSION_TOKEN, PRAVO_CONFIG_DIR, PRAVO_STATE_DIR,
-PRAVO_CACHE_DIR, PRAVO_CACHE_TTL (hours), PRAVO_SANDBOX_CORPUS, PRAVO_SANDBOX_DATA_DIR, PRAVO_PAGER, PAGER, NO_COLOR,
-FORCE_COLOR.`;
+/** The end of the root help: the help topics (`./help/topics.ts`). */
+const HELP_TOPICS_TEXT = `
+Help topics (pravo help TOPIC):
+${topicList()}`;
 
 /** The host of a real run: the process's streams, environment and signals. */
 export function processHost(): Host {
@@ -106,6 +96,24 @@ function commandPath(command: import('commander').Command): string {
   const names: string[] = [];
   for (let c: import('commander').Command | null = command; c; c = c.parent) names.unshift(c.name());
   return names.join(' ');
+}
+
+/**
+ * `pravo help A B` as `pravo A B --help`, so that help of a command at any depth is the same page whichever way it is
+ * asked (commander's help command reads only its first word): the arguments to parse instead, `undefined` when `args`
+ * is not such a request (or is `pravo help` alone, which commander answers), `'unknown'` when its first word names
+ * neither a command nor a topic.
+ */
+function helpCommandPath(program: import('commander').Command, args: readonly string[]): string[] | 'unknown' | undefined {
+  if (args[0] !== 'help' || args.length < 2 || args.slice(1).some((word) => word.startsWith('-'))) return undefined;
+  const path = args.slice(1);
+  let command = program;
+  for (const name of path) {
+    const sub = command.commands.find((c) => c.name() === name || c.aliases().includes(name));
+    if (!sub) return command === program ? 'unknown' : [...path, '--help'];
+    command = sub;
+  }
+  return [...path, '--help'];
 }
 
 /** The program with every command registered, and commander's error class (to tell its errors from pravo's). */
@@ -186,7 +194,7 @@ Examples:
   $ pravo batch questions.txt --out results.jsonl --yes
   $ pravo login --status && pravo keys list
   $ pravo sandbox serve --corpus ../shared/corpus
-${EXIT_CODES_HELP}`,
+${HELP_TOPICS_TEXT}`,
     );
 
   registerSearch(program, run);
@@ -230,6 +238,11 @@ export async function main(args: string[], host: Host = processHost()): Promise<
     host.stdout.write(`${host.version}\n`);
     return EXIT.ok;
   }
+  // A help topic (pravo help exit-codes) is text of its own, not a command.
+  if (args[0] === 'help' && args.length === 2 && Object.hasOwn(HELP_TOPICS, args[1]!)) {
+    host.stdout.write(renderTopic(args[1]!)!);
+    return EXIT.ok;
+  }
   // A plain help request is answered from the pages rendered at build time, without loading commander.
   const page = prerenderedHelp(args);
   if (page !== undefined) {
@@ -257,9 +270,16 @@ export async function runProgram(args: string[], host: Host, onExitCode: (code: 
     if (result.stuck) host.exit(exitCode);
   };
   const { program, CommanderError } = await buildProgram(host, run);
+  const helpPath = helpCommandPath(program, args);
+  if (helpPath === 'unknown') {
+    host.stderr.write(
+      `error: unknown command or help topic '${args[1]}'\nRun \`pravo --help\` to see the commands and the help topics (${Object.keys(HELP_TOPICS).join(', ')}).\n`,
+    );
+    return EXIT.usage;
+  }
 
   try {
-    await program.parseAsync(args, { from: 'user' });
+    await program.parseAsync(helpPath ?? args, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version succeed; anything else commander rejects (unknown option, missing argument, a command

@@ -35,7 +35,7 @@ export function registerDoc(program: Command, run: RunAction): void {
     .argument('<N|document_id>', 'result number of the last search, or a document_id (then --collection is required)')
     .option('--collection <C>', 'the collection of the search result the document_id comes from, exactly as received')
     .option('--article <ref>', 'print one article: 45, 45а, "Чл. 45", 4~2 (the second element numbered 4)')
-    .option('--paragraph <n>', 'print one paragraph: ¶ N of a court decision (else the N-th element)')
+    .option('--paragraph <n>', 'print one paragraph: ¶ N of a court decision (else the N-th element), a whole number from 1')
     .option('--json', "print the server's response exactly, as JSON (with --article/--paragraph: that element)")
     .option('--out <file>', "write the server's response (with --article/--paragraph: that element) to FILE, atomically")
     .option('--refresh', 'retrieve the document again even when it is cached (spends a retrieval unit)')

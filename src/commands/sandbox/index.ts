@@ -116,9 +116,9 @@ export function registerSandbox(program: Command, run: RunAction): void {
       'monthly quotas of this process, e.g. search=100,retrieval=20,answers=unlimited (kinds search, retrieval, answers; default the plan\'s: 10000, 10000, 1000); repeatable',
       collect,
     )
-    .option('--search-quota <n>', 'alias of --quota search=N')
-    .option('--retrieval-quota <n>', 'alias of --quota retrieval=N')
-    .option('--answers-quota <n>', 'alias of --quota answers=N')
+    .option('--search-quota <n>', 'alias of --quota search=N: searches a month, a whole number or unlimited')
+    .option('--retrieval-quota <n>', 'alias of --quota retrieval=N: document retrievals a month, a whole number or unlimited')
+    .option('--answers-quota <n>', 'alias of --quota answers=N: answer jobs a month, a whole number or unlimited')
     .option('--overage <off|n>', 'store acct_sandbox\'s overage: off, or allowed up to N units a month beyond the quotas (default: the stored setting, off at first)')
     .option('--answer-delay <seconds>', 'seconds from an answer job\'s creation to its answer, 0 to 3600, decimals allowed', '3')
     .option('--answer-failure-rate <r>', 'probability, 0 to 1, that an answer job fails with answer_failed (no unit consumed)', '0')
