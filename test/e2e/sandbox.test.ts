@@ -212,12 +212,15 @@ describe('pravo, the program', () => {
     expect(result.stdout).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
-  it('--help lists the commands with examples and exit codes', async () => {
+  it('--help lists the commands with examples, and the help topics (exit codes among them)', async () => {
     const result = await pravo(['--help']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/search/);
     expect(result.stdout).toMatch(/Examples:/);
-    expect(result.stdout).toMatch(/Exit codes:/);
+    expect(result.stdout).toMatch(/Help topics \(pravo help TOPIC\):\n {2}exit-codes /);
+    const codes = await pravo(['help', 'exit-codes']);
+    expect(codes.exitCode).toBe(0);
+    expect(codes.stdout).toMatch(/^ {2}130 +cancelled/m);
   });
 
   it('an unknown command is a usage error (exit 2)', async () => {
