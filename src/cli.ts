@@ -18,7 +18,6 @@ export function version(): string {
   return pkg.version;
 }
 
-
 /** The end of the root help: the help topics (`./help/topics.ts`). */
 const HELP_TOPICS_TEXT = `
 Help topics (pravo help TOPIC):

@@ -288,8 +288,8 @@ function readConfigFile(file: string): ConfigData | undefined {
   }
   let data: unknown;
   try {
-    // conf reads an empty file as an empty configuration: so does pravo.
-    data = text.trim() === '' ? {} : JSON.parse(text);
+    // An empty file is not valid JSON either, as conf, which writes the file, also says.
+    data = JSON.parse(text);
   } catch (error) {
     throw new ConfigError(`Cannot read the pravo file ${file}: ${(error as Error).message}. Fix or remove it.`);
   }

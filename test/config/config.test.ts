@@ -131,6 +131,29 @@ describe('ConfigStore', () => {
     fs.writeFileSync(path.join(configDir, 'config.json'), '{ not json');
     await expect(ConfigStore.open(env)).rejects.toBeInstanceOf(ConfigError);
   });
+
+  it.each([
+    ['empty', ''],
+    ['an array', '[]'],
+  ])('reports a config file that is %s as a ConfigError naming the file, as conf would at the first write', async (_what, text) => {
+    fs.mkdirSync(configDir, { recursive: true });
+    fs.writeFileSync(path.join(configDir, 'config.json'), text);
+    await expect(ConfigStore.open(env)).rejects.toThrow(new RegExp(`${path.join(configDir, 'config.json').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}.*Fix or remove it`));
+  });
+
+  it('reads without writing, and the first write keeps what was read', async () => {
+    fs.mkdirSync(configDir, { recursive: true });
+    const file = path.join(configDir, 'config.json');
+    fs.writeFileSync(file, JSON.stringify({ profiles: { work: { base_url: 'https://api.example.bg' } }, custom: 1 }), { mode: 0o600 });
+    const before = fs.statSync(file).mtimeMs;
+    const store = await ConfigStore.open(env);
+    expect(store.profile('work').base_url).toBe('https://api.example.bg');
+    expect(fs.statSync(file).mtimeMs).toBe(before);
+    store.setProfileField('default', 'base_url', 'http://127.0.0.1:9');
+    const written = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    expect(written).toEqual({ profiles: { work: { base_url: 'https://api.example.bg' }, default: { base_url: 'http://127.0.0.1:9' } }, custom: 1 });
+    expect(store.data().profiles?.default?.base_url).toBe('http://127.0.0.1:9');
+  });
 });
 
 describe('checkProfileName', () => {
