@@ -42,6 +42,8 @@ import {
   type HttpMethod,
   type ResponseHeaders,
 } from './errors.js';
+import { ShapeError } from './shapes.js';
+import { buildPath } from './types.js';
 
 /*
  * undici's Agent and connector, each from its own module: the package's index also loads every other API (fetch,
@@ -52,8 +54,6 @@ const requireUndici = createRequire(import.meta.url);
 const Agent = requireUndici('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
 const buildConnector = requireUndici('undici/lib/core/connect.js') as typeof undiciBuildConnector;
 type Agent = UndiciAgent;
-import { ShapeError } from './shapes.js';
-import { buildPath } from './types.js';
 
 /** Options of a {@link Transport} (and of `LegalResearchClient`). */
 export interface TransportOptions {
