@@ -18,6 +18,12 @@ export interface CorpusElement {
   label: string;
   /** Full text of the article. */
   text: string;
+  /**
+   * The heading above the element, when the input gives one: the part, chapter or section headings opening before it
+   * and the article's own title, joined by ` / ` (`Глава първа. ОБЩИ ПОЛОЖЕНИЯ / Предмет`); for the first § of the
+   * additional, transitional or final provisions, that section's heading (`Допълнителни разпоредби`). Absent: none.
+   */
+  heading?: string;
 }
 
 /**
@@ -36,6 +42,13 @@ export interface CorpusDocument {
   date: string;
   /** Entry into force, `YYYY-MM-DD`, or null/absent when unknown. */
   in_force_date?: string | null;
+  /**
+   * The date the text is current as of, `YYYY-MM-DD`: for a consolidated text, the date up to which amendments are
+   * applied; for a text as first published, its publication. Null/absent: unknown (court decisions).
+   */
+  as_of?: string | null;
+  /** True: the text is consolidated (amendments applied up to `as_of`); false/absent: the text as published. */
+  consolidated?: boolean;
   author?: string;
   url?: string;
   /** The issuer's file number, or null/absent. */
@@ -178,7 +191,7 @@ const OPTIONAL_STRING_FIELDS = [
   'department',
   'reporting_judge',
 ] as const;
-const NULLABLE_STRING_FIELDS = ['in_force_date', 'signature'] as const;
+const NULLABLE_STRING_FIELDS = ['in_force_date', 'signature', 'as_of'] as const;
 
 /** Checks one parsed line; returns the document, or a message saying what is wrong. */
 function validateDocument(value: unknown): CorpusDocument | string {
@@ -210,12 +223,21 @@ function validateDocument(value: unknown): CorpusDocument | string {
     const bad = judges.findIndex((j) => typeof j !== 'string' || j.trim() === '');
     if (bad !== -1) return `judges[${bad}] must be a non-empty string`;
   }
+  if (value.consolidated !== undefined && value.consolidated !== null && typeof value.consolidated !== 'boolean') {
+    return 'field "consolidated" must be true or false when present';
+  }
+  if (typeof value.as_of === 'string' && !/^\d{4}-\d{2}-\d{2}$/.test(value.as_of)) {
+    return 'field "as_of" must be a date YYYY-MM-DD when present';
+  }
   const elements = value.elements;
   if (!Array.isArray(elements)) return 'missing or invalid required field "elements" (an array)';
   for (let i = 0; i < elements.length; i++) {
     const e: unknown = elements[i];
     if (!isObject(e) || typeof e.ref !== 'string' || typeof e.label !== 'string' || typeof e.text !== 'string') {
       return `elements[${i}] must be an object with string fields "ref", "label" and "text"`;
+    }
+    if (e.heading !== undefined && e.heading !== null && typeof e.heading !== 'string') {
+      return `elements[${i}].heading must be a string when present`;
     }
   }
   return value as unknown as CorpusDocument;
