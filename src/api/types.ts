@@ -128,6 +128,13 @@ export interface SearchResult {
   explanation?: string | null;
   /** Source type the result came from (sandbox addition). */
   source_type?: string;
+  /**
+   * The date the document's text is current as of, `YYYY-MM-DD` (sandbox addition; statutes): the date up to which
+   * amendments are applied when `consolidated`, else the text's publication. Absent when unknown.
+   */
+  as_of?: string;
+  /** True: a consolidated text (amendments applied up to `as_of`); false: the text as published (sandbox addition). */
+  consolidated?: boolean;
   /** Court-decision data, present for court decisions only. */
   decision_number?: string;
   case_number?: string;
@@ -236,6 +243,10 @@ export interface DocumentResponse {
   url?: string;
   in_force_date?: string | null;
   signature?: string | null;
+  /** The date the text is current as of, `YYYY-MM-DD` (sandbox addition; see `SearchResult.as_of`). */
+  as_of?: string;
+  /** True: consolidated up to `as_of`; false: the text as published (sandbox addition). */
+  consolidated?: boolean;
   court_id?: number;
   court?: string;
   decision_number?: string | null;

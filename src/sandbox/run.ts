@@ -174,6 +174,11 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
+  // Inputs the build skipped are said at every start of this index (by path), so that a user learns of them.
+  if (index.skippedInputs.length > 0) {
+    log(`the corpus index skipped ${index.skippedInputs.length} input(s) it could not read:`);
+    for (const skipped of index.skippedInputs) log(`  ${skipped.message}`);
+  }
   let state: SandboxState;
   let issued: IssuedKey | undefined;
   let session: CreatedSession | undefined;

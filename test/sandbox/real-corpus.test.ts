@@ -1,7 +1,9 @@
 /**
- * The sandbox over the real inputs of `../shared/corpus` (statutes, decisions and courts, given as the directory):
- * the courts catalog, the source types, decisions found by the search with their court fields, documents with their
- * court fields, and the excerpt ids of a statute with a repeated article ref. Read at run time, never copied.
+ * The sandbox over the real inputs of `../shared/corpus` (given as the directory: statutes, Akoma Ntoso acts,
+ * consolidated acts, official payloads, decisions and courts): the courts catalog, the source types, decisions found by
+ * the search with their court fields, the codes a lawyer asks about first, acts in their real structure with the date
+ * their text is current as of, the §§ that changed an article, and the excerpt ids of a repeated ref. Read at run
+ * time, never copied.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -53,7 +55,7 @@ describe.skipIf(!haveCorpus)('the sandbox over ../shared/corpus', () => {
   it('lists high_courts_cases among the source types, with its 35 decisions', async () => {
     const { source_types } = (await get('/v1/catalog/source-types')).json as unknown as SourceTypesResponse;
     expect(source_types).toEqual([
-      expect.objectContaining({ id: 'bulgarian_laws_regulations', case_law: false, document_count: 1997 }),
+      expect.objectContaining({ id: 'bulgarian_laws_regulations', case_law: false, document_count: 2418 }),
       expect.objectContaining({ id: 'high_courts_cases', case_law: true, document_count: 35 }),
     ]);
   });
@@ -90,14 +92,70 @@ describe.skipIf(!haveCorpus)('the sandbox over ../shared/corpus', () => {
     expect(reply.json.judges).toContain('Христина Михова');
   });
 
-  it('numbers a repeated article ref ~2, the same in the document and in the search excerpts (act-15570, two Чл. 4.)', async () => {
-    const query = new URLSearchParams({ document_id: 'act-15570', collection: collectionOf('bulgarian_laws_regulations') });
+  it('numbers a repeated ref ~2, the same in the document and in the search excerpts (the Кодекс на труда, two § 6.)', async () => {
+    const query = new URLSearchParams({ document_id: 'akn-1986-dv-26-86-1', collection: collectionOf('bulgarian_laws_regulations') });
     const elements = (await get(`/v1/documents?${query}`)).json.elements as { excerpt_id: string; ref: string; label: string }[];
-    expect(elements.filter((e) => e.ref === '4').map((e) => e.excerpt_id)).toEqual(['act-15570:4', 'act-15570:4~2']);
+    expect(elements.filter((e) => e.ref === '§6').map((e) => e.excerpt_id)).toEqual(['akn-1986-dv-26-86-1:§6', 'akn-1986-dv-26-86-1:§6~2']);
     expect(new Set(elements.map((e) => e.excerpt_id)).size).toBe(elements.length);
     // The search's excerpts carry the ids stored with the articles: the same, in the same order.
-    const row = index.documentRows().find((r) => r.document_id === 'act-15570')!;
+    const row = index.documentRows().find((r) => r.document_id === 'akn-1986-dv-26-86-1')!;
     const articleIds = [...index.articleDocumentPairs()].filter(([, doc]) => doc === row.id).map(([article]) => index.article(article)!.excerpt_id);
     expect(articleIds).toEqual(elements.map((e) => e.excerpt_id));
+  });
+
+  const document = async (id: string) => {
+    const query = new URLSearchParams({ document_id: id, collection: collectionOf('bulgarian_laws_regulations') });
+    const reply = await get(`/v1/documents?${query}`);
+    expect(reply.status).toBe(200);
+    return reply.json as { document_id: string; title: string; as_of?: string; consolidated?: boolean; elements: Record<string, unknown>[] & { ref: string; text: string }[] };
+  };
+
+  it('answers a question on dismissal without notice with the Кодекс на труда, чл. 330, current as of 10.02.2026', () => {
+    const { results } = search(index, { query: 'работодателят прекратява трудовия договор без предизвестие', max_results: 3 });
+    expect(results[0]).toMatchObject({ title: 'Кодекс на труда', type: 'Кодекс', as_of: '2026-02-10', consolidated: true });
+    expect(results[0]!.excerpts!.map((e) => e.excerpt_id)).toContain('akn-1986-dv-26-86-1:330');
+  });
+
+  it('answers a question on divorce by consent with the Семеен кодекс, чл. 50', () => {
+    const { results } = search(index, { query: 'развод по взаимно съгласие на съпрузите', max_results: 3 });
+    expect(results[0]).toMatchObject({ title: 'Семеен кодекс', consolidated: true });
+    expect(results[0]!.excerpts![0]!.excerpt_id).toBe(`${results[0]!.document_id}:50`);
+  });
+
+  it('serves the ЗЗД with its чл. 45, consolidated as of 27.04.2021', async () => {
+    const zzd = await document('akn-1950-zzd');
+    expect(zzd).toMatchObject({ title: 'Закон за задълженията и договорите', as_of: '2021-04-27', consolidated: true });
+    expect(zzd.elements.find((e) => e.ref === '45')!.text).toContain('Всеки е длъжен да поправи вредите');
+  });
+
+  it('serves act-165936 as its 47 articles, then its 25 §§, with no article of another act', async () => {
+    const act = await document('act-165936');
+    const refs = act.elements.map((e) => e.ref);
+    expect(refs).toEqual([...Array.from({ length: 47 }, (_, i) => String(i + 1)), ...Array.from({ length: 25 }, (_, i) => `§${i + 1}`)]);
+    expect(act).toMatchObject({ as_of: '2025-06-27', consolidated: false });
+  });
+
+  it('serves the amending act act-78179 as its 122 §§, and says what each changes', async () => {
+    const act = await document('act-78179');
+    expect(act.elements.map((e) => e.ref)).toEqual(Array.from({ length: 122 }, (_, i) => `§${i + 1}`));
+    expect(act.elements.some((e) => e.ref === '587б')).toBe(false);
+    expect(act.elements.filter((e) => Array.isArray(e.amends)).length).toBeGreaterThan(60);
+  });
+
+  it('lists under an article of the Кодекс на труда the §§ of the corpus that changed it, newest first', async () => {
+    const kt = await document('akn-1986-dv-26-86-1');
+    const changed = kt.elements.find((e) => e.ref === '330')!.amended_by as { document_id: string; excerpt_id: string; date: string; action: string }[];
+    expect(changed[0]).toMatchObject({ document_id: 'act-165388', excerpt_id: 'act-165388:§31', action: 'amends' });
+    expect(changed.map((c) => c.date)).toEqual([...changed.map((c) => c.date)].sort().reverse());
+  });
+
+  it('keeps resolving a document_id merged into another text of the same act', async () => {
+    const act = await document('akn-2012-dv-20-12-6');
+    expect(act).toMatchObject({ document_id: 'act-13761', title: 'Закон за резерва на въоръжените сили на Република България' });
+  });
+
+  it('skips by path the 9 Akoma Ntoso files that are not well-formed, and serves the others', () => {
+    expect(index.skippedInputs).toHaveLength(9);
+    for (const skipped of index.skippedInputs) expect(skipped.message).toContain(skipped.path);
   });
 });

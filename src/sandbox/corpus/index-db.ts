@@ -14,13 +14,18 @@
  * Tables:
  * - `meta(key, value)`: `complete` = `1` (written last), `inputs_key`, `corpus_sha256` (the corpus files' SHA-256s,
  *   sorted, joined by `,`), `courts_sha256` (empty without a courts file), `analyzer_version`, `schema_version`,
- *   `document_count`, `article_count`, `court_count`, `built_at`.
- * - `documents`: every corpus field, the full ordered `elements` as JSON in their response shape (`excerpt_id`, `ref`,
- *   `label`, `text`: what `GET /v1/documents` sends, so it is sent without being parsed), the court fields
+ *   `document_count`, `article_count`, `court_count`, `alias_count`, `skipped_inputs` (JSON: the inputs the build
+ *   skipped, `[{path, message}]`), `built_at`.
+ * - `documents`: the documents as served (`collect.ts`: every input read, National Assembly acts rebuilt in their
+ *   structure, one document per act), every corpus field (`as_of`; `consolidated` as 1/0/null), the full ordered
+ *   `elements` as JSON in their response shape (`excerpt_id`, `ref`, `label`, `text`, and `heading`, `amended_by`,
+ *   `amends` when present: what `GET /v1/documents` sends, so it is sent without being parsed), the court fields
  *   when present (`judges` as `judges_json`, a JSON array, null when absent), the opaque `collection` (the corpus's
  *   own when a document sets one, else `collectionOf(source_type)`), and
  *   `title_stems` (the analyzed title, stems joined by spaces). Rows in build order: corpus files sorted by content
  *   hash, each in file order.
+ * - `aliases(alias, doc)`: a `document_id` merged into another text of the same act → the documents rowid it is
+ *   served under ("one act, one document"), so that ids served before keep resolving.
  * - `courts`: every court of the courts file, plus each court a decision names (`court_id`) that the file lacks, with
  *   the decision's `court` as its name (`Съд <court_id>` when it has none) and null type, ECLI code and parent.
  * - `articles`: `id` (= FTS rowid), `doc` (documents rowid), `ordinal` (0-based position in `elements`), `ref`,
@@ -43,20 +48,17 @@ import { isCourtSourceType, KNOWN_SOURCE_TYPES, type DocumentElement, type Docum
 import { ensurePrivateDir, makePrivate } from '../files.js';
 import { processIsRunning } from '../processes.js';
 import { analyze, ANALYZER_VERSION } from '../search/analysis.js';
+import { linkAmendments, type AmendedByEntry, type AmendsEntry, type ElementLinks } from './amended-by.js';
+import { collectCorpus, type SkippedInput } from './collect.js';
+import { excerptIds } from './excerpts.js';
 import { elementsWithHeadings } from './headings.js';
-import { digestInputs, INDEX_SCHEMA_VERSION, type CorpusInputs, type InputsDigest } from './inputs.js';
-import {
-  cancelledError,
-  CorpusError,
-  countCorpusLines,
-  readCorpus,
-  readCourtsFile,
-  type CorpusElement,
-  type CourtRecord,
-} from './reader.js';
+import { corpusFileKind, digestInputs, INDEX_SCHEMA_VERSION, type CorpusInputs, type InputsDigest } from './inputs.js';
+import { cancelledError, countCorpusLines, readCourtsFile, type CorpusElement, type CourtRecord } from './reader.js';
 
 /** Version of the table layout (defined in `inputs.ts`, which computes the key without loading SQLite). */
 export { INDEX_SCHEMA_VERSION };
+/** The excerpt ids of a document's elements (defined in `excerpts.ts`). */
+export { excerptIds };
 
 /**
  * Progress of `openIndex`. `done`/`total` are bytes for `hashing` (over all input files), documents for `indexing`
@@ -102,6 +104,10 @@ export interface DocumentRow {
   title: string;
   /** Publication date, `YYYY-MM-DD`. */
   date: string;
+  /** The date the text is current as of, `YYYY-MM-DD`; null when unknown (court decisions). */
+  as_of: string | null;
+  /** 1: consolidated text; 0: the text as published; null: not said (court decisions). */
+  consolidated: number | null;
   author: string | null;
   url: string | null;
   court_id: number | null;
@@ -148,6 +154,12 @@ export interface StoredElement extends DocumentElement {
   ref: string;
   label: string;
   text: string;
+  /** The headings above the element (`Глава първа. ОБЩИ ПОЛОЖЕНИЯ / Предмет`), when the input gives them. */
+  heading?: string;
+  /** An article changed by §§ of the corpus: those §§, newest first (see `amended-by.ts`). Absent: none. */
+  amended_by?: AmendedByEntry[];
+  /** A § that changes articles of acts: the acts and articles (see `amended-by.ts`). Absent: none read. */
+  amends?: AmendsEntry[];
 }
 
 /**
@@ -167,6 +179,10 @@ export interface StoredDocument extends DocumentResponse {
   date: string;
   in_force_date: string | null;
   signature: string | null;
+  /** The date the text is current as of (absent for court decisions and documents whose input does not say). */
+  as_of?: string;
+  /** True: consolidated up to `as_of`; false: the text as published (absent when the input does not say). */
+  consolidated?: boolean;
   elements: StoredElement[];
 }
 
@@ -180,6 +196,13 @@ export interface SearchIndex {
   readonly articleCount: number;
   /** Whether this `openIndex` call built the index (false when an existing complete index was reused). */
   readonly built: boolean;
+  /** Inputs the build skipped (Akoma Ntoso files that are not well-formed, unreadable payloads), by path. */
+  readonly skippedInputs: readonly SkippedInput[];
+  /**
+   * For a `document_id` merged into another act's document ("one act, one document", `collect.ts`), the `document_id`
+   * it is served under; undefined for any other id. `readDocument` resolves aliases itself.
+   */
+  servedId(documentId: string): string | undefined;
   /**
    * Source types of the corpus, for `GET /v1/catalog/source-types`, ordered `bulgarian_laws_regulations`,
    * `high_courts_cases`, then the others by id. `case_law` rule: a known type by `isCourtSourceType`
@@ -218,7 +241,9 @@ export interface SearchIndex {
   article(id: number): ArticleRow | undefined;
   /**
    * The full stored document (see {@link StoredDocument}), or undefined when no document has this `document_id` in
-   * this `collection` (both compared exactly). For `GET /v1/documents`.
+   * this `collection` (both compared exactly). An alias (a `document_id` served before, now merged into another text of
+   * the same act) gives the document it is served under, with that document's own `document_id`. For
+   * `GET /v1/documents`.
    */
   readDocument(document_id: string, collection: string): StoredDocument | undefined;
   /**
@@ -267,6 +292,8 @@ CREATE TABLE documents (
   title TEXT NOT NULL,
   date TEXT NOT NULL,
   in_force_date TEXT,
+  as_of TEXT,
+  consolidated INTEGER,
   author TEXT,
   url TEXT,
   signature TEXT,
@@ -283,6 +310,7 @@ CREATE TABLE documents (
   article_count INTEGER NOT NULL
 );
 CREATE INDEX documents_source_type_date ON documents (source_type, date);
+CREATE TABLE aliases (alias TEXT PRIMARY KEY, doc INTEGER NOT NULL REFERENCES documents (id)) WITHOUT ROWID;
 CREATE TABLE articles (
   id INTEGER PRIMARY KEY,
   doc INTEGER NOT NULL REFERENCES documents (id),
@@ -307,16 +335,16 @@ CREATE TABLE courts (
 );
 `;
 
-/** The excerpt ids of a document's elements: `<document_id>:<ref>`, with `~2`, `~3`… for repeated refs. */
-export function excerptIds(documentId: string, elements: readonly CorpusElement[]): string[] {
-  const used = new Set<string>();
-  return elements.map((element, ordinal) => {
-    const base = `${documentId}:${element.ref === '' ? `#${ordinal + 1}` : element.ref}`;
-    let id = base;
-    for (let n = 2; used.has(id); n++) id = `${base}~${n}`;
-    used.add(id);
-    return id;
-  });
+/**
+ * One element in the form `GET /v1/documents` sends it (see {@link StoredElement}): `excerpt_id`, `ref`, `label`,
+ * `text`, `heading` when the input gives one, and `amended_by` / `amends` when the element has such links.
+ */
+function storedElementOf(element: CorpusElement, excerptId: string, links: ElementLinks | undefined): StoredElement {
+  const stored: StoredElement = { excerpt_id: excerptId, ref: element.ref, label: element.label, text: element.text };
+  if (element.heading !== undefined && element.heading !== '') stored.heading = element.heading;
+  if (links?.amended_by !== undefined) stored.amended_by = links.amended_by;
+  if (links?.amends !== undefined) stored.amends = links.amends;
+  return stored;
 }
 
 /**
@@ -423,9 +451,14 @@ async function buildIndex(
   // Read and check the courts file first: a mistake in it is reported before minutes of indexing.
   const courtsFromFile = digest.courts === undefined ? [] : await readCourtsFile(digest.courts.path);
   let total = 0;
-  for (const file of digest.corpus) total += await countCorpusLines(file.path, signal);
+  for (const file of digest.corpus) total += corpusFileKind(file.path) === 'jsonl' ? await countCorpusLines(file.path, signal) : 1;
   checkCancelled();
   onProgress?.({ phase: 'indexing', done: 0, total });
+  // Reading is most of the work (parsing XML and rebuilding acts); inserting, the rest. Progress counts inputs read
+  // up to 80 % of the total, then documents inserted.
+  const readShare = 0.8;
+  const step = Math.max(1, Math.floor(total / 100));
+  let read = 0;
   const db = new DatabaseSync(tempPath);
   try {
     // node:sqlite opens databases in defensive mode, which refuses `journal_mode = OFF` (it stays DELETE and leaves a
@@ -435,88 +468,95 @@ async function buildIndex(
     if (mode?.journal_mode !== 'memory') throw new Error(`SQLite refused journal_mode = MEMORY for ${tempPath}`);
     db.exec('PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY;');
     db.exec(SCHEMA);
+    // The temporary file exists from here on (a build is seen, and cleaned up, as such while it reads its inputs).
+    const collected = await collectCorpus(
+      digest.corpus.map((f) => f.path),
+      {
+        signal,
+        onDocument: () => {
+          read++;
+          if (read % step === 0) onProgress?.({ phase: 'indexing', done: Math.floor(read * readShare), total: Math.max(total, read) });
+        },
+      },
+    );
+    const links = linkAmendments(collected.documents, (d) => d.collection ?? collectionOf(d.source_type));
     const insertDocument = db.prepare(
-      `INSERT INTO documents (id, document_id, collection, source_type, type, title, date, in_force_date, author, url,
-         signature, court_id, court, decision_number, case_number, case_kind, department, reporting_judge, judges_json,
-         elements_json, title_stems, article_count)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO documents (id, document_id, collection, source_type, type, title, date, in_force_date, as_of,
+         consolidated, author, url, signature, court_id, court, decision_number, case_number, case_kind, department,
+         reporting_judge, judges_json, elements_json, title_stems, article_count)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertArticle = db.prepare(
       'INSERT INTO articles (id, doc, ordinal, ref, label, text, excerpt_id, stem_count, heading) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const insertFts = db.prepare('INSERT INTO fts (rowid, stems, heading) VALUES (?, ?, ?)');
     const collections = new Map<string, string>();
-    /** The corpus file of each document_id seen, to name both files of a repeated one. */
-    const fileOf = new Map<string, string>();
     /** Courts named by decisions: the first name a decision gives each (null while none has given one). */
     const namedCourts = new Map<number, string | null>();
-    const step = Math.max(1, Math.floor(total / 100));
+    /** Documents rowid of each served document_id (for the aliases). */
+    const rowOf = new Map<string, number>();
     let documents = 0;
     let articles = 0;
+    const insertStep = Math.max(1, Math.floor(collected.documents.length / 20));
     db.exec('BEGIN');
-    for (const file of digest.corpus) {
-      for await (const d of readCorpus(file.path)) {
-        checkCancelled();
-        const first = fileOf.get(d.document_id);
-        if (first !== undefined) {
-          throw new CorpusError(file.path, `document_id "${d.document_id}" is also in ${first}; a document_id must be unique across the corpus files`);
-        }
-        fileOf.set(d.document_id, file.path);
-        documents++;
-        let collection = d.collection ?? collections.get(d.source_type);
-        if (collection === undefined) {
-          collection = collectionOf(d.source_type);
-          collections.set(d.source_type, collection);
-        }
-        if (d.court_id !== undefined && d.court_id !== null && !namedCourts.get(d.court_id)) {
-          namedCourts.set(d.court_id, d.court ?? null);
-        }
-        const elementIds = excerptIds(d.document_id, d.elements);
-        insertDocument.run(
-          documents,
-          d.document_id,
-          collection,
-          d.source_type,
-          d.type,
-          d.title,
-          d.date,
-          d.in_force_date ?? null,
-          d.author ?? null,
-          d.url ?? null,
-          d.signature ?? null,
-          d.court_id ?? null,
-          d.court ?? null,
-          d.decision_number ?? null,
-          d.case_number ?? null,
-          d.case_kind ?? null,
-          d.department ?? null,
-          d.reporting_judge ?? null,
-          d.judges === undefined || d.judges === null ? null : JSON.stringify(d.judges),
-          JSON.stringify(d.elements.map((e, i): StoredElement => ({ excerpt_id: elementIds[i] ?? '', ref: e.ref, label: e.label, text: e.text }))),
-          analyze(d.title).join(' '),
-          d.elements.length,
-        );
-        const ids = elementIds;
-        const texts = elementsWithHeadings(d.elements);
-        d.elements.forEach((element, ordinal) => {
-          articles++;
-          const { body, heading } = texts[ordinal]!;
-          const stems = analyze(body);
-          insertArticle.run(
-            articles,
-            documents,
-            ordinal,
-            element.ref,
-            element.label,
-            body,
-            ids[ordinal] ?? '',
-            stems.length,
-            heading,
-          );
-          insertFts.run(articles, stems.join(' '), analyze(heading).join(' '));
-        });
-        if (documents % step === 0) onProgress?.({ phase: 'indexing', done: documents, total: Math.max(total, documents) });
+    for (const d of collected.documents) {
+      checkCancelled();
+      const elementLinks = links.get(documents);
+      documents++;
+      rowOf.set(d.document_id, documents);
+      let collection = d.collection ?? collections.get(d.source_type);
+      if (collection === undefined) {
+        collection = collectionOf(d.source_type);
+        collections.set(d.source_type, collection);
       }
+      if (d.court_id !== undefined && d.court_id !== null && !namedCourts.get(d.court_id)) {
+        namedCourts.set(d.court_id, d.court ?? null);
+      }
+      const elementIds = excerptIds(d.document_id, d.elements);
+      insertDocument.run(
+        documents,
+        d.document_id,
+        collection,
+        d.source_type,
+        d.type,
+        d.title,
+        d.date,
+        d.in_force_date ?? null,
+        d.as_of ?? null,
+        d.consolidated === undefined ? null : d.consolidated ? 1 : 0,
+        d.author ?? null,
+        d.url ?? null,
+        d.signature ?? null,
+        d.court_id ?? null,
+        d.court ?? null,
+        d.decision_number ?? null,
+        d.case_number ?? null,
+        d.case_kind ?? null,
+        d.department ?? null,
+        d.reporting_judge ?? null,
+        d.judges === undefined || d.judges === null ? null : JSON.stringify(d.judges),
+        JSON.stringify(d.elements.map((e, i) => storedElementOf(e, elementIds[i] ?? '', elementLinks?.get(i)))),
+        analyze(d.title).join(' '),
+        d.elements.length,
+      );
+      const texts = elementsWithHeadings(d.elements);
+      d.elements.forEach((element, ordinal) => {
+        articles++;
+        const { body, heading: moved } = texts[ordinal]!;
+        const heading = element.heading !== undefined && element.heading !== '' ? element.heading : moved;
+        const stems = analyze(body);
+        insertArticle.run(articles, documents, ordinal, element.ref, element.label, body, elementIds[ordinal] ?? '', stems.length, heading);
+        insertFts.run(articles, stems.join(' '), analyze(heading).join(' '));
+      });
+      if (documents % insertStep === 0) {
+        const done = Math.floor(total * readShare + (total * (1 - readShare) * documents) / collected.documents.length);
+        onProgress?.({ phase: 'indexing', done, total });
+      }
+    }
+    const insertAlias = db.prepare('INSERT INTO aliases (alias, doc) VALUES (?, ?)');
+    for (const [alias, id] of collected.aliases) {
+      const row = rowOf.get(id);
+      if (row !== undefined && !rowOf.has(alias)) insertAlias.run(alias, row);
     }
     const insertCourt = db.prepare(
       'INSERT INTO courts (court_id, name, court_type, ecli_code, parent_court_id) VALUES (?, ?, ?, ?, ?)',
@@ -530,7 +570,7 @@ async function buildIndex(
       if (!listed.has(courtId)) insertCourt.run(courtId, name ?? `Съд ${courtId}`, null, null, null);
     }
     db.exec('COMMIT');
-    onProgress?.({ phase: 'indexing', done: documents, total: documents });
+    onProgress?.({ phase: 'indexing', done: total, total });
     checkCancelled();
     onProgress?.({ phase: 'finishing', done: 0, total: 1 });
     db.exec("INSERT INTO fts (fts) VALUES ('optimize')");
@@ -547,6 +587,8 @@ async function buildIndex(
     setMeta.run('document_count', String(documents));
     setMeta.run('article_count', String(articles));
     setMeta.run('court_count', String(listed.size + [...namedCourts.keys()].filter((id) => !listed.has(id)).length));
+    setMeta.run('skipped_inputs', JSON.stringify(collected.skipped));
+    setMeta.run('alias_count', String(collected.aliases.size));
     setMeta.run('built_at', new Date().toISOString());
     setMeta.run('complete', '1');
     db.exec('COMMIT');
@@ -627,8 +669,8 @@ type DocumentRecord = Record<string, string | number | null>;
 
 /** The response form of a stored document row (see {@link StoredDocument}). */
 /** The `documents` columns `readDocument` and `readDocumentJson` read besides `elements_json`. */
-const DOCUMENT_FIELDS = `document_id, collection, source_type, type, title, date, in_force_date, author, url, signature,
-  court_id, court, decision_number, case_number, case_kind, department, reporting_judge, judges_json`;
+const DOCUMENT_FIELDS = `document_id, collection, source_type, type, title, date, in_force_date, as_of, consolidated, author,
+  url, signature, court_id, court, decision_number, case_number, case_kind, department, reporting_judge, judges_json`;
 
 /** A stored document's fields but its elements, as `GET /v1/documents` sends them (see {@link StoredDocument}). */
 function documentFields(row: DocumentRecord): Record<string, unknown> {
@@ -638,7 +680,11 @@ function documentFields(row: DocumentRecord): Record<string, unknown> {
   for (const [key, value] of Object.entries(fields)) {
     // The nullable corpus fields keep their null; so do a decision's court fields. Other absent fields are omitted.
     const keep = value !== null || key === 'in_force_date' || key === 'signature' || (decision && NULLABLE_COURT_FIELDS.includes(key));
-    if (keep) document[key] = value;
+    if (key === 'consolidated') {
+      if (value !== null) document[key] = value === 1;
+    } else if (keep) {
+      document[key] = value;
+    }
   }
   if (judges_json !== null) document.judges = JSON.parse(String(judges_json)) as string[];
   else if (decision) document.judges = [];
@@ -679,12 +725,20 @@ function createSearchIndex(
   let firstStatement: StatementSync | undefined;
   let documentStatement: StatementSync | undefined;
   let documentBytesStatement: StatementSync | undefined;
+  let aliasStatement: StatementSync | undefined;
+  /** The document_id an alias is served under (see `collect.ts`, "one act, one document"); undefined when none. */
+  const aliasOf = (alias: string): string | undefined => {
+    aliasStatement ??= db.prepare('SELECT d.document_id AS id FROM aliases a JOIN documents d ON d.id = a.doc WHERE a.alias = ?');
+    return (aliasStatement.get(alias) as { id: string } | undefined)?.id;
+  };
   return {
     path,
     inputsKey,
     documentCount: Number(meta.get('document_count')),
     articleCount: Number(meta.get('article_count')),
     built,
+    skippedInputs: JSON.parse(meta.get('skipped_inputs') ?? '[]') as SkippedInput[],
+    servedId: (documentId: string): string | undefined => aliasOf(documentId),
     sourceTypes(): SourceTypeEntry[] {
       sourceTypes ??= computeSourceTypes(db);
       return sourceTypes.map((entry) => ({ ...entry }));
@@ -692,7 +746,7 @@ function createSearchIndex(
     documentRows(): DocumentRow[] {
       return db
         .prepare(
-          `SELECT id, document_id, collection, source_type, type, title, date, author, url, court_id, court,
+          `SELECT id, document_id, collection, source_type, type, title, date, as_of, consolidated, author, url, court_id, court,
              decision_number, case_number, case_kind, department, reporting_judge, judges_json, title_stems
            FROM documents`,
         )
@@ -741,14 +795,18 @@ function createSearchIndex(
       documentStatement ??= db.prepare(
         `SELECT ${DOCUMENT_FIELDS}, elements_json FROM documents WHERE document_id = ? AND collection = ?`,
       );
-      const row = documentStatement.get(documentId, collection) as DocumentRecord | undefined;
+      const row = (documentStatement.get(documentId, collection) ?? documentStatement.get(aliasOf(documentId) ?? '', collection)) as
+        | DocumentRecord
+        | undefined;
       return row === undefined ? undefined : storedDocument(row);
     },
     readDocumentJson(documentId: string, collection: string): Buffer | undefined {
       documentBytesStatement ??= db.prepare(
         `SELECT ${DOCUMENT_FIELDS}, CAST(elements_json AS BLOB) AS elements_json FROM documents WHERE document_id = ? AND collection = ?`,
       );
-      const row = documentBytesStatement.get(documentId, collection) as DocumentRecord | undefined;
+      const row = (documentBytesStatement.get(documentId, collection) ?? documentBytesStatement.get(aliasOf(documentId) ?? '', collection)) as
+        | DocumentRecord
+        | undefined;
       return row === undefined ? undefined : storedDocumentJson(row, row.elements_json as unknown as Uint8Array);
     },
     courts(): CourtRow[] {

@@ -1,16 +1,19 @@
 /**
- * The sandbox's inputs: one or more corpus files (JSON Lines, gzip or not; statutes, court decisions) and at most one
- * courts file (`bg-courts.json`), named on the command line as files or directories; and the key that identifies a set
- * of inputs by content (the index file's name, the CLI response cache's scope).
+ * The sandbox's inputs: corpus files of three kinds — JSON Lines (gzip or not; statutes, consolidated acts, court
+ * decisions), Akoma Ntoso 3.0 acts (`.xml`, `.xml.gz`) and the National Assembly's act payloads (`<id>.json`) — and at
+ * most one courts file (`bg-courts.json`), named on the command line as files or directories; and the key that
+ * identifies a set of inputs by content (the index file's name, the CLI response cache's scope).
  *
- * Naming rule (README, "Sandbox corpus"):
- * - A directory contributes the files directly in it (no recursion) whose names end in `.jsonl` or `.jsonl.gz` (corpus
- *   files) or in `courts.json` (the courts file). Everything else (README.md, sub-directories such as
- *   `parliament-api/`, other files) is ignored. A directory without a corpus file is an error naming it.
- * - A file named explicitly is the courts file when its name ends in `courts.json`, else a corpus file (whatever its
+ * Naming rule (README, "Sandbox inputs"):
+ * - A directory contributes the files in it and in its sub-directories, recursively (names starting with `.` are
+ *   skipped), by name: `*.jsonl`, `*.jsonl.gz` (JSON Lines corpus files), `*.xml`, `*.xml.gz` (Akoma Ntoso acts),
+ *   `<digits>.json` (official act payloads, `GET /api/v1/act/{id}` bodies) and `*courts.json` (the courts file).
+ *   Everything else (README.md, other files) is ignored. A directory without a corpus input is an error naming it.
+ * - A file named explicitly is the courts file when its name ends in `courts.json`, an Akoma Ntoso act when it ends in
+ *   `.xml` or `.xml.gz`, an act payload when it is named `<digits>.json`, else a JSON Lines corpus file (whatever its
  *   name: gzip is recognised by content).
  * - The same path named twice counts once. Two different courts files are an error naming both; a set with no corpus
- *   file is an error.
+ *   input is an error.
  *
  * This module is light (file system and hashing only, no SQLite), so that the CLI can compute a key without loading the
  * index code.
@@ -23,7 +26,7 @@ import { ANALYZER_VERSION } from '../search/analysis.js';
 import { cancelledError, CorpusError, hashCorpusFile } from './reader.js';
 
 /** Version of the index's table layout (`index-db.ts`); part of the inputs key, so a layout change rebuilds indexes. */
-export const INDEX_SCHEMA_VERSION = 4;
+export const INDEX_SCHEMA_VERSION = 5;
 
 /** A resolved set of inputs: absolute paths of existing files. */
 export interface CorpusInputs {
@@ -44,9 +47,36 @@ export function isCourtsFileName(name: string): boolean {
   return name.endsWith(COURTS_FILE_SUFFIX);
 }
 
-/** Whether a file name in a directory is that of a corpus file (`*.jsonl`, `*.jsonl.gz`). */
+/** Name endings of Akoma Ntoso files. */
+export const AKN_FILE_SUFFIXES: readonly string[] = ['.xml', '.xml.gz'];
+
+/** Names of official act payloads: the act's id and `.json` (`165936.json`). */
+const PAYLOAD_FILE_NAME = /^\d+\.json$/;
+
+/** What a corpus input is, by its name: JSON Lines, an Akoma Ntoso act, or an official act payload. */
+export type CorpusFileKind = 'jsonl' | 'akn' | 'payload';
+
+/**
+ * The kind of a corpus input by its file name (see the naming rule above): `akn` for `*.xml`/`*.xml.gz`, `payload`
+ * for `<digits>.json`, else `jsonl`.
+ */
+export function corpusFileKind(file: string): CorpusFileKind {
+  const name = path.basename(file);
+  if (AKN_FILE_SUFFIXES.some((suffix) => name.endsWith(suffix))) return 'akn';
+  if (PAYLOAD_FILE_NAME.test(name)) return 'payload';
+  return 'jsonl';
+}
+
+/**
+ * Whether a file name in a directory is that of a corpus input: `*.jsonl`, `*.jsonl.gz`, `*.xml`, `*.xml.gz` or
+ * `<digits>.json`.
+ */
 export function isCorpusFileName(name: string): boolean {
-  return CORPUS_FILE_SUFFIXES.some((suffix) => name.endsWith(suffix));
+  return (
+    CORPUS_FILE_SUFFIXES.some((suffix) => name.endsWith(suffix)) ||
+    AKN_FILE_SUFFIXES.some((suffix) => name.endsWith(suffix)) ||
+    PAYLOAD_FILE_NAME.test(name)
+  );
 }
 
 /** Whether `file` (following symbolic links) is a regular file. */
@@ -58,30 +88,50 @@ function isFile(file: string): boolean {
   }
 }
 
-/** The corpus files and courts files directly in `dir`, by the naming rule, sorted by name. */
-function scanDirectory(dir: string): { corpusFiles: string[]; courtsFiles: string[] } {
-  let names: string[];
+/** Whether `dir` (following symbolic links) is a directory. */
+function isDirectory(dir: string): boolean {
   try {
-    names = fs.readdirSync(dir).sort();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const detail = code === 'EACCES' ? 'permission denied' : `cannot be read: ${(error as Error).message}`;
-    throw new CorpusError(dir, detail, undefined, { cause: error, what: 'directory' });
+    return fs.statSync(dir).isDirectory();
+  } catch {
+    return false;
   }
+}
+
+/**
+ * The corpus inputs and courts files in `dir` and its sub-directories (recursively; names starting with `.` skipped),
+ * by the naming rule, each directory's entries sorted by name, files of a directory before its sub-directories.
+ */
+function scanDirectory(dir: string): { corpusFiles: string[]; courtsFiles: string[] } {
   const corpusFiles: string[] = [];
   const courtsFiles: string[] = [];
-  for (const name of names) {
-    const file = path.join(dir, name);
-    if (isCourtsFileName(name)) {
-      if (isFile(file)) courtsFiles.push(file);
-    } else if (isCorpusFileName(name) && isFile(file)) {
-      corpusFiles.push(file);
+  const visit = (current: string): void => {
+    let names: string[];
+    try {
+      names = fs.readdirSync(current).sort();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const detail = code === 'EACCES' ? 'permission denied' : `cannot be read: ${(error as Error).message}`;
+      throw new CorpusError(current, detail, undefined, { cause: error, what: 'directory' });
     }
-  }
+    const subdirectories: string[] = [];
+    for (const name of names) {
+      if (name.startsWith('.')) continue;
+      const file = path.join(current, name);
+      if (isCourtsFileName(name)) {
+        if (isFile(file)) courtsFiles.push(file);
+      } else if (isCorpusFileName(name) && isFile(file)) {
+        corpusFiles.push(file);
+      } else if (isDirectory(file)) {
+        subdirectories.push(file);
+      }
+    }
+    for (const sub of subdirectories) visit(sub);
+  };
+  visit(dir);
   if (corpusFiles.length === 0) {
     throw new CorpusError(
       dir,
-      `holds no corpus file (a file whose name ends in ${CORPUS_FILE_SUFFIXES.join(' or ')}); give a corpus file or a directory with one`,
+      `holds no corpus file (a file whose name ends in ${[...CORPUS_FILE_SUFFIXES, ...AKN_FILE_SUFFIXES].join(', ')}, or an act payload <id>.json), nor do its sub-directories; give a corpus file or a directory with one`,
       undefined,
       { what: 'directory' },
     );
@@ -217,8 +267,42 @@ export async function corpusInputsKey(inputs: CorpusInputs): Promise<string> {
   return (await digestInputs(inputs)).key;
 }
 
-/** The inputs in words, for messages: `A`, `A and B`, `A, B and the courts file C`. */
+/**
+ * The inputs in words, for messages: `A`, `A and B`, `A, B and the courts file C`; many files of one directory are
+ * named once with their count (`603 Akoma Ntoso acts in DIR`).
+ */
 export function describeInputs(inputs: CorpusInputs): string {
-  const parts = [...inputs.corpusFiles, ...(inputs.courtsFile === undefined ? [] : [`the courts file ${inputs.courtsFile}`])];
+  const parts: string[] = [];
+  const groups = new Map<string, { kind: CorpusFileKind; files: string[] }>();
+  for (const file of inputs.corpusFiles) {
+    const kind = corpusFileKind(file);
+    if (kind === 'jsonl') {
+      parts.push(file);
+      continue;
+    }
+    // Akoma Ntoso acts sit one per folder (`akn/<type>/<year>/<slug>/expressions/<date>.bul.xml.gz`): name their
+    // common parent once rather than 603 paths.
+    const group = groups.get(kind) ?? { kind, files: [] };
+    group.files.push(file);
+    groups.set(kind, group);
+  }
+  for (const { kind, files } of groups.values()) {
+    if (files.length === 1) {
+      parts.push(files[0]!);
+      continue;
+    }
+    const what = kind === 'akn' ? 'Akoma Ntoso acts' : 'act payloads';
+    parts.push(`${files.length} ${what} in ${commonDirectory(files)}`);
+  }
+  if (inputs.courtsFile !== undefined) parts.push(`the courts file ${inputs.courtsFile}`);
   return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
+}
+
+/** The deepest directory that holds every file of `files` (absolute paths). */
+function commonDirectory(files: readonly string[]): string {
+  let common = path.dirname(files[0]!);
+  for (const file of files) {
+    while (common !== path.dirname(common) && !file.startsWith(common + path.sep)) common = path.dirname(common);
+  }
+  return common;
 }

@@ -22,7 +22,7 @@ import { analyzeQuery, createStemMatcher, stem } from './analysis.js';
 import { excerptArticles, excerptsOf } from './excerpts.js';
 import { explain } from './explanation.js';
 import { allowedDocuments } from './filters.js';
-import { searchMetadata } from './metadata.js';
+import { searchMetadata, type DocumentMeta, type SearchMetadata } from './metadata.js';
 import { absoluteScore, orderWithinDocument, pinReferencedArticles, planQuery, rescoreByPassage, scoreArticles, scoreDocuments } from './ranking.js';
 import { abbreviationTable, parseReferences, planReferences } from './references.js';
 import { termGroups } from './vocabulary.js';
@@ -119,9 +119,17 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
       url: m.url ?? '',
       excerpts,
       score: absoluteScore(doc.score, plan.weights),
-      explanation: [...referencePlan.notes, explain(doc, articles, excerpts.map((e) => e.label ?? ''), analyzed, plan, headings)].filter((p) => p !== '').join(' '),
+      explanation: [
+        ...referencePlan.notes,
+        explain(doc, articles, excerpts.map((e) => e.label ?? ''), analyzed, plan, headings),
+        supersededNote(m, metadata),
+      ]
+        .filter((p) => p !== '')
+        .join(' '),
       source_type: m.source_type,
     };
+    if (m.as_of !== null) result.as_of = m.as_of;
+    if (m.consolidated !== null) result.consolidated = m.consolidated === 1;
     if (isCaseLawType(m.source_type, metadata.sourceTypes)) {
       if (m.decision_number !== null) result.decision_number = m.decision_number;
       if (m.case_number !== null) result.case_number = m.case_number;
@@ -132,4 +140,13 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
     return result;
   });
   return { query: request.query, result_count: results.length, results };
+}
+
+/**
+ * For a law or code the corpus follows with a later act of the same title (`DocumentMeta.supersededBy`), the note that
+ * says so, naming the latest: `По-късен акт със същото заглавие: act-14715 от 2013-12-12.`; `''` otherwise.
+ */
+function supersededNote(meta: DocumentMeta, metadata: SearchMetadata): string {
+  const latest = meta.supersededBy[0] === undefined ? undefined : metadata.documents[meta.supersededBy[0]];
+  return latest === undefined ? '' : `По-късен акт със същото заглавие: ${latest.document_id} от ${latest.date}.`;
 }

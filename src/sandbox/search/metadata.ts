@@ -17,6 +17,11 @@ export interface DocumentMeta extends Omit<DocumentRow, 'title_stems' | 'judges_
   amending: boolean;
   /** For an amending act: rowids of the corpus's documents it amends, recognised by title (see {@link AMENDING_TITLE}). */
   amends: number[];
+  /**
+   * For a law or code: rowids of the later laws or codes of the same title in the corpus (a new Закон за обществените
+   * поръчки of 2016 after the one of 2004), latest first; `[]` when there is none (see `ranking.ts`, `documentPrior`).
+   */
+  supersededBy: number[];
   /** Number of articles (elements) of the document. */
   articleCount: number;
 }
@@ -50,6 +55,11 @@ const cache = new WeakMap<SearchIndex, SearchMetadata>();
 export const AMENDING_TITLE =
   /^\s*(?:закон|кодекс)\s+за\s+(?:изменени[ея]|допълнени[ея]|отмяна|отменяне)(?!\p{L})(?:\s+и\s+(?:изменени[ея]|допълнени[ея]))?(?:\s+на\s+(.+))?$/iu;
 
+/** A statute whose type is Закон or Кодекс (not a court decision). */
+function isLawOrCode(meta: DocumentMeta): boolean {
+  return meta.court_id === null && (meta.type === 'Закон' || meta.type === 'Кодекс');
+}
+
 /** The metadata of `index`, loaded on first use and cached per index object. @throws the index's SQLite errors. */
 export function searchMetadata(index: SearchIndex): SearchMetadata {
   const cached = cache.get(index);
@@ -67,6 +77,7 @@ export function searchMetadata(index: SearchIndex): SearchMetadata {
       titleStems: new Set(title_stems.split(' ').filter((s) => s !== '')),
       amending: amending !== null,
       amends: [],
+      supersededBy: [],
       articleCount: 0,
     };
     if (amending === null) {
@@ -80,6 +91,18 @@ export function searchMetadata(index: SearchIndex): SearchMetadata {
   for (const [id, amended] of amendedTitles) {
     const meta = documents[id];
     if (meta) meta.amends = primaryByTitle.get(amended) ?? [];
+  }
+  // Laws and codes of one title: each is followed by the later ones (the corpus holds acts as first published, among
+  // them acts replaced since by a new act of the same name). Other kinds (decisions, tariffs) repeat titles freely.
+  for (const ids of primaryByTitle.values()) {
+    const acts = ids.filter((id) => isLawOrCode(documents[id]!));
+    if (acts.length < 2) continue;
+    for (const id of acts) {
+      const meta = documents[id]!;
+      meta.supersededBy = acts
+        .filter((other) => documents[other]!.date > meta.date)
+        .sort((a, b) => documents[b]!.date.localeCompare(documents[a]!.date));
+    }
   }
   const articleDocument = new Int32Array(index.maxArticleId() + 1);
   const articleLength = new Int32Array(articleDocument.length);

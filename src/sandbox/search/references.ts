@@ -10,8 +10,9 @@
  * - the act, after `от`, `на`, `по` or directly: an abbreviation (`КТ`, `ЗЗД`, `ЗОП`) or the title written out
  *   (`от Закона за обществените поръчки`, in any grammatical form the stemmer reduces to the title's stems).
  *
- * The corpus keeps no `§` paragraph as an element of its own: the supplementary and final provisions are in the text
- * of an act's last elements, so a `§` reference is resolved to the element whose text holds `§ N.`, the last one first.
+ * A `§` paragraph of the supplementary or final provisions is an element of its own (ref `§N`, see
+ * `corpus/structure.ts`); where an input still keeps §§ inside an article's text, a `§` reference falls back to the
+ * element whose text holds `§ N.`, the last one first.
  */
 import { analyze } from './analysis.js';
 import type { SearchIndex } from '../corpus/index-db.js';
@@ -308,7 +309,7 @@ export function planReferences(
           provision === 'article'
             ? [ref.article, ref.articleTo].flatMap((n) => (n === undefined ? [] : [index.articleByRef(id, n)]))
             : provision === 'section'
-              ? [index.articleContaining(id, `§ ${ref.section}.`)]
+              ? [index.articleByRef(id, `§${ref.section}`) ?? index.articleContaining(id, `§ ${ref.section}.`)]
               : [];
         const ids = articles.filter((a): a is number => a !== undefined);
         if (ids.length > 0) {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
+  corpusFileKind,
   corpusInputsKey,
   describeInputs,
   digestInputs,
@@ -38,7 +39,7 @@ function thrown(run: () => unknown): CorpusError {
 }
 
 describe('resolveCorpusInputs', () => {
-  it('takes from a directory its .jsonl and .jsonl.gz files and its courts file, nothing else, not recursing', () => {
+  it('takes from a directory and its sub-directories the corpus inputs and the courts file, nothing else', () => {
     const d = dir();
     const a = writeCorpus(join(d, 'a.jsonl'), LAWS);
     const b = writeCorpus(join(d, 'b.jsonl.gz'), CASES, true);
@@ -47,16 +48,27 @@ describe('resolveCorpusInputs', () => {
     writeFileSync(join(d, 'notes.json'), '[]');
     writeFileSync(join(d, 'c.jsonl.bak'), '');
     mkdirSync(join(d, 'sub'));
-    writeCorpus(join(d, 'sub', 'nested.jsonl'), LAWS);
+    const nested = writeCorpus(join(d, 'sub', 'nested.jsonl'), LAWS);
+    mkdirSync(join(d, 'sub', 'akn', 'zakon'), { recursive: true });
+    const act = join(d, 'sub', 'akn', 'zakon', '2020.bul.xml');
+    writeFileSync(act, '<akomaNtoso/>');
+    const payload = join(d, 'sub', '12345.json');
+    writeFileSync(payload, '{}');
+    mkdirSync(join(d, '.hidden'));
+    writeCorpus(join(d, '.hidden', 'ignored.jsonl'), LAWS);
     mkdirSync(join(d, 'dir-named.jsonl'));
-    expect(resolveCorpusInputs([d])).toEqual({ corpusFiles: [a, b], courtsFile: courts });
+    expect(resolveCorpusInputs([d])).toEqual({ corpusFiles: [a, b, payload, nested, act], courtsFile: courts });
+    expect([a, act, payload].map(corpusFileKind)).toEqual(['jsonl', 'akn', 'payload']);
   });
 
-  it.skipIf(!existsSync(SHARED_CORPUS))('finds the statutes, the decisions and the courts in ../shared/corpus', () => {
-    expect(resolveCorpusInputs([SHARED_CORPUS])).toEqual({
-      corpusFiles: [join(SHARED_CORPUS, 'bg-decisions.jsonl.gz'), join(SHARED_CORPUS, 'bg-statutes.jsonl.gz')],
-      courtsFile: join(SHARED_CORPUS, 'bg-courts.json'),
-    });
+  it.skipIf(!existsSync(SHARED_CORPUS))('finds in ../shared/corpus the statutes, the decisions, the consolidated acts, the Akoma Ntoso acts, the payloads and the courts', () => {
+    const inputs = resolveCorpusInputs([SHARED_CORPUS]);
+    expect(inputs.courtsFile).toBe(join(SHARED_CORPUS, 'bg-courts.json'));
+    const kinds = { jsonl: 0, akn: 0, payload: 0 };
+    for (const file of inputs.corpusFiles) kinds[corpusFileKind(file)]++;
+    expect(kinds).toEqual({ jsonl: 3, akn: 603, payload: 10 });
+    expect(inputs.corpusFiles).toContain(join(SHARED_CORPUS, 'consolidated', 'bg-consolidated.jsonl.gz'));
+    expect(describeInputs(inputs)).toContain(`603 Akoma Ntoso acts in ${join(SHARED_CORPUS, 'akn')}`);
   });
 
   it('takes a file named explicitly as a corpus file whatever its name, unless the name ends in courts.json', () => {
@@ -80,7 +92,7 @@ describe('resolveCorpusInputs', () => {
     writeCourts(join(d, 'bg-courts.json'));
     const error = thrown(() => resolveCorpusInputs([d]));
     expect(error.file).toBe(d);
-    expect(error.message).toMatch(new RegExp(`^directory ${d}: holds no corpus file .*\\.jsonl or \\.jsonl\\.gz`));
+    expect(error.message).toMatch(new RegExp(`^directory ${d}: holds no corpus file .*\\.jsonl, \\.jsonl\\.gz, \\.xml, \\.xml\\.gz`));
   });
 
   it('refuses two courts files, naming both', () => {

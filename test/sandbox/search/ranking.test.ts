@@ -29,6 +29,9 @@ const CORPUS: CorpusDocument[] = [
     testAct(`test-captains-${i}`, `Закон за измислените ${name}`, [`Капитанът отговаря за екипажа.`]),
   ),
   testAct('test-kites', 'Закон за измислените хвърчила', ['Хвърчилото се пуска само при вятър.']),
+  // One title, two laws: the one of 2004, replaced by the one of 2016. The old one holds the question's words more often.
+  { ...testAct('test-lighthouses-2004', 'Закон за измислените фарове', ['Фарът свети нощем, фарът свети в мъгла, фарът има пазач.']), date: '2004-03-01' },
+  { ...testAct('test-lighthouses-2016', 'Закон за измислените фарове', ['Фарът свети нощем.']), date: '2016-03-01' },
 ];
 
 let index: SearchIndex;
@@ -43,6 +46,16 @@ beforeAll(async () => {
 afterAll(() => {
   index.close();
   cleanup();
+});
+
+describe('acts replaced by a later act of the same title', () => {
+  it('rank below the later act, unless the filters leave the later act out', () => {
+    const ids = (request: Parameters<typeof search>[1]) => search(index, request).results.map((r) => r.document_id);
+    expect(ids({ query: 'фарът свети нощем' }).slice(0, 2)).toEqual(['test-lighthouses-2016', 'test-lighthouses-2004']);
+    expect(ids({ query: 'фарът свети нощем', date_to: '2010-01-01' })[0]).toBe('test-lighthouses-2004');
+    const old = search(index, { query: 'фарът свети нощем' }).results.find((r) => r.document_id === 'test-lighthouses-2004')!;
+    expect(old.explanation).toContain('По-късен акт със същото заглавие: test-lighthouses-2016 от 2016-03-01.');
+  });
 });
 
 describe('article-level ranking', () => {
@@ -62,7 +75,7 @@ describe('article-level ranking', () => {
   it('orders an act’s articles by the words that tell them apart within the act', () => {
     // Six articles: „лодката“ (group 0) in five of them, „флаг“ (group 1) in two, „капитан“ (group 2) in one. Чл. 3
     // (лодката, флаг) and Чл. 6 (флаг, капитан) score the same across the corpus; within the act, „капитан“ tells more.
-    const meta = { id: 1, document_id: 'test-boats', titleStems: new Set<string>(), amending: false, amends: [], articleCount: 6 };
+    const meta = { id: 1, document_id: 'test-boats', titleStems: new Set<string>(), amending: false, amends: [], supersededBy: [], articleCount: 6 };
     const metadata = { documents: [undefined, meta], articleDocument: new Int32Array(7).fill(1), articleCount: 6, sourceTypes: [] };
     const hit = (article: number, terms: number[], score: number): ArticleHit => ({ article, document: 1, bm25: score, terms, coverage: 1, score });
     const hits = [hit(1, [0], 5), hit(2, [0], 5), hit(3, [0, 1], 10), hit(4, [0], 5), hit(5, [0], 5), hit(6, [1, 2], 10)];
