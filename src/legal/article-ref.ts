@@ -53,7 +53,8 @@ export interface ArticleQuery {
 }
 
 /**
- * Reads an article as a user types it: `45`, `45а`, `Чл. 45`, `чл.45`, `Чл. 45а.`, `член 45`, `art. 45`, with an
+ * Reads an article as a user types it: `45`, `45а`, `Чл. 45`, `чл.45`, `Чл. 45а.`, `член 45`, `art. 45`, or a § of
+ * the additional, transitional or final provisions, `§ 12`, `§12а`, `параграф 12` (ref `§12`), with an
  * optional `~N` for the N-th element that carries the same ref (`4~2`), or a whole `excerpt_id`
  * (`act-1:45`, `act-1:4~2`). Case is ignored. Letters are not mapped here: see {@link articleRefCandidates}.
  * Returns `undefined` for an empty value.
@@ -65,6 +66,7 @@ export function parseArticleQuery(value: string): ArticleQuery | undefined {
   if (colon >= 0) text = text.slice(colon + 1);
   text = text
     .replace(/^(?:член|чл|article|art)\s*\.?\s*/iu, '')
+    .replace(/^(?:§|параграф|пар\.)\s*/iu, '§')
     .replace(/\.$/u, '')
     .trim()
     .toLowerCase();
@@ -83,7 +85,7 @@ export function parseArticleQuery(value: string): ArticleQuery | undefined {
  * the number are mapped. Distinct values.
  */
 export function articleRefCandidates(ref: string): string[] {
-  const match = /^(\d+)([a-z]{1,2})$/.exec(ref);
+  const match = /^(§?\d+)([a-z]{1,2})$/.exec(ref);
   if (!match) return [ref];
   const [, number, suffix] = match;
   const map = (table: Record<string, string>): string =>

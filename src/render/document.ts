@@ -12,6 +12,7 @@ import type { View } from '../io/printer.js';
 import { sanitizeLine, sanitizeText } from '../io/sanitize.js';
 import { elementRefOf, elementsOf, isCourtDecision } from '../legal/documents.js';
 import type { ReferencedArticle } from '../legal/references.js';
+import { textStatusOf } from './fields.js';
 import { hang, tsvLines, wrapText } from './text.js';
 
 /** What the document view shows. */
@@ -22,6 +23,11 @@ export interface DocumentViewData {
     element: DocumentElement;
     /** The articles of the same act the element refers to (statutes only). */
     references?: ElementReferences;
+    /**
+     * The command that opens the newest § of the element's `amended_by` (sandbox: the §§ of the corpus that changed
+     * this article), e.g. `pravo doc act-78179 --collection bg-laws --article §12`; absent when it has none.
+     */
+    amendedByOpen?: string;
   };
 }
 
@@ -64,6 +70,8 @@ export function renderDocumentText(data: DocumentViewData, options: DocumentText
     lines.push(...wrapText(summaryOf(document, decision), width).map((line) => c.dim(line)));
     lines.push('', ...renderElement(data.selected.element, decision, width, gutterOf([data.selected.element]), c));
     if (data.selected.references) lines.push(...renderReferences(data.selected.references, width, c));
+    lines.push(...renderAmendedBy(data.selected.element, data.selected.amendedByOpen, width, c));
+    lines.push(...renderAmends(data.selected.element, width, c));
   } else {
     lines.push(...wrapText(document.title ?? '', width).map((line) => c.bold(line)));
     lines.push(...renderFields(fieldsOf(document, decision), width, c));
@@ -75,10 +83,18 @@ export function renderDocumentText(data: DocumentViewData, options: DocumentText
   return `${lines.join('\n')}\n`;
 }
 
-/** `303 articles`, `22 paragraphs`, `3 elements` (articles when every label is `Чл. …`). */
+/**
+ * `303 articles`, `47 articles and 25 §§`, `122 §§`, `22 paragraphs`, `3 elements` (articles and §§ when every label
+ * is `Чл. …` or `§ …`).
+ */
 function countOf(elements: DocumentElement[], decision: boolean): string {
-  const noun = decision ? 'paragraph' : elements.every((e) => /^чл\./iu.test(elementLabelOf(e))) ? 'article' : 'element';
-  return `${elements.length} ${noun}${elements.length === 1 ? '' : 's'}`;
+  const plural = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+  if (decision) return plural(elements.length, 'paragraph');
+  const articles = elements.filter((e) => /^чл\./iu.test(elementLabelOf(e))).length;
+  const sections = elements.filter((e) => /^§/u.test(elementLabelOf(e))).length;
+  if (articles + sections !== elements.length) return plural(elements.length, 'element');
+  const parts = [articles > 0 ? plural(articles, 'article') : '', sections > 0 ? `${sections} ${sections === 1 ? '§' : '§§'}` : ''];
+  return parts.filter((p) => p !== '').join(' and ');
 }
 
 /** A string field when present and not blank, else `undefined`. */
@@ -116,6 +132,7 @@ function fieldsOf(document: DocumentResponse, decision: boolean): [string, strin
   const fields: [string, string | undefined][] = [
     ['Type', text(document.type)],
     ['Date', date !== undefined && inForce !== undefined && inForce !== date ? `${date} (in force ${inForce})` : date],
+    ['Text', textStatusOf(document)],
   ];
   if (decision) {
     fields.push(
@@ -145,7 +162,7 @@ function renderFields(fields: [string, string][], width: number, c: Painter): st
 function summaryOf(document: DocumentResponse, decision: boolean): string {
   const parts = decision
     ? [decisionOf(document) ?? text(document.type), text(document.date), text(document.court), caseOf(document)]
-    : [text(document.type), text(document.date)];
+    : [text(document.type), text(document.date), textStatusOf(document)];
   return parts.filter((part) => part !== undefined).join(' · ');
 }
 
@@ -168,15 +185,16 @@ function renderElement(element: DocumentElement, decision: boolean, width: numbe
     if (wrapped.length === 0) return [c.dim(label)];
     return hang(c.dim(label.padEnd(gutter)), gutter, wrapped);
   }
+  const heading = typeof element.heading === 'string' && element.heading.trim() !== '' ? wrapText(element.heading, width).map((line) => c.dim(line)) : [];
   const rest = label === '' ? undefined : afterLabel(body, label);
   if (rest !== undefined) {
     const [first = '', ...others] = rest.split('\n');
     const head = wrapText(`${label} ${first}`, width);
     if (head[0]?.startsWith(label)) head[0] = `${c.bold(label)}${head[0].slice(label.length)}`;
-    return [...head, ...others.flatMap((line) => wrapText(line, width))];
+    return [...heading, ...head, ...others.flatMap((line) => wrapText(line, width))];
   }
   const lines = body.split('\n').flatMap((line) => wrapText(line, width));
-  return label === '' ? lines : [c.bold(label), ...lines];
+  return [...heading, ...(label === '' ? lines : [c.bold(label), ...lines])];
 }
 
 /**
@@ -198,6 +216,57 @@ function afterLabel(body: string, label: string): string | undefined {
     }
   }
   return body.slice(i);
+}
+
+/** What a § did to an article, as the amendment lists say it. */
+const ACTION_WORDS: Readonly<Record<string, string>> = { amends: 'amended', inserts: 'inserted', repeals: 'repealed' };
+
+/** An element field that is an array of objects (`amended_by`, `amends`); `[]` when absent or malformed. */
+function entriesOf(element: DocumentElement, field: string): Record<string, unknown>[] {
+  const value = element[field];
+  return Array.isArray(value) ? value.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null) : [];
+}
+
+/** A string of an entry, sanitized for one line; `''` when absent. */
+function entryText(entry: Record<string, unknown>, key: string): string {
+  const value = entry[key];
+  return typeof value === 'string' ? sanitizeLine(value) : '';
+}
+
+/**
+ * The "Changed by …" block under an article (sandbox: `amended_by`, the §§ of the corpus that changed it, newest
+ * first): one entry per §, its date, what it did, the § and the amending act's title; nothing when there is none.
+ */
+function renderAmendedBy(element: DocumentElement, open: string | undefined, width: number, c: Painter): string[] {
+  const entries = entriesOf(element, 'amended_by');
+  if (entries.length === 0) return [];
+  const lines = ['', c.bold(`Changed by ${entries.length === 1 ? 'this § of the corpus' : `these ${entries.length} §§ of the corpus, newest first`}:`)];
+  for (const entry of entries) {
+    const action = ACTION_WORDS[entryText(entry, 'action')] ?? entryText(entry, 'action');
+    const date = entryText(entry, 'date');
+    const gutter = 2 + (date === '' ? 0 : date.length + 2);
+    const what = `${action} by ${entryText(entry, 'label')} ${entryText(entry, 'title')} (${entryText(entry, 'document_id')})`;
+    lines.push(...hang(`  ${date === '' ? '' : `${c.dim(date)}  `}`, gutter, wrapText(what.replace(/\s+/g, ' ').trim(), width - gutter)));
+  }
+  if (open !== undefined) lines.push(...wrapText(`Open the newest with: ${open}`, width).map((line) => c.dim(line)));
+  return lines;
+}
+
+/**
+ * The "Changes …" block under a § of an amending act (sandbox: `amends`): each act and article it changes, and
+ * whether the corpus has that act; nothing when the element has none.
+ */
+function renderAmends(element: DocumentElement, width: number, c: Painter): string[] {
+  const entries = entriesOf(element, 'amends');
+  if (entries.length === 0) return [];
+  const lines = ['', c.bold('Changes:')];
+  for (const entry of entries) {
+    const action = ACTION_WORDS[entryText(entry, 'action')] ?? entryText(entry, 'action');
+    const id = entryText(entry, 'document_id');
+    const where = id === '' ? '(act not in the corpus)' : `(${id})`;
+    lines.push(...hang('  ', 2, wrapText(`чл. ${entryText(entry, 'article')} ${action}, ${entryText(entry, 'act')} ${where}`, width - 2)));
+  }
+  return lines;
 }
 
 /** The "Refers to …" block under one article; nothing when the text cites nothing. */

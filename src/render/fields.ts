@@ -74,3 +74,23 @@ export function decisionFieldsOf(result: object): DecisionFields {
     reportingJudge: stringField(result, ['reporting_judge', 'judge_rapporteur', 'rapporteur']),
   };
 }
+
+/** `2026-02-10` → `10.02.2026` (the Bulgarian way of writing a date); other strings unchanged. */
+export function bulgarianDate(date: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date.trim());
+  return m ? `${m[3]}.${m[2]}.${m[1]}` : date.trim();
+}
+
+/**
+ * What date a statute's text is current as of, in Bulgarian, from the sandbox's `as_of` and `consolidated` (a search
+ * result or a document): `текст към 10.02.2026` for a consolidated text (amendments applied up to that date),
+ * `текст както е обнародван, 29.12.2015` for a text as published — which is not today's law when the act has been
+ * amended since. `undefined` when the item says nothing (court decisions, a service without these fields). Raw:
+ * the caller sanitizes.
+ */
+export function textStatusOf(item: object): string | undefined {
+  const asOf = stringField(item, ['as_of', 'current_as_of']);
+  const consolidated = booleanField(item, ['consolidated']);
+  if (asOf === undefined) return undefined;
+  return consolidated === true ? `текст към ${bulgarianDate(asOf)}` : `текст както е обнародван, ${bulgarianDate(asOf)}`;
+}

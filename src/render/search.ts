@@ -14,7 +14,7 @@ import {
 } from '../api/types.js';
 import { sanitizeLine } from '../io/sanitize.js';
 import type { View } from '../io/printer.js';
-import { decisionFieldsOf } from './fields.js';
+import { decisionFieldsOf, textStatusOf } from './fields.js';
 import { trimToWidth, tsvLines, wrapText } from './text.js';
 
 /** Options of {@link renderSearchTable}. */
@@ -83,6 +83,8 @@ function detailLines(result: SearchResult, width: number, c: InstanceType<typeof
   const lines: string[] = [];
   // Wrapped, not trimmed: every part identifies the decision. Lines break between parts where they can.
   lines.push(...wrapParts(decisionParts(result), width).map((line) => c.cyan(line)));
+  const status = textStatusOf(result);
+  if (status !== undefined) lines.push(c.dim(trimToWidth(sanitizeLine(status), width)));
 
   const excerpts = Array.isArray(result.excerpts) ? result.excerpts : [];
   for (const excerpt of excerpts.slice(0, MAX_EXCERPTS_SHOWN)) {

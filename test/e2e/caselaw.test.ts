@@ -110,18 +110,21 @@ describe('case law in the sandbox', () => {
     expect(lines).toHaveLength(elements.length);
     expect(lines[0]!.slice(0, 2)).toEqual(['1', 'Чл. 1.']);
 
-    // Чл. 45 of the Изборен кодекс refers to чл. 3, ал. 4 or 5 and чл. 40, ал. 1 of the same act: on a terminal they are
-    // listed under it, with the command that opens them.
-    const terminal = await atTerminal(['doc', '1', '--article', 'Чл. 45', '--no-pager'], env());
-    expect(terminal).toMatch(/^Чл\. 45\. \(1\) При произвеждане на избори/m);
-    expect(terminal).toMatch(/Refers to these articles of this act:\s+чл\. 3\s+ал\. 4 или 5\s+чл\. 40\s+ал\. 1/);
-    expect(terminal).toContain('Open one with: pravo doc 1 --article 3');
-    expect(terminal).not.toMatch(/^Чл\. 46\./m);
+    // The Изборен кодекс in force (2014) is first: the one of 2011 it replaced is behind it. Its чл. 12 refers to
+    // чл. 14 and чл. 58 of the same act: on a terminal they are listed under it, with the command that opens them.
+    const terminal = await atTerminal(['doc', '1', '--article', 'Чл. 12', '--no-pager'], env());
+    expect(terminal).toMatch(/^Изборен кодекс\nКодекс · 2013-12-12 · текст както е обнародван, 04\.03\.2014$/m);
+    expect(terminal).toMatch(/^Чл\. 12\. Централната избирателна комисия/m);
+    expect(terminal).toMatch(/Refers to these articles of this act:\n\s+чл\. 14\n\s+чл\. 58\n/);
+    // The article's heading (its title in the act) is above it.
+    expect(terminal).toMatch(/^Определяне на местата за гласуване\nЧл\. 12\./m);
+    expect(terminal).toContain('Open one with: pravo doc 1 --article 14');
+    expect(terminal).not.toMatch(/^Чл\. 13\./m);
     // Piped, the one element is one line; the articles it refers to open the same way.
-    const piped = await pravo(['doc', '1', '--article', '45'], { env: env() });
+    const piped = await pravo(['doc', '1', '--article', '12'], { env: env() });
     expect(piped.stdout.trim().split('\n')).toHaveLength(1);
-    expect(piped.stdout.split('\t').slice(0, 2)).toEqual(['45', 'Чл. 45.']);
-    for (const ref of ['3', '40']) {
+    expect(piped.stdout.split('\t').slice(0, 2)).toEqual(['12', 'Чл. 12.']);
+    for (const ref of ['14', '58']) {
       const other = await pravo(['doc', '1', '--article', ref], { env: env() });
       expect(other.exitCode, other.stderr).toBe(0);
       expect(other.stdout.split('\t')[0]).toBe(ref);

@@ -18,6 +18,10 @@ describe('parseArticleQuery', () => {
     ['act-15570:4~2', '4', 2],
     ['act-1:45а', '45а', 1],
     ['45a', '45a', 1],
+    ['§ 12', '§12', 1],
+    ['§12а.', '§12а', 1],
+    ['параграф 3', '§3', 1],
+    ['act-78179:§12~2', '§12', 2],
   ])('%s → ref %s, occurrence %i', (typed, ref, occurrence) => {
     expect(parseArticleQuery(typed)).toEqual({ ref, occurrence });
   });

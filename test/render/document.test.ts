@@ -119,6 +119,50 @@ describe('renderDocumentText: one element', () => {
     );
   });
 
+  it('under an article, the §§ of the corpus that changed it, newest first, and the command that opens the newest', () => {
+    const element = {
+      ...chosen,
+      amended_by: [
+        { document_id: 'act-2', collection: 'c', excerpt_id: 'act-2:§3', label: '§ 3.', title: 'Закон за изменение на Закона за примерните уведомления (ТЕСТОВИ ДАННИ)', date: '2021-03-01', action: 'amends' },
+        { document_id: 'act-3', collection: 'c', excerpt_id: 'act-3:§1', label: '§ 1.', title: 'Закон за допълнение на Закона за примерните уведомления (ТЕСТОВИ ДАННИ)', date: '2020-09-01', action: 'inserts' },
+      ],
+    };
+    const text = renderDocumentText({ document: statute, selected: { element, amendedByOpen: "pravo doc act-2 --collection c --article '§3'" } }, { width: 100, color: false });
+    expect(text).toContain(
+      [
+        'Changed by these 2 §§ of the corpus, newest first:',
+        '  2021-03-01  amended by § 3. Закон за изменение на Закона за примерните уведомления (ТЕСТОВИ ДАННИ)',
+        '              (act-2)',
+        '  2020-09-01  inserted by § 1. Закон за допълнение на Закона за примерните уведомления (ТЕСТОВИ',
+        '              ДАННИ) (act-3)',
+        "Open the newest with: pravo doc act-2 --collection c --article '§3'",
+      ].join('\n'),
+    );
+  });
+
+  it('under a § of an amending act, the acts and articles it changes, saying which the corpus lacks', () => {
+    const element = {
+      ref: '§1',
+      label: '§ 1.',
+      text: '§ 1. В чл. 2 се правят изменения (ТЕСТОВИ ДАННИ).',
+      amends: [
+        { act: 'Закона за примерните уведомления', document_id: 'test-act-1', article: '2', action: 'amends' },
+        { act: 'Закона за липсващите актове', document_id: null, article: '7а', action: 'inserts' },
+      ],
+    };
+    const text = renderDocumentText({ document: statute, selected: { element } }, plain);
+    expect(text).toContain(
+      ['Changes:', '  чл. 2 amended, Закона за примерните уведомления (test-act-1)', '  чл. 7а inserted, Закона за липсващите актове (act not in the corpus)'].join('\n'),
+    );
+  });
+
+  it('says the date the text is current as of, or that it is the text as published', () => {
+    const consolidated = renderDocumentText({ document: { ...statute, as_of: '2026-02-10', consolidated: true } }, plain);
+    expect(consolidated).toContain('Text    текст към 10.02.2026');
+    const published = renderDocumentText({ document: { ...statute, as_of: '2020-05-01', consolidated: false }, selected: { element: chosen } }, plain);
+    expect(published.split('\n')[1]).toBe('Закон · 2020-05-01 · текст както е обнародван, 01.05.2020');
+  });
+
   it('a range too long to list stays one line', () => {
     const text = renderDocumentText(
       {

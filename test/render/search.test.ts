@@ -134,6 +134,21 @@ describe('renderSearchTable: content', () => {
     expect(out).toContain('ТЕСТОВИ ДАННИ: Иван Примеров');
   });
 
+  it('says under a statute the date its text is current as of, or that it is the text as published', () => {
+    const table = strip(
+      renderSearchTable(
+        response([
+          result({ as_of: '2026-02-10', consolidated: true }),
+          result({ document_id: 'test-act-2', as_of: '2015-12-29', consolidated: false }),
+        ]),
+        { width: 120, color: false },
+      ),
+    );
+    expect(table).toContain('текст към 10.02.2026');
+    expect(table).toContain('текст както е обнародван, 29.12.2015');
+    expect(out).not.toMatch(/текст към|обнародван/);
+  });
+
   it('shows no court line for a result without court data', () => {
     const single = strip(renderSearchTable(response([result()]), { width: 120, color: false }));
     expect(single).not.toContain('решение №');

@@ -9,6 +9,7 @@ Examples:
   $ pravo doc 1
   $ pravo doc 1 --article 45
   $ pravo doc 1 --article "Чл. 12" --json | jq -r .text
+  $ pravo doc 1 --article "§ 3"  # a § of the additional, transitional or final provisions
   $ pravo doc 1 | cut -f1,2      # piped: ref, label, text
   $ pravo doc 1 --out document.json
   $ pravo doc act-14715 --collection c_a30f6994b8 --sandbox --json | jq '.elements | length'
@@ -18,9 +19,11 @@ anything else is a document_id, which needs --collection from the same search re
 with --sandbox (or with another profile) is opened there: pravo says which command to run.
 
 Output: on a terminal the title, the document's fields (for court decisions also court, case, decision, panel
-and reporting judge) and every article or paragraph, through the pager; --article 45 (also 45а, "Чл. 45", 4~2
-for the second element numbered 4) or --paragraph N prints one, and under an article the articles of the same
-act it cites, to open with --article. Piped: one element per line, tab-separated ref, label, text. --json prints
+and reporting judge) and every article or paragraph, through the pager; --article 45 (also 45а, "Чл. 45", "§ 3",
+4~2 for the second element numbered 4) or --paragraph N prints one, and under an article the articles of the same
+act it cites, to open with --article; in the sandbox also the §§ of the corpus that changed it, newest first, and
+under a § of an amending act the acts and articles it changes. Statutes say the date their text is current as of
+("текст към 10.02.2026"), or that it is the text as published. Piped: one element per line, tab-separated ref, label, text. --json prints
 the server's response exactly (with --article or --paragraph, that element's object); --out FILE writes it to
 FILE atomically and prints nothing on stdout.
 
@@ -34,7 +37,7 @@ export function registerDoc(program: Command, run: RunAction): void {
     .description('Print a full document: result N of the last search, or a document_id with its collection')
     .argument('<N|document_id>', 'result number of the last search, or a document_id (then --collection is required)')
     .option('--collection <C>', 'the collection of the search result the document_id comes from, exactly as received')
-    .option('--article <ref>', 'print one article: 45, 45а, "Чл. 45", 4~2 (the second element numbered 4)')
+    .option('--article <ref>', 'print one article: 45, 45а, "Чл. 45", "§ 3", 4~2 (the second element numbered 4)')
     .option('--paragraph <n>', 'print one paragraph: ¶ N of a court decision (else the N-th element), a whole number from 1')
     .option('--json', "print the server's response exactly, as JSON (with --article/--paragraph: that element)")
     .option('--out <file>', "write the server's response (with --article/--paragraph: that element) to FILE, atomically")

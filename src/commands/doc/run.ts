@@ -5,7 +5,7 @@
  * element of it, as JSON, or written to a file.
  */
 import type { DocumentQuery } from '../../api/resources/documents.js';
-import { elementLabelOf, elementTextOf, type DocumentResponse } from '../../api/types.js';
+import { elementLabelOf, elementTextOf, type DocumentElement, type DocumentResponse } from '../../api/types.js';
 import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
 import { sanitizeLine } from '../../io/sanitize.js';
@@ -82,7 +82,9 @@ export async function runDoc(factory: Factory, argument: string, options: DocOpt
   const data: DocumentViewData = { document };
   if (selected) {
     const references = isCourtDecision(document) ? undefined : referencesOf(selected, document, openCommand(factory, parsed));
-    data.selected = { element: selected.element, ...(references ? { references } : {}) };
+    const newest = amendedByOf(selected.element)[0];
+    const amendedByOpen = newest ? `${openCommand(factory, { kind: 'id', ...newest })} ${shellQuote(newest.ref)}` : undefined;
+    data.selected = { element: selected.element, ...(references ? { references } : {}), ...(amendedByOpen ? { amendedByOpen } : {}) };
   }
   await printer.response({ raw, data }, async () => (await import('../../render/document.js')).documentView);
   return 0;
@@ -125,6 +127,22 @@ function openCommand(factory: Factory, parsed: DocArgument): string {
 }
 
 /**
+ * The §§ an element's `amended_by` lists (sandbox: the §§ of the corpus that changed the article, newest first), as
+ * what opens each: `document_id`, `collection` and the § ref (from the excerpt id `act-78179:§12`). Entries without
+ * those fields are left out.
+ */
+function amendedByOf(element: DocumentElement): { document_id: string; collection: string; ref: string }[] {
+  const entries = Array.isArray(element.amended_by) ? (element.amended_by as unknown[]) : [];
+  return entries.flatMap((entry) => {
+    if (typeof entry !== 'object' || entry === null) return [];
+    const { document_id, collection, excerpt_id } = entry as Record<string, unknown>;
+    if (typeof document_id !== 'string' || typeof collection !== 'string' || typeof excerpt_id !== 'string') return [];
+    const ref = excerpt_id.slice(excerpt_id.lastIndexOf(':') + 1);
+    return ref === '' ? [] : [{ document_id, collection, ref }];
+  });
+}
+
+/**
  * The articles of the same act that a statute's element cites (its own label left out of the text), or `undefined`
  * when it cites none, of this act or another.
  */
@@ -134,7 +152,14 @@ function referencesOf(selected: SelectedElement, document: DocumentResponse, com
   const body = label !== '' && full.trimStart().startsWith(label) ? full.trimStart().slice(label.length) : full;
   const citations = findArticleCitations(body);
   if (citations.length === 0) return undefined;
-  const articles = referencedArticles(citations, elementsOf(document).map(elementRefOf), { self: selected.ref });
+  // A § that changes another act cites that act's articles (sandbox: `amends`): they are listed under "Changes", not
+  // taken for articles of this act.
+  const changed = new Set(
+    (Array.isArray(selected.element.amends) ? (selected.element.amends as unknown[]) : []).flatMap((entry) =>
+      typeof entry === 'object' && entry !== null && typeof (entry as { article?: unknown }).article === 'string' ? [(entry as { article: string }).article] : [],
+    ),
+  );
+  const articles = referencedArticles(citations, elementsOf(document).map(elementRefOf), { self: selected.ref }).filter((a) => !changed.has(a.ref));
   const external = citations.filter((c) => c.scope === 'external').length;
   if (articles.length === 0 && external === 0) return undefined;
   return { articles, external, openCommand: command };

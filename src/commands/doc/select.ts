@@ -28,7 +28,7 @@ export function parseElementRequest(options: { article?: string; paragraph?: str
   }
   if (options.article !== undefined) {
     const query = parseArticleQuery(options.article);
-    if (!query) throw new UsageError('--article takes an article number, e.g. 45, 45а or "Чл. 45".');
+    if (!query) throw new UsageError('--article takes an article number, e.g. 45, 45а or "Чл. 45", or a § of the final provisions, e.g. "§ 12".');
     return { kind: 'article', query, input: options.article };
   }
   if (options.paragraph !== undefined) {
