@@ -10,7 +10,7 @@ __pravo_commands() {
     'config') echo set-key show set unset path help ;;
     'keys') echo create list revoke rotate help ;;
     'account') echo overages ;;
-    'sandbox') echo serve token help ;;
+    'sandbox') echo serve token import help ;;
   esac
 }
 
@@ -51,6 +51,7 @@ __pravo_options() {
     'sandbox') echo -h --help --profile --no-color --no-pager ;;
     'sandbox serve') echo --host --port --corpus --data-dir --quota --search-quota --retrieval-quota --answers-quota --overage --answer-delay --answer-failure-rate --auth-cache-ttl --search-workers --save-to-profile --json -h --help --profile --no-color --no-pager ;;
     'sandbox token') echo --data-dir --expires-in --save-to-profile --json -h --help --profile --no-color --no-pager ;;
+    'sandbox import') echo -o --out --id --concurrency --json -h --help --profile --no-color --no-pager ;;
     'sandbox help') echo  ;;
     'completion') echo -h --help --profile --no-color --no-pager ;;
     'help') echo  ;;
@@ -179,6 +180,11 @@ __pravo_option_value() {
     'sandbox token --expires-in') echo 'text' ;;
     'sandbox token --save-to-profile') echo 'dynamic:profiles' ;;
     'sandbox token --profile') echo 'dynamic:profiles' ;;
+    'sandbox import -o') echo 'file' ;;
+    'sandbox import --out') echo 'file' ;;
+    'sandbox import --id') echo 'text' ;;
+    'sandbox import --concurrency') echo 'text' ;;
+    'sandbox import --profile') echo 'dynamic:profiles' ;;
     'completion --profile') echo 'dynamic:profiles' ;;
   esac
 }
@@ -201,7 +207,8 @@ __pravo_argument_value() {
     'login '0) echo 'text' ;;
     'keys revoke '0) echo 'dynamic:keys' ;;
     'keys help '0) echo 'choices:create list revoke rotate' ;;
-    'sandbox help '0) echo 'choices:serve token' ;;
+    'sandbox import '0) echo 'directory' ;;
+    'sandbox help '0) echo 'choices:serve token import' ;;
     'completion '0) echo 'choices:bash zsh fish' ;;
     'help '0) echo 'choices:search doc answer catalog usage config batch login logout keys account sandbox completion' ;;
     'search '[0-9]*) echo 'text' ;;

@@ -17,7 +17,7 @@ function __pravo_commands
         case 'account'
             printf '%s\t%s\n' 'overages' 'Allow overage up to a monthly limit, or deny it'
         case 'sandbox'
-            printf '%s\t%s\n' 'serve' 'Start the sandbox server and print its base URL, a new API key and a …' 'token' 'Mint a user-session token of acct_sandbox for the key and account end…' 'help' 'show help for a command'
+            printf '%s\t%s\n' 'serve' 'Start the sandbox server and print its base URL, a new API key and a …' 'token' 'Mint a user-session token of acct_sandbox for the key and account end…' 'import' 'Write acts of the National Assembly, saved payloads or fetched from i…' 'help' 'show help for a command'
     end
 end
 
@@ -29,7 +29,7 @@ function __pravo_options
         case 'search'
             printf '%s\t%s\n' '-t' 'source type from the catalog, e.g. bulgarian_laws_regulations' '--type' 'source type from the catalog, e.g. bulgarian_laws_regulations' '-c' 'court: its code from the catalog, a name or an abbreviation such as В…' '--court' 'court: its code from the catalog, a name or an abbreviation such as В…' '-j' 'reporting judge, approximate and case-insensitive' '--judge' 'reporting judge, approximate and case-insensitive' '--from' 'published on or after this date' '--to' 'published on or before this date' '-n' 'number of results, 1 to 50' '--max-results' 'number of results, 1 to 50' '--timeout' 'give up waiting after this many seconds' '--json' 'print the server\'s response exactly, as JSON' '--sandbox' 'run against an in-process sandbox over the local corpus instead of th…' '--corpus' 'with --sandbox: a corpus file, a courts file, or a directory of them;…' '--data-dir' 'with --sandbox: where the sandbox keeps its index and state' '-h' 'show help' '--help' 'show help' '--profile' 'configuration profile' '--no-color' 'no colours' '--no-pager' 'print long output directly instead of through the pager'
         case 'doc'
-            printf '%s\t%s\n' '--collection' 'the collection of the search result the document_id comes from, exact…' '--article' 'print one article: 45, 45а, "Чл. 45", 4~2' '--paragraph' 'print one paragraph: ¶ N of a court decision' '--json' 'print the server\'s response exactly, as JSON' '--out' 'write the server\'s response' '--refresh' 'retrieve the document again even when it is cached' '--timeout' 'give up waiting after this many seconds' '--sandbox' 'run against an in-process sandbox over the local corpus instead of th…' '--corpus' 'with --sandbox: a corpus file, a courts file, or a directory of them;…' '--data-dir' 'with --sandbox: where the sandbox keeps its index and state' '-h' 'show help' '--help' 'show help' '--profile' 'configuration profile' '--no-color' 'no colours' '--no-pager' 'print long output directly instead of through the pager'
+            printf '%s\t%s\n' '--collection' 'the collection of the search result the document_id comes from, exact…' '--article' 'print one article: 45, 45а, "Чл. 45", "§ 3", 4~2' '--paragraph' 'print one paragraph: ¶ N of a court decision' '--json' 'print the server\'s response exactly, as JSON' '--out' 'write the server\'s response' '--refresh' 'retrieve the document again even when it is cached' '--timeout' 'give up waiting after this many seconds' '--sandbox' 'run against an in-process sandbox over the local corpus instead of th…' '--corpus' 'with --sandbox: a corpus file, a courts file, or a directory of them;…' '--data-dir' 'with --sandbox: where the sandbox keeps its index and state' '-h' 'show help' '--help' 'show help' '--profile' 'configuration profile' '--no-color' 'no colours' '--no-pager' 'print long output directly instead of through the pager'
         case 'answer'
             printf '%s\t%s\n' '-t' 'source type from the catalog, e.g. bulgarian_laws_regulations' '--type' 'source type from the catalog, e.g. bulgarian_laws_regulations' '-c' 'court: its code from the catalog, a name or an abbreviation such as В…' '--court' 'court: its code from the catalog, a name or an abbreviation such as В…' '-j' 'reporting judge, approximate and case-insensitive' '--judge' 'reporting judge, approximate and case-insensitive' '--from' 'sources published on or after this date' '--to' 'sources published on or before this date' '-n' 'sources to draw on, 1 to 50' '--max-results' 'sources to draw on, 1 to 50' '--no-wait' 'create the job, print its id and how to resume, and exit' '--timeout' 'give up creating the job after this many seconds' '--verify' 'check every cited passage against its full document' '-y' 'with --verify: retrieve the documents without asking' '--yes' 'with --verify: retrieve the documents without asking' '--json' 'print the final job exactly as the server sent it' '--sandbox' 'run against an in-process sandbox over the local corpus instead of th…' '--corpus' 'with --sandbox: a corpus file, a courts file, or a directory of them;…' '--data-dir' 'with --sandbox: where the sandbox keeps its index and state' '-h' 'show help' '--help' 'show help' '--profile' 'configuration profile' '--no-color' 'no colours' '--no-pager' 'print long output directly instead of through the pager'
         case 'answer wait'
@@ -92,6 +92,8 @@ function __pravo_options
             printf '%s\t%s\n' '--host' 'interface to listen on' '--port' 'TCP port; 0 picks a free one' '--corpus' 'corpus file' '--data-dir' 'where to keep the index, keys, sessions, accounts and usage' '--quota' 'monthly quotas of this process, e.g. search=100,retrieval=20,answers=…' '--search-quota' 'alias of --quota search=N: searches a month, a whole number or unlimi…' '--retrieval-quota' 'alias of --quota retrieval=N: document retrievals a month, a whole nu…' '--answers-quota' 'alias of --quota answers=N: answer jobs a month, a whole number or un…' '--overage' 'store acct_sandbox\'s overage: off, or allowed up to N units a month b…' '--answer-delay' 'seconds from an answer job\'s creation to its answer, 0 to 3600, decim…' '--answer-failure-rate' 'probability, 0 to 1, that an answer job fails with answer_failed' '--auth-cache-ttl' 'seconds an accepted API key is accepted without reading the database …' '--search-workers' 'worker threads that run the searches, each with its own read-only con…' '--save-to-profile' 'save this start\'s base URL, key and session token into this profile' '--json' 'log to stderr as JSON lines {"time","message"}, and report errors as …' '-h' 'show help' '--help' 'show help' '--profile' 'configuration profile' '--no-color' 'no colours' '--no-pager' 'print long output directly instead of through the pager'
         case 'sandbox token'
             printf '%s\t%s\n' '--data-dir' 'the sandbox data directory whose state.sqlite receives the session' '--expires-in' 'lifetime: a whole number and s, m, h or d, e.g. 30m, 12h, 7d; at most…' '--save-to-profile' 'store the token as the session_token of this profile' '--json' 'print {"session_token","expires_at","account_id"}' '-h' 'show help' '--help' 'show help' '--profile' 'configuration profile' '--no-color' 'no colours' '--no-pager' 'print long output directly instead of through the pager'
+        case 'sandbox import'
+            printf '%s\t%s\n' '-o' 'the corpus file to write, ending in .jsonl or .jsonl.gz' '--out' 'the corpus file to write, ending in .jsonl or .jsonl.gz' '--id' 'an act to import, by its id in the API' '--concurrency' 'payloads read or fetched at once, 1 to 16' '--json' 'print {"out","imported","skipped"} on stdout, and report errors as JS…' '-h' 'show help' '--help' 'show help' '--profile' 'configuration profile' '--no-color' 'no colours' '--no-pager' 'print long output directly instead of through the pager'
         case 'sandbox help'
             printf '%s\t%s\n' 
         case 'completion'
@@ -342,6 +344,16 @@ function __pravo_option_value
             echo 'dynamic:profiles'
         case 'sandbox token --profile'
             echo 'dynamic:profiles'
+        case 'sandbox import -o'
+            echo 'file'
+        case 'sandbox import --out'
+            echo 'file'
+        case 'sandbox import --id'
+            echo 'text'
+        case 'sandbox import --concurrency'
+            echo 'text'
+        case 'sandbox import --profile'
+            echo 'dynamic:profiles'
         case 'completion --profile'
             echo 'dynamic:profiles'
     end
@@ -380,8 +392,10 @@ function __pravo_argument_value
             echo 'dynamic:keys'
         case 'keys help '0
             echo 'choices:create list revoke rotate'
+        case 'sandbox import '0
+            echo 'directory'
         case 'sandbox help '0
-            echo 'choices:serve token'
+            echo 'choices:serve token import'
         case 'completion '0
             echo 'choices:bash zsh fish'
         case 'help '0

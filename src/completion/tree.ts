@@ -83,6 +83,7 @@ export const OPTION_VALUES: Readonly<Record<string, ValueSource>> = {
   '--search-workers': text,
   '--expires-in': text,
   '--concurrency': text,
+  '--id': text,
   '--fetch-docs': text,
 };
 
@@ -97,6 +98,7 @@ export const ARGUMENT_VALUES: Readonly<Record<string, ValueSource>> = {
   'answer show/job_id': dynamic('jobs'),
   'doc/N|document_id': dynamic('results'),
   'batch/file': file,
+  'sandbox import/source': directory,
   'config set-key/refused': text,
   'login/refused': text,
   'keys revoke/key_id': dynamic('keys'),

@@ -104,6 +104,7 @@ const FORMATS: readonly (readonly string[])[] = [
   ['`pravo config`', "pravo's result object, one line, keys masked", '`config path`: the path; `config show`: aligned lines'],
   ['`pravo sandbox serve`', 'logs as JSON lines on stderr; the ready line is always JSON', 'the ready line `{base_url, api_key, session_token}` (or `{base_url, profile}`)'],
   ['`pravo sandbox token`', '`{session_token, expires_at, account_id}` (or `{profile, expires_at}`)', 'the token alone'],
+  ['`pravo sandbox import`', '`{out, imported, skipped: [{id, reason}]}`', 'nothing: messages on stderr'],
   ['`pravo completion`', '(no `--json`)', 'the script'],
 ];
 

@@ -62,6 +62,7 @@ const SAMPLES: Record<string, Sample> = {
   'keys rotate': { args: ['keys', 'rotate', '--yes'], json: 'value' },
   'sandbox token': { args: ['sandbox', 'token', '--data-dir', '$DATA'], json: 'value' },
   'sandbox serve': { args: ['sandbox', 'serve', '--data-dir', '$DATA', '--corpus', CORPUS, '--port', '0'], json: 'value' },
+  'sandbox import': { args: ['sandbox', 'import', path.join(CORPUS, 'parliament-api'), '--id', '166496', '--out', '$IMPORTED'], json: 'value' },
   completion: { args: ['completion', 'bash'] },
 };
 
@@ -93,6 +94,7 @@ beforeAll(async () => {
   env = { ...config, PRAVO_PROFILE: 'sandbox', PRAVO_PAGER: pager };
   filled.$OUT = path.join(home.dir, 'batch-results.jsonl');
   filled.$DATA = path.join(home.dir, 'serve-data');
+  filled.$IMPORTED = path.join(home.dir, 'imported.jsonl.gz');
   fs.mkdirSync(filled.$DATA);
   for (const name of fs.readdirSync(data).filter((n) => n.startsWith('index-'))) fs.linkSync(path.join(data, name), path.join(filled.$DATA, name));
 }, 120_000);

@@ -1,11 +1,12 @@
 /**
- * Registration of `pravo sandbox`: flags to options; the work is in `serve.ts` and `token.ts`, loaded when the command
- * runs.
+ * Registration of `pravo sandbox`: flags to options; the work is in `serve.ts`, `token.ts` and `import.ts`, loaded
+ * when the command runs.
  */
 import type { Command } from 'commander';
 import { collect, type RunAction } from '../shared.js';
 import type { ServeOptions } from './serve.js';
 import type { TokenOptions } from './token.js';
+import type { ImportOptions } from './import.js';
 
 const EXAMPLES = `
 Examples:
@@ -99,6 +100,36 @@ as the session_token of profile NAME (creating it; its other settings are kept) 
 
 Data directory: --data-dir DIR, else PRAVO_SANDBOX_DATA_DIR, else the user data directory (as for serve).`;
 
+const IMPORT_EXAMPLES = `
+Examples:
+  $ pravo sandbox import ../shared/corpus/parliament-api --out my-acts.jsonl.gz
+  $ pravo sandbox import ../shared/corpus/parliament-api --id 165936 --id 166496 --out two-acts.jsonl
+  $ pravo sandbox import ../shared/corpus/parliament-api --out my-acts.jsonl.gz --json | jq -c .skipped
+
+From the National Assembly's API (over the network; each act is GET URL/api/v1/act/ID):
+    pravo sandbox import https://www.parliament.bg --id 165936 --id 166496 --out new-acts.jsonl.gz
+
+SOURCE is either a directory of saved act payloads, one <id>.json per act as the API returns it (with --id, only
+those acts; without, every <digits>.json in it, in numeric order), or the http:// or https:// base URL of the
+National Assembly's API, which needs --id for each act to fetch. Each payload (metadata L_Act_* and the promulgated
+text as HTML in L_ActL_final_body) becomes one document of the corpus format: act-<id>, its articles, then the §§ of
+the additional, transitional and final provisions.
+
+Requests: at most --concurrency at a time (default 4); a request that fails on the network, times out (30 s) or is
+answered 429 or 5xx is tried again after a growing wait (honouring Retry-After up to 60 s), at most 5 tries.
+
+--out FILE, ending in .jsonl or .jsonl.gz (gzip-compressed): the documents in the order of the ids (as given with
+--id), one JSON per line; a corpus file that \`pravo sandbox serve --corpus FILE\` and --corpus read. It is written
+whole or not at all (a temporary file beside it, renamed when complete); an existing FILE is replaced.
+
+An act whose payload cannot be had or read (no such file, HTTP 404, tries used up, not JSON, not an act payload) is
+skipped and listed with the reason; the others are written. --json prints {"out","imported","skipped"} on stdout
+(skipped: [{"id","reason"}]; out null when nothing was written). A progress line shows on stderr when it is a
+terminal.
+
+Exit codes: 0 every act imported; 1 some skipped (FILE holds the others), or none could be imported (FILE not
+written); 6 none imported because the API could not be reached; 2 bad arguments, before anything is read or sent.`;
+
 /** Registers the `sandbox` command group. */
 export function registerSandbox(program: Command, run: RunAction): void {
   const sandbox = program
@@ -143,5 +174,17 @@ export function registerSandbox(program: Command, run: RunAction): void {
     .addHelpText('after', TOKEN_EXAMPLES)
     .action(async (options: TokenOptions, cmd: Command) => {
       await run(cmd, { command: 'sandbox token', json: options.json === true, local: true }, async (f) => (await import('./token.js')).runToken(f, options));
+    });
+  sandbox
+    .command('import')
+    .description("Write acts of the National Assembly, saved payloads or fetched from its API, as a corpus file for the sandbox")
+    .argument('<source>', 'a directory of saved act payloads (<id>.json), or the base URL of the National Assembly\'s API (http:// or https://)')
+    .option('-o, --out <file>', 'the corpus file to write, ending in .jsonl or .jsonl.gz (gzip); required')
+    .option('--id <n>', 'an act to import, by its id in the API (a whole number of at least 1); repeatable; required with a URL', collect)
+    .option('--concurrency <k>', 'payloads read or fetched at once, 1 to 16 (default 4)')
+    .option('--json', 'print {"out","imported","skipped"} on stdout, and report errors as JSON')
+    .addHelpText('after', IMPORT_EXAMPLES)
+    .action(async (source: string, options: ImportOptions, cmd: Command) => {
+      await run(cmd, { command: 'sandbox import', json: options.json === true, local: true }, async (f) => (await import('./import.js')).runImport(f, source, options));
     });
 }
