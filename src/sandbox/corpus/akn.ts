@@ -20,6 +20,7 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { SaxesParser } from 'saxes';
 import { CorpusError, type CorpusDocument, type CorpusElement } from './reader.js';
+import { monthNumber } from './structure.js';
 
 /** One act read from an Akoma Ntoso file. */
 export interface AknAct {
@@ -584,12 +585,6 @@ class BodyReader {
 // ---------------------------------------------------------------------------------------------------------------
 // Dates
 
-const MONTHS = new Map(
-  ['януари', 'февруари', 'март', 'април', 'май', 'юни', 'юли', 'август', 'септември', 'октомври', 'ноември', 'декември'].map(
-    (m, i) => [m, i + 1],
-  ),
-);
-
 /**
  * The promulgation date of a consolidated text's preface note: `Обн. ДВ. бр.26 от 1 Април 1986г.` → `1986-04-01`.
  * Only that form (a capital `Обн.` opening the note, a full date): an amending act's note
@@ -597,7 +592,7 @@ const MONTHS = new Map(
  */
 function promulgationDate(note: string): string | undefined {
   const m = /^Обн\.\s*ДВ\.?\s*бр\.\s*\d+\s+от\s+(\d{1,2})\s+(\p{L}+)\s+(\d{4})\s*г/u.exec(note);
-  const month = m ? MONTHS.get(m[2]!.toLowerCase()) : undefined;
+  const month = m ? monthNumber(m[2]!) : undefined;
   if (!m || month === undefined) return undefined;
   const date = `${m[3]!}-${String(month).padStart(2, '0')}-${m[1]!.padStart(2, '0')}`;
   return Number.isNaN(Date.parse(`${date}T00:00:00Z`)) ? undefined : date;

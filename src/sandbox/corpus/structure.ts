@@ -75,6 +75,11 @@ const MONTHS: Readonly<Record<string, number>> = {
   декември: 12,
 };
 
+/** The number (1–12) of a Bulgarian month's name in any case (`Април` → 4); undefined for anything else. */
+export function monthNumber(name: string): number | undefined {
+  return Object.hasOwn(MONTHS, name.toLowerCase()) ? MONTHS[name.toLowerCase()] : undefined;
+}
+
 /** `YYYY-MM-DD` of a day, month (1–12) and year, or null when that is no calendar date. */
 function isoDate(day: number, month: number, year: number): string | null {
   if (!(month >= 1 && month <= 12 && day >= 1 && day <= 31 && year >= 1800 && year <= 2200)) return null;
