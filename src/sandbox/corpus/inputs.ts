@@ -221,8 +221,12 @@ export function inputsKeyOf(corpusSha256s: readonly string[], courtsSha256: stri
     .slice(0, 16);
 }
 
+/** Files hashed at once by {@link digestInputs}. */
+const HASH_CONCURRENCY = 8;
+
 /**
- * Hashes every input file (streamed, 1 MiB chunks) and computes the key of the set.
+ * Hashes every input file (streamed in 1 MiB chunks, a small file in one read; {@link HASH_CONCURRENCY} files at a
+ * time) and computes the key of the set. The first file that cannot be read rejects the whole.
  *
  * @param onBytes optional progress: bytes hashed so far and the total size of all files, in bytes.
  * @param signal optional: checked between chunks; when it aborts, rejects with `cancelledError`.
@@ -245,14 +249,29 @@ export async function digestInputs(
     }),
   );
   const total = sizes.reduce((a, b) => a + b, 0);
-  let before = 0;
-  const hashed: HashedFile[] = [];
-  for (const [i, file] of files.entries()) {
-    const what = file === inputs.courtsFile ? 'courts file' : 'corpus';
-    const sha256 = await hashCorpusFile(file, (done) => onBytes?.(before + done, Math.max(total, before + done)), signal, what);
-    before += sizes[i] ?? 0;
-    hashed.push({ path: file, sha256 });
-  }
+  // A few files at a time: the corpus directory holds hundreds of small files, whose reads then overlap.
+  const done = new Array<number>(files.length).fill(0);
+  let doneTotal = 0;
+  const hashed: HashedFile[] = new Array<HashedFile>(files.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let i = next++; i < files.length; i = next++) {
+      const file = files[i]!;
+      const what = file === inputs.courtsFile ? 'courts file' : 'corpus';
+      const sha256 = await hashCorpusFile(
+        file,
+        (bytes) => {
+          doneTotal += bytes - done[i]!;
+          done[i] = bytes;
+          onBytes?.(doneTotal, Math.max(total, doneTotal));
+        },
+        signal,
+        what,
+      );
+      hashed[i] = { path: file, sha256 };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(HASH_CONCURRENCY, files.length) }, worker));
   const courts = inputs.courtsFile === undefined ? undefined : hashed.pop();
   const corpus = hashed.sort((a, b) => (a.sha256 < b.sha256 ? -1 : a.sha256 > b.sha256 ? 1 : a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { key: inputsKeyOf(corpus.map((f) => f.sha256), courts?.sha256), corpus, courts };
