@@ -5,9 +5,9 @@
 //   node bench/relevance.js                  evaluate the built search (dist/) on the judged set, print the table
 //                                            (against bench/judged/baseline.json when present)
 //   node bench/relevance.js --save-baseline  the same, then write bench/judged/baseline.json
-//   node bench/relevance.js --check          check the judged set against the corpus only (no search, no dist/):
-//                                            every answer ref exists, no query copies 4 words in a row from its
-//                                            answer's text; exits 1 on problems
+//   node bench/relevance.js --check          check the judged set against the corpus as served (no search; reads it
+//                                            with dist/'s collectCorpus): every answer ref exists, no query copies 4
+//                                            words in a row from its answer's text; exits 1 on problems
 //
 // Corpus: $PRAVO_SANDBOX_CORPUS (paths separated by the platform's path delimiter, as for `pravo sandbox`) or
 // ../shared/corpus. Index: built in $PRAVO_BENCH_DATA_DIR, or in a temporary directory removed at the end.
@@ -19,9 +19,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import zlib from 'node:zlib';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -134,13 +132,16 @@ function answerIds(question) {
   return byDocument;
 }
 
+/** The document_id prefixes of statutes: the National Assembly's `act-`, Akoma Ntoso `akn-`, consolidated `ldoc-`. */
+const STATUTE_ID = /^(?:act|akn|ldoc)-/;
+
 /**
- * Whether a question is a case-law question: one of its answers is a court decision (a document_id that does not start
- * with `act-`). Such questions count in the `caselaw` group as well as in their wording kind.
+ * Whether a question is a case-law question: one of its answers is a court decision (a document_id that is not a
+ * statute's, see {@link STATUTE_ID}). Such questions count in the `caselaw` group as well as in their wording kind.
  * @param {JudgedQuestion} question
  */
 export function isCaseLaw(question) {
-  return question.answers.some((answer) => !answer.document_id.startsWith('act-'));
+  return question.answers.some((answer) => !STATUTE_ID.test(answer.document_id));
 }
 
 /**
@@ -259,39 +260,23 @@ function words(text) {
   return String(text).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
-/** The corpus files named by `paths` (files, or directories whose `*.jsonl` / `*.jsonl.gz` files are taken). */
-function corpusFiles(paths) {
-  const files = [];
-  for (const given of paths) {
-    const absolute = path.resolve(given);
-    if (fs.statSync(absolute).isDirectory()) {
-      for (const name of fs.readdirSync(absolute).sort()) {
-        if (name.endsWith('.jsonl') || name.endsWith('.jsonl.gz')) files.push(path.join(absolute, name));
-      }
-    } else {
-      files.push(absolute);
-    }
-  }
-  return files;
-}
-
-/** Reads the documents with the given ids from JSON Lines corpus files (gzip recognised by content). */
-async function readDocuments(files, wanted) {
+/**
+ * The documents with the given ids as the sandbox serves them (the built `collectCorpus` of dist/: every input read,
+ * National Assembly acts rebuilt in their structure, one document per act), by `document_id`; an id merged into
+ * another act's document (an alias) maps to that document.
+ */
+async function readDocuments(paths, wanted) {
+  const dist = path.join(repo, 'dist', 'sandbox', 'corpus');
+  const modules = ['inputs.js', 'collect.js'].map((m) => path.join(dist, m));
+  const missing = modules.find((m) => !fs.existsSync(m));
+  if (missing !== undefined) throw new Error(`${path.relative(repo, missing)} is missing: run \`npm run build\` first.`);
+  const [{ resolveCorpusInputs }, { collectCorpus }] = await Promise.all(modules.map((m) => import(pathToFileURL(m).href)));
+  const { documents, aliases } = await collectCorpus(resolveCorpusInputs(paths).corpusFiles);
+  const byId = new Map(documents.map((d) => [d.document_id, d]));
   const found = new Map();
-  for (const file of files) {
-    const head = Buffer.alloc(2);
-    const fd = fs.openSync(file, 'r');
-    fs.readSync(fd, head, 0, 2, 0);
-    fs.closeSync(fd);
-    let input = fs.createReadStream(file);
-    if (head[0] === 0x1f && head[1] === 0x8b) input = input.pipe(zlib.createGunzip());
-    for await (const line of readline.createInterface({ input, crlfDelay: Infinity })) {
-      // Cheap pre-filter: only parse lines that name a wanted document.
-      const match = /"document_id"\s*:\s*"([^"]+)"/.exec(line);
-      if (match === null || !wanted.has(match[1])) continue;
-      const document = JSON.parse(line);
-      if (wanted.has(document.document_id)) found.set(document.document_id, document);
-    }
+  for (const id of wanted) {
+    const document = byId.get(id) ?? byId.get(aliases.get(id) ?? '');
+    if (document !== undefined) found.set(id, document);
   }
   return found;
 }
@@ -299,7 +284,7 @@ async function readDocuments(files, wanted) {
 /**
  * Checks the judged set against the corpus: every answer's document and refs exist, and no query shares a run of
  * {@link WORDING_RUN} consecutive words with the text of an article it is answered by (words lowercased, punctuation
- * removed; every element with that ref counts). Reads the corpus files only.
+ * removed; every element with that ref counts). Reads the corpus as the sandbox serves it (needs `npm run build`).
  *
  * @param {JudgedQuestion[]} questions
  * @param {string | string[]} corpus a corpus directory or file, or a list of them.
@@ -308,7 +293,7 @@ async function readDocuments(files, wanted) {
 export async function checkWording(questions, corpus) {
   const paths = Array.isArray(corpus) ? corpus : [corpus];
   const wanted = new Set(questions.flatMap((q) => q.answers.map((a) => a.document_id)));
-  const documents = await readDocuments(corpusFiles(paths), wanted);
+  const documents = await readDocuments(paths, wanted);
   const problems = [];
   for (const question of questions) {
     const where = `${question.file ? `${question.file}: ` : ''}question ${question.id}`;
