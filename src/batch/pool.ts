@@ -1,7 +1,8 @@
 /**
  * The bounded pool of `pravo batch`: at most `concurrency` items in flight, taken in input order; once `stopped()`
  * says so, no new item is started and the pool ends when those in flight have finished (a quota exhausted, Ctrl-C, a
- * rejected key: what was sent is allowed to finish, so its outcome is recorded rather than lost).
+ * rejected key: what was sent is allowed to finish, so its outcome is recorded rather than lost). Also the pool of
+ * `pravo sandbox import` (payloads read or fetched) and of hashing the sandbox's inputs. Pure: no I/O of its own.
  */
 
 /**

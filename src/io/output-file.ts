@@ -11,8 +11,11 @@ import writeFileAtomicPackage from 'write-file-atomic';
 import { EnvironmentError } from '../errors/cli.js';
 import { describeFileSystemProblem } from '../state/paths.js';
 
-/** Words for an errno code of a user's output file. */
-function problemOf(code: string): string {
+/**
+ * Words for an errno code of a user's output file (`ENOENT` → "its directory does not exist"; other codes as
+ * `describeFileSystemProblem` words them), for "Cannot write FILE: <this>." messages.
+ */
+export function outputFileProblem(code: string): string {
   if (code === 'ENOENT') return 'its directory does not exist';
   if (code === 'ENOTDIR') return 'a part of its path is a file, not a directory';
   return describeFileSystemProblem(code);
@@ -37,7 +40,7 @@ export async function checkOutputFile(file: string, option: string): Promise<voi
     code = (error as NodeJS.ErrnoException).code ?? 'EIO';
   }
   if (code !== undefined) {
-    throw new EnvironmentError(`Cannot write ${option} ${file}: ${problemOf(code)}. Nothing was sent.`);
+    throw new EnvironmentError(`Cannot write ${option} ${file}: ${outputFileProblem(code)}. Nothing was sent.`);
   }
 }
 
@@ -51,6 +54,6 @@ export async function writeOutputFile(file: string, data: string): Promise<void>
     await writeFileAtomicPackage(file, data, { encoding: 'utf8', fsync: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
-    throw new EnvironmentError(`Cannot write ${file}: ${problemOf(code)}. Its previous content, if any, is unchanged.`, { cause: error });
+    throw new EnvironmentError(`Cannot write ${file}: ${outputFileProblem(code)}. Its previous content, if any, is unchanged.`, { cause: error });
   }
 }

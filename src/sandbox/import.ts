@@ -27,6 +27,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { systemClock, type Clock } from '../api/clock.js';
+import { runPool } from '../batch/pool.js';
 import { PayloadError, readActPayload } from './corpus/payload.js';
 import type { CorpusDocument } from './corpus/reader.js';
 
@@ -297,15 +298,25 @@ export async function importActs(plan: ImportPlan, deps: ImportDeps = {}): Promi
   // Every slot is awaited by the writer, in order; one it never reaches (it failed first) must not be reported unhandled.
   for (const slot of slots) slot.promise.catch(() => {});
   let done = 0;
-  const fetching = runPool(plan.ids.length, plan.concurrency, signal, async (index) => {
-    const outcome = await getter(plan.ids[index]!);
-    slots[index]!.resolve(outcome);
-    done++;
-    deps.onProgress?.(done, total);
-  }).catch((error: unknown) => {
-    for (const slot of slots) slot.reject(error);
-    throw error;
-  });
+  // Nothing new starts once the signal has aborted: a pool that ends with acts not done rejects with its reason.
+  const fetching = runPool(
+    [...plan.ids.keys()],
+    plan.concurrency,
+    async (index) => {
+      const outcome = await getter(plan.ids[index]!);
+      slots[index]!.resolve(outcome);
+      done++;
+      deps.onProgress?.(done, total);
+    },
+    () => signal.aborted,
+  )
+    .then(() => {
+      if (done < total) throw abortReason(signal);
+    })
+    .catch((error: unknown) => {
+      for (const slot of slots) slot.reject(error);
+      throw error;
+    });
   fetching.catch(() => {});
 
   const imported: number[] = [];
@@ -337,32 +348,6 @@ export async function importActs(plan: ImportPlan, deps: ImportDeps = {}): Promi
   } finally {
     await ownDispatcher?.destroy().catch(() => {});
   }
-}
-
-/**
- * Runs `work(0 … count-1)`, at most `concurrency` at a time, in order of index; nothing new starts once `signal` has
- * aborted (then rejects with its reason) or `work` has thrown (then rejects with that error, once every started
- * task has ended).
- */
-async function runPool(count: number, concurrency: number, signal: AbortSignal, work: (index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: { error: unknown } | undefined;
-  const lane = async (): Promise<void> => {
-    while (next < count && failure === undefined) {
-      if (signal.aborted) {
-        failure = { error: abortReason(signal) };
-        break;
-      }
-      const index = next++;
-      try {
-        await work(index);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, count)) }, lane));
-  if (failure) throw failure.error;
 }
 
 /** What a cancellation rejects with: the signal's reason when it is an error, else an `AbortError`. */

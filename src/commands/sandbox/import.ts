@@ -11,6 +11,7 @@ import { EnvironmentError, UsageError } from '../../errors/cli.js';
 import { EXIT } from '../../errors/exit-codes.js';
 import type { Factory } from '../../factory.js';
 import type { Indicator } from '../../io/iostreams.js';
+import { outputFileProblem } from '../../io/output-file.js';
 import { Printer } from '../../io/printer.js';
 import { sanitizeLine } from '../../io/sanitize.js';
 import { plural } from '../../render/text.js';
@@ -32,17 +33,6 @@ export interface ImportJson {
   out: string | null;
   imported: number[];
   skipped: { id: number; reason: string }[];
-}
-
-/** Words for an errno code of the output file. */
-function problemOf(code: string): string {
-  if (code === 'ENOENT') return 'its directory does not exist';
-  if (code === 'ENOTDIR') return 'a part of its path is a file, not a directory';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EISDIR' || code === 'ENOTEMPTY' || code === 'EEXIST') return 'it is a directory';
-  if (code === 'ENOSPC') return 'the disk is full';
-  if (code === 'EROFS') return 'the file system is read-only';
-  return `the file system refused (${code})`;
 }
 
 /**
@@ -73,7 +63,7 @@ export async function runImport(f: Factory, source: string, options: ImportOptio
   } catch (error) {
     if (error instanceof ImportWriteError) {
       throw new EnvironmentError(
-        `Cannot write ${sanitizeLine(plan.out)}: ${problemOf(error.code)}. Nothing was written (an existing file is unchanged); give --out a file in a writable directory.`,
+        `Cannot write ${sanitizeLine(plan.out)}: ${outputFileProblem(error.code)}. Nothing was written (an existing file is unchanged); give --out a file in a writable directory.`,
         { cause: error },
       );
     }
