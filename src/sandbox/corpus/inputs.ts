@@ -22,6 +22,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { runPool } from '../../batch/pool.js';
 import { ANALYZER_VERSION } from '../search/analysis.js';
 import { cancelledError, CorpusError, hashCorpusFile } from './reader.js';
 
@@ -253,9 +254,10 @@ export async function digestInputs(
   const done = new Array<number>(files.length).fill(0);
   let doneTotal = 0;
   const hashed: HashedFile[] = new Array<HashedFile>(files.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    for (let i = next++; i < files.length; i = next++) {
+  await runPool(
+    [...files.keys()],
+    HASH_CONCURRENCY,
+    async (i) => {
       const file = files[i]!;
       const what = file === inputs.courtsFile ? 'courts file' : 'corpus';
       const sha256 = await hashCorpusFile(
@@ -269,9 +271,9 @@ export async function digestInputs(
         what,
       );
       hashed[i] = { path: file, sha256 };
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(HASH_CONCURRENCY, files.length) }, worker));
+    },
+    () => false,
+  );
   const courts = inputs.courtsFile === undefined ? undefined : hashed.pop();
   const corpus = hashed.sort((a, b) => (a.sha256 < b.sha256 ? -1 : a.sha256 > b.sha256 ? 1 : a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { key: inputsKeyOf(corpus.map((f) => f.sha256), courts?.sha256), corpus, courts };
