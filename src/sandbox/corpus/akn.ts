@@ -20,7 +20,7 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { SaxesParser } from 'saxes';
 import { CorpusError, type CorpusDocument, type CorpusElement } from './reader.js';
-import { monthNumber } from './structure.js';
+import { parseBulgarianDate } from './structure.js';
 
 /** One act read from an Akoma Ntoso file. */
 export interface AknAct {
@@ -591,11 +591,8 @@ class BodyReader {
  * `(обн., ДВ, бр. 86 от 1996 г.; …)` is about the act it amends.
  */
 function promulgationDate(note: string): string | undefined {
-  const m = /^Обн\.\s*ДВ\.?\s*бр\.\s*\d+\s+от\s+(\d{1,2})\s+(\p{L}+)\s+(\d{4})\s*г/u.exec(note);
-  const month = m ? monthNumber(m[2]!) : undefined;
-  if (!m || month === undefined) return undefined;
-  const date = `${m[3]!}-${String(month).padStart(2, '0')}-${m[1]!.padStart(2, '0')}`;
-  return Number.isNaN(Date.parse(`${date}T00:00:00Z`)) ? undefined : date;
+  const m = /^Обн\.\s*ДВ\.?\s*бр\.\s*\d+\s+от\s+(\d{1,2}\s+\p{L}+\s+\d{4})\s*г/u.exec(note);
+  return (m && parseBulgarianDate(m[1]!)) ?? undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

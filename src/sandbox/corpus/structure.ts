@@ -76,7 +76,7 @@ const MONTHS: Readonly<Record<string, number>> = {
 };
 
 /** The number (1–12) of a Bulgarian month's name in any case (`Април` → 4); undefined for anything else. */
-export function monthNumber(name: string): number | undefined {
+function monthNumber(name: string): number | undefined {
   return Object.hasOwn(MONTHS, name.toLowerCase()) ? MONTHS[name.toLowerCase()] : undefined;
 }
 
@@ -88,11 +88,14 @@ function isoDate(day: number, month: number, year: number): string | null {
   return d.toISOString().slice(0, 10);
 }
 
-/** A Bulgarian date `27 юни 2025` or `27.06.2025` at the start of `text` (month names in any case), or null. */
-function bulgarianDate(text: string): string | null {
+/**
+ * A Bulgarian date `27 юни 2025` or `27.06.2025` at the start of `text` (month names in any case) as `YYYY-MM-DD`, or
+ * null when there is none or it is no calendar date.
+ */
+export function parseBulgarianDate(text: string): string | null {
   const named = /^(\d{1,2})\s+([\p{L}]+)\s+(\d{4})/u.exec(text);
   if (named) {
-    const month = MONTHS[named[2]!.toLowerCase()];
+    const month = monthNumber(named[2]!);
     return month === undefined ? null : isoDate(Number(named[1]), month, Number(named[3]));
   }
   const numeric = /^(\d{1,2})\.\s?(\d{1,2})\.\s?(\d{4})/.exec(text);
@@ -107,7 +110,7 @@ function bulgarianDate(text: string): string | null {
 export function decreeDate(text: string): string | null {
   for (let at = text.indexOf('Издаден'); at !== -1; at = text.indexOf('Издаден', at + 1)) {
     const m = /^Издаден\s+в\s+(?:гр\.\s*)?София\s+на\s+/u.exec(text.slice(at, at + 60));
-    if (m) return bulgarianDate(text.slice(at + m[0].length, at + m[0].length + 40));
+    if (m) return parseBulgarianDate(text.slice(at + m[0].length, at + m[0].length + 40));
   }
   return null;
 }
@@ -127,7 +130,7 @@ export function adoptionDate(text: string): string | null {
       if (!CLOSING_NOTE.test(line)) continue;
       let found: string | null = null;
       for (const on of line.matchAll(/(?<![\p{L}])на\s+(?=\d)/gu)) {
-        const date = bulgarianDate(line.slice(on.index + on[0].length));
+        const date = parseBulgarianDate(line.slice(on.index + on[0].length));
         if (date !== null) found = date;
       }
       if (found !== null) return found;
