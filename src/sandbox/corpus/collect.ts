@@ -168,12 +168,27 @@ function groupKey(title: string): string {
  * ({@link isCutTitle}) may end inside a word.
  */
 export function sameTitle(a: string, b: string, prefixes = false): boolean {
-  const ka = groupKey(a);
-  const kb = groupKey(b);
-  if (ka === kb) return true;
-  const starts = (short: string, long: string, cut: boolean): boolean =>
-    short.length >= 20 && (cut ? long.startsWith(short) : prefixes && long.startsWith(`${short} `));
-  return starts(ka, kb, isCutTitle(a)) || starts(kb, ka, isCutTitle(b));
+  return sameTitleKey(titleKeyOf(a), titleKeyOf(b), prefixes);
+}
+
+/** A title as {@link sameTitle} compares it: its {@link groupKey}, and whether it was cut short. */
+interface TitleKey {
+  key: string;
+  cut: boolean;
+}
+
+function titleKeyOf(title: string): TitleKey {
+  return { key: groupKey(title), cut: isCutTitle(title) };
+}
+
+/** {@link sameTitle} on titles already keyed. */
+function sameTitleKey(a: TitleKey, b: TitleKey, prefixes: boolean): boolean {
+  return a.key === b.key || titleStarts(a, b, prefixes) || titleStarts(b, a, prefixes);
+}
+
+/** Whether the `short` title (20 characters at least) starts the `long` one, as {@link sameTitle} allows. */
+function titleStarts(short: TitleKey, long: TitleKey, prefixes: boolean): boolean {
+  return short.key.length >= 20 && (short.cut ? long.key.startsWith(short.key) : prefixes && long.key.startsWith(`${short.key} `));
 }
 
 /** Days between two `YYYY-MM-DD` dates (absolute); Infinity when either is not a date. */
@@ -273,21 +288,25 @@ export function mergeActs(sources: readonly SourceDocument[]): { documents: Corp
     if (list) list.push(i);
     else byTitle.set(key, [i]);
   });
-  // A title of Akoma Ntoso (which cuts titles) joins the list of its own title and every list of titles it starts
-  // (see sameTitle; sameAct then checks the dates), else a list of its own.
+  // A title of Akoma Ntoso (which cuts titles) joins the list of its own title and every list whose title it starts
+  // (sameTitle with prefixes; sameAct then checks the dates), else a list of its own.
+  const keyOf = new Map<number, TitleKey>();
+  const titleKeyAt = (i: number): TitleKey => {
+    let key = keyOf.get(i);
+    if (key === undefined) keyOf.set(i, (key = titleKeyOf(sources[i]!.document.title)));
+    return key;
+  };
   for (const i of cut) {
     const s = sources[i]!;
-    const key = groupKey(s.document.title);
-    const prefix = `${s.document.source_type}\u0000${key}`;
-    const isCut = isCutTitle(s.document.title);
     let placed = false;
-    for (const [other, list] of byTitle) {
-      if (other === prefix || (key.length >= 20 && other.startsWith(isCut ? prefix : `${prefix} `))) {
+    for (const list of byTitle.values()) {
+      const first = list[0]!;
+      if (sources[first]!.document.source_type === s.document.source_type && (titleKeyAt(i).key === titleKeyAt(first).key || titleStarts(titleKeyAt(i), titleKeyAt(first), true))) {
         list.push(i);
         placed = true;
       }
     }
-    if (!placed) byTitle.set(prefix, [i]);
+    if (!placed) byTitle.set(`${s.document.source_type}\u0000${titleKeyAt(i).key}`, [i]);
   }
   // Union-find over the documents: each group's root is its first member (the lowest index).
   const parent = sources.map((_, i) => i);
