@@ -11,7 +11,10 @@ export interface JudgedQuestion {
   id: string;
   kind: JudgedKind;
   query: string;
+  /** Empty for a question on an absent act. */
   answers: JudgedAnswer[];
+  /** For a question governed by an act the corpus lacks (it holds only its amendments): that act's title. */
+  absent_act?: string;
   note?: string;
   /** The file the question was loaded from (set by loadJudgedSet). */
   file?: string;
@@ -35,16 +38,26 @@ export interface QuestionRanks {
   actRank: number;
 }
 
-export interface RelevanceResult {
+export type Part = 'tuning' | 'held_out';
+
+/** Metrics of a set of answered questions, overall and by group. */
+export interface PartMetrics {
   overall: GroupMetrics;
   byKind: { lawyer: GroupMetrics; citizen: GroupMetrics; keywords: GroupMetrics; caselaw: GroupMetrics };
-  perQuestion: QuestionRanks[];
+}
+
+/** Over the answered questions (those on absent acts are counted in `absent` and `parts[…].absent`). */
+export interface RelevanceResult extends PartMetrics {
+  parts: Record<Part, PartMetrics & { absent: { n: number; noted: number } }>;
+  /** Each question on an absent act: whether the first result noted the act. */
+  absent: Array<{ id: string; part: Part; noted: boolean }>;
+  perQuestion: Array<QuestionRanks & { part: Part }>;
   k: number;
 }
 
 /** The part of a search response that is scored. */
 export interface ScoredResponse {
-  results?: Array<{ document_id: string; excerpts?: Array<{ excerpt_id: string }> }>;
+  results?: Array<{ document_id: string; excerpts?: Array<{ excerpt_id: string }>; absent_act?: string }>;
 }
 
 export const JUDGED_DIR: string;
@@ -52,6 +65,10 @@ export const BASELINE_FILE: string;
 export const KINDS: readonly JudgedKind[];
 export const GROUPS: readonly string[];
 export const WORDING_RUN: number;
+export const TUNING_FILES: readonly string[];
+export const PARTS: readonly Part[];
+export function partOf(question: JudgedQuestion): Part;
+export function notesAbsentAct(question: JudgedQuestion & { absent_act: string }, response: { results?: Array<{ absent_act?: string }> }): boolean;
 
 export function loadJudgedSet(dir?: string): JudgedQuestion[];
 export function isCaseLaw(question: JudgedQuestion): boolean;
@@ -62,7 +79,7 @@ export function evaluate(
   options?: { k?: number },
 ): Promise<RelevanceResult>;
 export function formatRelevance(
-  result: Pick<RelevanceResult, 'overall' | 'byKind'>,
-  baseline?: Pick<RelevanceResult, 'overall' | 'byKind'> & { commit?: string; measured_at?: string },
+  result: Pick<RelevanceResult, 'overall' | 'byKind'> & Partial<Pick<RelevanceResult, 'parts'>>,
+  baseline?: Pick<RelevanceResult, 'overall' | 'byKind'> & Partial<Pick<RelevanceResult, 'parts'>> & { commit?: string; measured_at?: string },
 ): string[];
 export function checkWording(questions: JudgedQuestion[], corpus: string | string[]): Promise<string[]>;

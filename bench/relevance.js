@@ -33,6 +33,13 @@ export const KINDS = ['lawyer', 'citizen', 'keywords'];
 export const GROUPS = ['overall', ...KINDS, 'caselaw'];
 /** Length of the word run a query may not share with its answer's text. */
 export const WORDING_RUN = 4;
+/**
+ * The files of the judged set on which ranking constants may be chosen (the tuning part, at most a third of the whole
+ * set); every other file is held out, and its figures are what users can expect.
+ */
+export const TUNING_FILES = ['set-a.json', 'set-f.json'];
+/** The parts of the judged set, in table order. */
+export const PARTS = ['tuning', 'held_out'];
 
 /**
  * @typedef {{ document_id: string, refs: string[] }} JudgedAnswer
@@ -93,8 +100,13 @@ export function loadJudgedSet(dir = JUDGED_DIR) {
       else seen.set(question.id, file);
       if (!KINDS.includes(question.kind)) problems.push(`${where}: kind ${JSON.stringify(question.kind)} is not one of ${KINDS.join(', ')}`);
       if (!isText(question.query)) problems.push(`${where}: needs a non-empty string query`);
-      if (!Array.isArray(question.answers) || question.answers.length === 0) {
-        problems.push(`${where}: needs a non-empty answers array`);
+      if (question.absent_act !== undefined) {
+        if (!isText(question.absent_act)) problems.push(`${where}: absent_act must be a non-empty string (the title of the act the corpus lacks)`);
+        if (question.answers !== undefined && (!Array.isArray(question.answers) || question.answers.length > 0)) {
+          problems.push(`${where}: a question on an absent act has no answers`);
+        }
+      } else if (!Array.isArray(question.answers) || question.answers.length === 0) {
+        problems.push(`${where}: needs a non-empty answers array (or absent_act)`);
       } else {
         question.answers.forEach((answer, i) => {
           if (!isText(answer?.document_id)) problems.push(`${where}: answer ${i + 1} needs a non-empty string document_id`);
@@ -103,7 +115,7 @@ export function loadJudgedSet(dir = JUDGED_DIR) {
           }
         });
       }
-      if (problems.length === before) questions.push({ ...question, file });
+      if (problems.length === before) questions.push({ ...question, answers: question.answers ?? [], file });
     });
   }
   if (problems.length > 0) {
@@ -172,6 +184,26 @@ export function rankHits(question, response, k) {
   return { articleRank, actRank };
 }
 
+/** Lowercased, quotes dropped, white space collapsed: the form in which two titles of an act are compared. */
+function titleKey(title) {
+  return String(title).toLowerCase().replace(/[„“"«»]/gu, '').replace(/\s+/gu, ' ').trim();
+}
+
+/**
+ * Whether a response says, as the question on an absent act needs, that the corpus holds only the amendments of that
+ * act: its first result's `absent_act` is the question's `absent_act` (compared by {@link titleKey}).
+ * @param {JudgedQuestion & { absent_act: string }} question
+ */
+export function notesAbsentAct(question, response) {
+  const first = response?.results?.[0];
+  return first !== undefined && typeof first.absent_act === 'string' && titleKey(first.absent_act) === titleKey(question.absent_act);
+}
+
+/** The part of the judged set a question belongs to: `tuning` for the files of {@link TUNING_FILES}, else `held_out`. */
+export function partOf(question) {
+  return TUNING_FILES.includes(question.file) ? 'tuning' : 'held_out';
+}
+
 /** Metrics of a group of per-question ranks. */
 function groupMetrics(ranks) {
   const n = ranks.length;
@@ -203,15 +235,26 @@ function groupMetrics(ranks) {
  */
 export async function evaluate(searchFn, questions, { k = 10 } = {}) {
   const perQuestion = [];
+  const absent = [];
   for (const question of questions) {
     const response = await searchFn(question.query, k);
-    perQuestion.push({ id: question.id, kind: question.kind, ...rankHits(question, response, k) });
+    const part = partOf(question);
+    if (question.absent_act !== undefined) absent.push({ id: question.id, part, noted: notesAbsentAct(question, response) });
+    else perQuestion.push({ id: question.id, kind: question.kind, part, ...rankHits(question, response, k) });
   }
   const caselaw = new Set(questions.filter(isCaseLaw).map((q) => q.id));
-  const byKind = {};
-  for (const kind of KINDS) byKind[kind] = groupMetrics(perQuestion.filter((r) => r.kind === kind));
-  byKind.caselaw = groupMetrics(perQuestion.filter((r) => caselaw.has(r.id)));
-  return { overall: groupMetrics(perQuestion), byKind, perQuestion, k };
+  const metrics = (ranks) => {
+    const byKind = {};
+    for (const kind of KINDS) byKind[kind] = groupMetrics(ranks.filter((r) => r.kind === kind));
+    byKind.caselaw = groupMetrics(ranks.filter((r) => caselaw.has(r.id)));
+    return { overall: groupMetrics(ranks), byKind };
+  };
+  const parts = {};
+  for (const part of PARTS) {
+    const inPart = absent.filter((a) => a.part === part);
+    parts[part] = { ...metrics(perQuestion.filter((r) => r.part === part)), absent: { n: inPart.length, noted: inPart.filter((a) => a.noted).length } };
+  }
+  return { ...metrics(perQuestion), parts, absent, perQuestion, k };
 }
 
 const COLUMNS = [
@@ -237,6 +280,21 @@ function fixed(value) {
  * @returns {string[]} lines of text.
  */
 export function formatRelevance(result, baseline) {
+  const lines = formatTable(result, baseline);
+  for (const part of PARTS) {
+    if (result.parts?.[part] === undefined) continue;
+    const { absent } = result.parts[part];
+    const title = part === 'tuning' ? `tuning part (${TUNING_FILES.join(', ')}; constants chosen here)` : 'held-out part (every other file)';
+    lines.push('', title, ...formatTable(result.parts[part], baseline?.parts?.[part], false));
+    if (absent.n > 0) {
+      const before = baseline?.parts?.[part]?.absent;
+      lines.push(`absent acts noted: ${before ? `${before.noted}/${before.n} → ` : ''}${absent.noted}/${absent.n}`);
+    }
+  }
+  return lines;
+}
+
+function formatTable(result, baseline, heading = true) {
   const pick = (source, group) => (group === 'overall' ? source?.overall : source?.byKind?.[group]);
   const rows = [['', 'n', ...COLUMNS.map(([title]) => title)]];
   for (const group of GROUPS) {
@@ -248,7 +306,7 @@ export function formatRelevance(result, baseline) {
   }
   const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
   const lines = rows.map((row) => row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ').trimEnd());
-  if (baseline !== undefined) {
+  if (baseline !== undefined && heading) {
     const from = [baseline.commit?.slice(0, 12), baseline.measured_at].filter(Boolean).join(', ');
     lines.unshift(`baseline${from ? ` (${from})` : ''} → now`);
   }
@@ -380,10 +438,12 @@ async function main(argv) {
   for (const line of formatRelevance(result, baseline)) console.log(line);
   const missed = result.perQuestion.filter((r) => !Number.isFinite(r.articleRank)).map((r) => r.id);
   if (missed.length > 0) console.log(`no article hit within ${result.k}: ${missed.join(' ')}`);
+  const unnoted = result.absent.filter((a) => !a.noted).map((a) => a.id);
+  if (unnoted.length > 0) console.log(`absent act not noted: ${unnoted.join(' ')}`);
 
   if (argv.includes('--save-baseline')) {
     const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo, encoding: 'utf8' }).trim();
-    const saved = { commit, measured_at: new Date().toISOString(), overall: result.overall, byKind: result.byKind };
+    const saved = { commit, measured_at: new Date().toISOString(), overall: result.overall, byKind: result.byKind, parts: result.parts };
     fs.writeFileSync(baselinePath, `${JSON.stringify(saved, null, 2)}\n`);
     console.log(`wrote ${path.relative(repo, baselinePath)}`);
   }

@@ -34,7 +34,7 @@ describe('evaluate', () => {
   it('counts an article hit at rank 2 for success at 3 but not at 1, with reciprocal rank 1/2', async () => {
     const q = question('q1', [{ document_id: 'act-1', refs: ['5'] }]);
     const result = await evaluate(fakeSearch({ [q.query]: response(['act-9', 'act-9:5'], ['act-1', 'act-1:4', 'act-1:5']) }), [q]);
-    expect(result.perQuestion).toEqual([{ id: 'q1', kind: 'lawyer', articleRank: 2, actRank: 2 }]);
+    expect(result.perQuestion).toEqual([{ id: 'q1', kind: 'lawyer', part: 'held_out', articleRank: 2, actRank: 2 }]);
     expect(result.overall).toMatchObject({ n: 1, article_s1: 0, article_s3: 1, article_mrr: 0.5, act_s1: 0, act_s3: 1 });
   });
 
@@ -95,6 +95,32 @@ describe('evaluate', () => {
   });
 });
 
+describe('tuning and held-out parts', () => {
+  it('reports the tuning files apart from the held-out ones, and counts absent acts noted per part', async () => {
+    const tuned = { ...question('t1', [{ document_id: 'act-1', refs: ['5'] }]), file: 'set-a.json' };
+    const held = { ...question('h1', [{ document_id: 'act-1', refs: ['5'] }]), file: 'set-g.json' };
+    const absent: JudgedQuestion = { id: 'h2', kind: 'citizen', query: 'absent', answers: [], absent_act: 'Закон за движението по пътищата', file: 'set-g.json' };
+    const missed: JudgedQuestion = { ...absent, id: 'h3', query: 'missed' };
+    const result = await evaluate(
+      fakeSearch({
+        [tuned.query]: response(['act-1', 'act-1:5']),
+        [held.query]: response(['act-1', 'act-1:6']),
+        absent: { results: [{ document_id: 'act-9', absent_act: '„Закон за движението по пътищата“' }] },
+        missed: { results: [{ document_id: 'act-8', absent_act: 'Търговски закон' }] },
+      }),
+      [tuned, held, absent, missed],
+    );
+    expect(result.overall.n).toBe(2);
+    expect(result.parts.tuning.overall).toMatchObject({ n: 1, article_s1: 1 });
+    expect(result.parts.held_out.overall).toMatchObject({ n: 1, article_s1: 0, act_s1: 1 });
+    expect(result.parts.held_out.absent).toEqual({ n: 2, noted: 1 });
+    expect(result.absent.filter((a) => !a.noted).map((a) => a.id)).toEqual(['h3']);
+    const lines = formatRelevance(result);
+    expect(lines.some((line) => line.startsWith('tuning part (set-a.json, set-f.json'))).toBe(true);
+    expect(lines).toContain('absent acts noted: 1/2');
+  });
+});
+
 describe('formatRelevance', () => {
   it('prints one row per group, and the baseline value before each current one', async () => {
     const q = question('q1', [{ document_id: 'act-1', refs: ['5'] }]);
@@ -102,7 +128,7 @@ describe('formatRelevance', () => {
     const before = await evaluate(fakeSearch({ [q.query]: response(['act-2'], ['act-1', 'act-1:5']) }), [q]);
     const plain = formatRelevance(now);
     expect(plain[0]).toMatch(/n\s+art@1\s+art@3\s+MRR\s+act@1\s+act@3/);
-    expect(plain.slice(1).map((line) => line.split(/\s+/)[0])).toEqual(['overall', 'lawyer', 'citizen', 'keywords', 'caselaw']);
+    expect(plain.slice(1, 6).map((line) => line.split(/\s+/)[0])).toEqual(['overall', 'lawyer', 'citizen', 'keywords', 'caselaw']);
     expect(plain[1]).toMatch(/^overall\s+1\s+1\.00\s+1\.00\s+1\.00\s+1\.00\s+1\.00$/);
     expect(plain[5]).toMatch(/^caselaw\s+0\s+–/);
     const compared = formatRelevance(now, { ...JSON.parse(JSON.stringify(before)), commit: 'abcdef1234567890' });
