@@ -135,6 +135,12 @@ export interface SearchResult {
   as_of?: string;
   /** True: a consolidated text (amendments applied up to `as_of`); false: the text as published (sandbox addition). */
   consolidated?: boolean;
+  /**
+   * For an act that amends another act the service does not hold: that act's title, in the nominative (sandbox
+   * addition), e.g. `Закон за движението по пътищата`. When the first result carries it, the best evidence found for
+   * the question is the amendments of an act the service lacks, and `pravo search` / `pravo answer` say so.
+   */
+  absent_act?: string;
   /** Court-decision data, present for court decisions only. */
   decision_number?: string;
   case_number?: string;

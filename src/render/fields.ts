@@ -2,8 +2,9 @@
  * Tolerant reading of fields the spec does not name (spec: "Exact field names of ... the court-decision data: not
  * shown"; "Catalog entries (source types, courts, judges): fields: not shown"): each accessor takes the sandbox's
  * name first (`src/api/types.ts`), then common alternates, so that a live service using other names still renders.
- * Values come back raw (unsanitized): renderers sanitize them. Pure functions.
+ * Values come back raw (unsanitized): renderers sanitize them; `absentActLine`, a whole line, is sanitized. Pure functions.
  */
+import { sanitizeLine } from '../io/sanitize.js';
 
 /** The first of `keys` whose value in `item` is a non-empty string (after trimming); `undefined` when none. */
 export function stringField(item: object, keys: readonly string[]): string | undefined {
@@ -93,4 +94,16 @@ export function textStatusOf(item: object): string | undefined {
   const consolidated = booleanField(item, ['consolidated']);
   if (asOf === undefined) return undefined;
   return consolidated === true ? `текст към ${bulgarianDate(asOf)}` : `текст както е обнародван, ${bulgarianDate(asOf)}`;
+}
+
+/**
+ * The line `pravo search` and `pravo answer` print above their output when the best evidence found is the amendments
+ * of an act the service does not hold (the sandbox's `absent_act` on the first result or the first source):
+ * `The service holds only amendments of „Закон за движението по пътищата“, not the act itself: …`. `undefined` when
+ * `item` has no such field. Sanitized (one line, no control sequences): the title comes from a server.
+ */
+export function absentActLine(item: object | undefined): string | undefined {
+  const title = item === undefined ? undefined : stringField(item, ['absent_act']);
+  if (title === undefined) return undefined;
+  return `The service holds only amendments of „${sanitizeLine(title)}“, not the act itself: the results are acts amending it, and the act's text is not among them.`;
 }

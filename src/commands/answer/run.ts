@@ -15,6 +15,7 @@ import { UsageError, UserCancelledError } from '../../errors/cli.js';
 import { EXIT } from '../../errors/exit-codes.js';
 import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
+import { absentActLine } from '../../render/fields.js';
 import { sanitizeLine } from '../../io/sanitize.js';
 import type { AnswerJobRecord } from '../../state/answer-jobs.js';
 import { flagsToReach, shellQuote, type RunTarget } from '../targets.js';
@@ -251,6 +252,8 @@ async function printFinal(factory: Factory, printer: Printer, response: ApiRespo
     printer.note(failedMessage(job));
     return EXIT.answerFailed;
   }
+  const absent = absentActLine(Array.isArray(job.sources) ? job.sources[0] : undefined);
+  if (absent !== undefined) printer.note(absent);
   let output: AnswerOutput = { job };
   if (options.verify) {
     const { verifyCitations } = await import('./verify.js');

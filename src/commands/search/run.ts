@@ -7,6 +7,7 @@
  */
 import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
+import { absentActLine } from '../../render/fields.js';
 import { waitWithSpinner } from '../shared.js';
 import type { SearchRequest } from '../../api/types.js';
 import { CATALOG_LOOKUP_TIMEOUT_MS, cachedSourceTypes } from '../catalog/cached.js';
@@ -49,6 +50,8 @@ export async function runSearch(factory: Factory, query: string, options: Search
     const note = await explainNoMatch(factory, request);
     if (note !== undefined) printer.note(note);
   }
+  const absent = absentActLine(response.data.results[0]);
+  if (absent !== undefined) printer.note(absent);
   await printer.response(response, async () => (await import('../../render/search.js')).searchView);
   return 0;
 }

@@ -23,7 +23,7 @@ import { excerptArticles, excerptsOf } from './excerpts.js';
 import { explain } from './explanation.js';
 import { allowedDocuments } from './filters.js';
 import { searchMetadata, type DocumentMeta, type SearchMetadata } from './metadata.js';
-import { absoluteScore, orderWithinDocument, pinReferencedArticles, planQuery, rescoreByPassage, scoreArticles, scoreDocuments } from './ranking.js';
+import { orderWithinDocument, resultScore, type DocumentHit, pinReferencedArticles, planQuery, rescoreByPassage, scoreArticles, scoreDocuments } from './ranking.js';
 import { abbreviationTable, parseReferences, planReferences } from './references.js';
 import { termGroups } from './vocabulary.js';
 import { chooseSourceTypes, isCaseLawType } from './source-types.js';
@@ -97,10 +97,17 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
   const groupOf = new Map(plan.stems.flatMap((list, g) => list.map((s): [string, number] => [s.stem, g])));
   rescoreByPassage(index, metadata.articleLength, hits, plan.weights, matcher, groupOf);
   const maxResults = request.max_results ?? LIMITS.maxResultsDefault;
-  const scored = scoreDocuments(hits, metadata, groups, plan.weights, allowed, referencePlan.boost);
+  const scored = leadWithAbsentAct(scoreDocuments(hits, metadata, groups, plan.weights, allowed, referencePlan.boost));
   for (const doc of scored.slice(0, maxResults)) orderWithinDocument(doc, groups.length);
   const ranked = pinReferencedArticles(scored, referencePlan.pinned, metadata, plan.weights, referencePlan.followers).slice(0, maxResults);
   if (ranked.length === 0) return empty;
+
+  // Scores on the absolute scale, with the key-term ceiling; a result the ceiling lowers moves below the results
+  // that kept a higher score (stable otherwise), so that results stay ordered by the score they show.
+  const scores = new Map(
+    ranked.map((doc) => [doc, resultScore(doc.score, plan.weights, doc.articles[0], referencePlan.pinned.has(doc.meta.id))]),
+  );
+  ranked.sort((a, b) => scores.get(b)! - scores.get(a)!);
 
   // Stages 4 and 5.
   const picked = ranked.map(excerptArticles);
@@ -118,9 +125,10 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
       author: m.author ?? '',
       url: m.url ?? '',
       excerpts,
-      score: absoluteScore(doc.score, plan.weights),
+      score: scores.get(doc)!,
       explanation: [
         ...referencePlan.notes,
+        absentActNote(m),
         explain(doc, articles, excerpts.map((e) => e.label ?? ''), analyzed, plan, headings),
         supersededNote(m, metadata),
       ]
@@ -130,6 +138,7 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
     };
     if (m.as_of !== null) result.as_of = m.as_of;
     if (m.consolidated !== null) result.consolidated = m.consolidated === 1;
+    if (m.absentAct !== null) result.absent_act = m.absentAct;
     if (isCaseLawType(m.source_type, metadata.sourceTypes)) {
       if (m.decision_number !== null) result.decision_number = m.decision_number;
       if (m.case_number !== null) result.case_number = m.case_number;
@@ -140,6 +149,54 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
     return result;
   });
   return { query: request.query, result_count: results.length, results };
+}
+
+/** Share of the next amending act's score an absent act's evidence adds (1, ½, ¼, … of its acts, best first). */
+const ABSENT_EVIDENCE_DECAY = 0.5;
+
+/**
+ * Puts first the best amending act of an act the index does not hold (`DocumentMeta.absentAct`) when the amending
+ * acts of that act, together, are better evidence than the first document: their scores summed with weights 1, ½, ¼,
+ * … (best first; {@link ABSENT_EVIDENCE_DECAY}) exceed its score. Many acts amending the Закон за движението по
+ * пътищата that match a question about a speeding fine say more than one weak match elsewhere: the law that answers
+ * is that one, and the corpus lacks it, which the first result then says; that result's score becomes the summed
+ * evidence (it stands for the absent act). Otherwise the order is kept.
+ * @param documents ranked best first (`scoreDocuments`); returned reordered (a new array) or as is.
+ */
+function leadWithAbsentAct(documents: DocumentHit[]): DocumentHit[] {
+  const first = documents[0];
+  if (first === undefined || first.meta.absentAct !== null) return documents;
+  const evidence = new Map<string, { score: number; factor: number; best: DocumentHit }>();
+  for (const doc of documents) {
+    const act = doc.meta.absentAct;
+    if (act === null) continue;
+    const group = evidence.get(act) ?? { score: 0, factor: 1, best: doc };
+    group.score += group.factor * doc.score;
+    group.factor *= ABSENT_EVIDENCE_DECAY;
+    evidence.set(act, group);
+  }
+  let lead: DocumentHit | undefined;
+  let best = first.score;
+  for (const group of evidence.values()) {
+    if (group.score > best) {
+      best = group.score;
+      lead = group.best;
+    }
+  }
+  if (lead === undefined) return documents;
+  // It stands for the absent act: its score is that act's evidence, so that the order holds on the shown scale.
+  lead.score = best;
+  return [lead, ...documents.filter((d) => d !== lead)];
+}
+
+/**
+ * For an amending act of an act the index does not hold (`DocumentMeta.absentAct`), the sentence that says so:
+ * `Корпусът съдържа само изменения на „Закон за движението по пътищата“, не самия акт; този резултат е акт за изменението му.`;
+ * `''` otherwise.
+ */
+function absentActNote(meta: DocumentMeta): string {
+  if (meta.absentAct === null) return '';
+  return `Корпусът съдържа само изменения на „${meta.absentAct}“, не самия акт; този резултат е акт за изменението му.`;
 }
 
 /**

@@ -24,6 +24,13 @@ export interface DocumentMeta extends Omit<DocumentRow, 'title_stems' | 'judges_
   supersededBy: number[];
   /** Number of articles (elements) of the document. */
   articleCount: number;
+  /**
+   * For an amending act of an act the index does not hold (no law or code of that title, see {@link holdsTitle}): that
+   * act's title in the nominative („Закон за движението по пътищата“, „Търговски закон“, from the amending act's own
+   * title by {@link nominativeTitle}); null otherwise. The corpus then holds only the act's amendments, and the search
+   * says so (`SearchResult.absent_act`).
+   */
+  absentAct: string | null;
 }
 
 /** What `search` reads from memory. */
@@ -55,6 +62,35 @@ const cache = new WeakMap<SearchIndex, SearchMetadata>();
 export const AMENDING_TITLE =
   /^\s*(?:закон|кодекс)\s+за\s+(?:изменени[ея]|допълнени[ея]|отмяна|отменяне)(?!\p{L})(?:\s+и\s+(?:изменени[ея]|допълнени[ея]))?(?:\s+на\s+(.+))?$/iu;
 
+/**
+ * Whether the index holds an act of the analysed title `amended` (stems joined by spaces): a primary act's title of
+ * the same stems, or one that starts with them (an act renamed by a longer title since: „Закон за търговския
+ * регистър“ → „… и регистъра на юридическите лица с нестопанска цел“). Errs towards "held": saying wrongly that the
+ * corpus lacks an act would send a user away from an answer it has.
+ */
+function holdsTitle(primaryTitles: readonly string[], amended: string): boolean {
+  return primaryTitles.some((title) => title === amended || title.startsWith(`${amended} `));
+}
+
+/**
+ * The nominative of an act's title as an amending act's title writes it after „на“: the head noun „Закона“ /
+ * „Кодекса“ becomes „Закон“ / „Кодекс“, and adjectives before it lose the definite article (-ския → -ски, -йния →
+ * -ен, -ния → -ен, -ия → -и): „Търговския закон“ → „Търговски закон“, „Кодекса за социално осигуряване“ → „Кодекс за
+ * социално осигуряване“. Words after the head noun are kept as written. Trimmed; `''` for `''`.
+ */
+export function nominativeTitle(oblique: string): string {
+  const words = oblique.trim().split(/\s+/u);
+  const head = words.findIndex((w) => /^(?:закона?|кодекса?)$/iu.test(w));
+  if (head < 0) return words.join(' ');
+  return words
+    .map((w, i) => {
+      if (i === head) return w.replace(/а$/iu, '');
+      if (i > head) return w;
+      return w.replace(/ския$/u, 'ски').replace(/йния$/u, 'ен').replace(/ния$/u, 'ен').replace(/ия$/u, 'и');
+    })
+    .join(' ');
+}
+
 /** A statute whose type is Закон or Кодекс (not a court decision). */
 function isLawOrCode(meta: DocumentMeta): boolean {
   return meta.court_id === null && (meta.type === 'Закон' || meta.type === 'Кодекс');
@@ -79,6 +115,7 @@ export function searchMetadata(index: SearchIndex): SearchMetadata {
       amends: [],
       supersededBy: [],
       articleCount: 0,
+      absentAct: null,
     };
     if (amending === null) {
       const list = primaryByTitle.get(title_stems);
@@ -88,9 +125,16 @@ export function searchMetadata(index: SearchIndex): SearchMetadata {
       amendedTitles.set(row.id, analyze(amending[1]).join(' '));
     }
   }
+  const primaryTitles = [...primaryByTitle.keys()];
   for (const [id, amended] of amendedTitles) {
     const meta = documents[id];
-    if (meta) meta.amends = primaryByTitle.get(amended) ?? [];
+    if (!meta) continue;
+    meta.amends = primaryByTitle.get(amended) ?? [];
+    // An act repealed by an act of the corpus („Закон за отмяна на …“) is not an act whose amendments stand for it.
+    const repeal = /^\s*\S+\s+за\s+(?:отмяна|отменяне)/iu.test(meta.title);
+    if (meta.amends.length === 0 && amended !== '' && !repeal && !holdsTitle(primaryTitles, amended)) {
+      meta.absentAct = nominativeTitle(AMENDING_TITLE.exec(meta.title)?.[1] ?? '');
+    }
   }
   // Laws and codes of one title: each is followed by the later ones (the corpus holds acts as first published, among
   // them acts replaced since by a new act of the same name). Other kinds (decisions, tariffs) repeat titles freely.

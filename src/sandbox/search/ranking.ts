@@ -424,16 +424,59 @@ export const PASSAGE_RESCORED_ARTICLES = 50;
 export const PASSAGE_SCAN_CHARS = 400_000;
 /** Length of the passage whose coverage counts, in UTF-16 code units (about a paragraph of a statute). */
 export const PASSAGE_CHARS = 600;
+/** Width of the window in which the question's words count as standing close together (about a sentence). */
+export const PROXIMITY_CHARS = 150;
+/** Weight of proximity: an article whose words all stand within {@link PROXIMITY_CHARS} scores this much more (0.25: chosen on the tuning part, where 0 to 1 scored alike on articles and 0.25 best on acts). */
+export const PROXIMITY_WEIGHT = 0.25;
 
 /**
- * Stage 2b: passage coverage. An article's coverage counts the query's words anywhere in it, so a very long article
- * (an amending act's run-on text, a corpus article that swallowed the articles after it) covers almost any question
- * without answering it. For the best {@link PASSAGE_RESCORED_ARTICLES} candidates that match at least two groups,
- * within {@link PASSAGE_SCAN_CHARS} of text in all, this finds the passage of
+ * The largest IDF weight of distinct groups found within any window of `width` characters of `matches` (in text
+ * order), a group's words counting once per window; groups in `always` (found in the heading) are not counted here.
+ * Sliding window, O(matches).
+ */
+function windowCoverage(
+  matches: readonly StemMatch[],
+  width: number,
+  weights: readonly GroupWeight[],
+  groupOf: ReadonlyMap<string, number>,
+  always: ReadonlySet<number | undefined>,
+  counts: Int32Array,
+): number {
+  counts.fill(0);
+  let covered = 0;
+  let best = 0;
+  let j = 0;
+  for (let i = 0; i < matches.length; i++) {
+    while (j < matches.length && matches[j]!.end - matches[i]!.start <= width) {
+      const g = groupOf.get(matches[j]!.stem) ?? -1;
+      if (g >= 0) {
+        counts[g] = counts[g]! + 1;
+        if (counts[g] === 1 && !always.has(g)) covered += weights[g]!.weight;
+      }
+      j++;
+    }
+    best = Math.max(best, covered);
+    const g = groupOf.get(matches[i]!.stem) ?? -1;
+    if (g >= 0) {
+      counts[g] = counts[g]! - 1;
+      if (counts[g] === 0 && !always.has(g)) covered -= weights[g]!.weight;
+    }
+  }
+  return best;
+}
+
+/**
+ * Stage 2b: passage coverage and proximity. An article's coverage counts the query's words anywhere in it, so a very
+ * long article (an amending act's run-on text, a corpus article that swallowed the articles after it) covers almost
+ * any question without answering it; and among articles holding the same words, the one where they stand together
+ * answers more often than the one where they are scattered. For the best {@link PASSAGE_RESCORED_ARTICLES} candidates
+ * that match at least two groups, within {@link PASSAGE_SCAN_CHARS} of text in all, this finds the passage of
  * {@link PASSAGE_CHARS} holding the largest IDF-weighted share of the query's groups (words in the article's heading
- * count for every passage) and scores the article `bm25 × passage coverage` instead of `bm25 × coverage`; the others
- * keep their score, which can only be higher than their passage score would be.
- * @param articleLength text length per article id (`SearchMetadata.articleLength`), to skip short articles unread.
+ * count for every passage) and the window of {@link PROXIMITY_CHARS} holding the largest, and scores the article
+ * `bm25 × passage coverage × (1 + PROXIMITY_WEIGHT × near)`, `near` being the window's weight over the weight of all
+ * the groups the article holds (1 when every word of the question the article holds stands within one sentence-long
+ * window, or in its heading). The others keep their score.
+ * @param articleLength text length per article id (`SearchMetadata.articleLength`), to bound the text read.
  * @param matcher finds the words of the searched stems in a text (`createStemMatcher` over every searched stem).
  * @param groupOf the group index of each searched stem.
  */
@@ -450,38 +493,21 @@ export function rescoreByPassage(
   const counts = new Int32Array(weights.length);
   let budget = PASSAGE_SCAN_CHARS;
   for (const hit of hits.slice(0, PASSAGE_RESCORED_ARTICLES)) {
-    const length = articleLength[hit.article] ?? 0;
-    if (hit.terms.length < 2 || length <= PASSAGE_CHARS) continue;
-    budget -= length;
+    if (hit.terms.length < 2) continue;
+    budget -= articleLength[hit.article] ?? 0;
     if (budget < 0) break;
     const row = index.article(hit.article);
     if (!row) continue;
     const inHeading = new Set(matcher(row.heading).map((m) => groupOf.get(m.stem)));
     const matches = matcher(row.text);
-    counts.fill(0);
-    let covered = 0;
-    let best = 0;
-    let j = 0;
-    for (let i = 0; i < matches.length; i++) {
-      while (j < matches.length && matches[j]!.end - matches[i]!.start <= PASSAGE_CHARS) {
-        const g = groupOf.get(matches[j]!.stem) ?? -1;
-        if (g >= 0) {
-          counts[g] = counts[g]! + 1;
-          if (counts[g] === 1 && !inHeading.has(g)) covered += weights[g]!.weight;
-        }
-        j++;
-      }
-      best = Math.max(best, covered);
-      const g = groupOf.get(matches[i]!.stem) ?? -1;
-      if (g >= 0) {
-        counts[g] = counts[g]! - 1;
-        if (counts[g] === 0 && !inHeading.has(g)) covered -= weights[g]!.weight;
-      }
-    }
+    const passage = windowCoverage(matches, PASSAGE_CHARS, weights, groupOf, inHeading, counts);
+    const near = windowCoverage(matches, PROXIMITY_CHARS, weights, groupOf, inHeading, counts);
     let headingWeight = 0;
     for (const g of inHeading) if (g !== undefined) headingWeight += weights[g]!.weight;
-    const coverage = Math.min(hit.coverage, (best + headingWeight) / totalWeight);
-    hit.score = articleScore(hit.bm25, coverage);
+    const coverage = Math.min(hit.coverage, (passage + headingWeight) / totalWeight);
+    const held = hit.coverage * totalWeight;
+    const closeness = held > 0 ? Math.min(1, (near + headingWeight) / held) : 0;
+    hit.score = articleScore(hit.bm25, coverage) * (1 + PROXIMITY_WEIGHT * closeness);
   }
 }
 
@@ -501,6 +527,48 @@ export function absoluteScore(score: number, weights: readonly GroupWeight[]): n
 }
 /** Ranking score per unit of query weight at which a result's score reaches 1 − 1/e (0.63). */
 const SCORE_SCALE = 1;
+
+/**
+ * The score a result may not exceed when its first article lacks a key term of the question ({@link keyGroups}):
+ * whatever the other results are, a result that does not hold what the question is about is at best a partial match.
+ */
+export const MISSING_KEY_TERM_CEILING = 0.5;
+/** A searched word is a key term when its IDF weight is at least this share of the query's highest. */
+export const KEY_TERM_SHARE = 0.5;
+
+/**
+ * The key terms of a query, as group indexes: the searched groups (not skipped as too common) whose IDF weight is at
+ * least {@link KEY_TERM_SHARE} of the highest group weight: the rare words that say what the question is about
+ * („предизвестие“ in „уволнение без предизвестие“), not the common ones („срок“, „лице“). Empty for no groups.
+ */
+export function keyGroups(weights: readonly GroupWeight[]): number[] {
+  const searched = weights.map((w, i) => ({ w, i })).filter(({ w }) => w.skipped === undefined);
+  const top = Math.max(0, ...searched.map(({ w }) => w.weight));
+  return searched.filter(({ w }) => w.weight >= KEY_TERM_SHARE * top).map(({ i }) => i);
+}
+
+/**
+ * The `score` of a result after the key-term rule: {@link absoluteScore}, at most {@link MISSING_KEY_TERM_CEILING}
+ * when the article it is ranked by (`article`, its first excerpt's) does not hold every key term ({@link keyGroups};
+ * a word counts as held when it or a legal term searched for it is in the article). A result pinned by a reference
+ * the query names (`pinned`) is exempt: the user asked for that article.
+ *
+ * The scale, for users: about 0.9 and above, the article holds every key word of the question, repeatedly or in its
+ * heading or the act's title; about 0.5, a partial match (some of the question's words; a result lacking a key word
+ * never scores above 0.5); about 0.1 and below, it shares one minor word with the question.
+ */
+export function resultScore(
+  score: number,
+  weights: readonly GroupWeight[],
+  article: ArticleHit | undefined,
+  pinned: boolean,
+): number {
+  const value = absoluteScore(score, weights);
+  if (pinned) return value;
+  const held = new Set(article?.terms ?? []);
+  const holdsAll = keyGroups(weights).every((g) => held.has(g));
+  return holdsAll ? value : Math.min(value, MISSING_KEY_TERM_CEILING);
+}
 
 /**
  * A score relative to the best of its kind in the response, as excerpts carry it: `score / best` rounded to 4

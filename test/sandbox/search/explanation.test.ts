@@ -59,7 +59,7 @@ describe('explanation of a result', () => {
   it('finds an article by its heading, which it names, and keeps the heading out of the article before it', () => {
     const result = search(index, { query: 'спукване на балон' }).results[0]!;
     expect(result.document_id).toBe('test-balloons');
-    expect(result.excerpts.map((e) => e.label)).toEqual(['Чл. 2.']);
+    expect(result.excerpts[0]!.label).toBe('Чл. 2.');
     expect(result.explanation).toContain('Чл. 2 е озаглавен „Спукване на балона“.');
     const before = search(index, { query: 'балонът въздух' }).results[0]!.excerpts[0]!;
     expect(before.text).not.toContain('Спукване');
@@ -121,7 +121,7 @@ describe('explanation of a result', () => {
 
   it('says when a word matches in the title as well as in the excerpts, and when short tokens are skipped', () => {
     const explanation = search(index, { query: 'чадър 5 и 7 на' }).results[0]!.explanation as string;
-    expect(explanation).toMatch(/^Съвпадение с „чадър“ в заглавието и в Чл\. \d и Чл\. \d\. /u);
+    expect(explanation).toMatch(/^Съвпадение с „чадър“ в заглавието и в Чл\. \d(?:, Чл\. \d)* и Чл\. \d\. /u);
     expect(explanation).toContain('„и“ и „на“ са пропуснати като твърде общи думи.');
     expect(explanation).toContain('„5“ и „7“ са пропуснати като твърде кратки.');
   });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
 import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import { search } from '../../../src/sandbox/search/index.js';
-import { familyPrefix, orderWithinDocument, rescoreByPassage, scoreDocuments, type ArticleHit } from '../../../src/sandbox/search/ranking.js';
+import { familyPrefix, orderWithinDocument, PASSAGE_CHARS, PROXIMITY_WEIGHT, rescoreByPassage, scoreDocuments, type ArticleHit } from '../../../src/sandbox/search/ranking.js';
 import type { SearchMetadata } from '../../../src/sandbox/search/metadata.js';
 import { createStemMatcher, stem } from '../../../src/sandbox/search/analysis.js';
 import { tempDir, testAct, writeCorpus } from '../fixtures.js';
@@ -67,9 +67,23 @@ describe('article-level ranking', () => {
     const weights = [{ weight: 1 }, { weight: 1 }];
     const stems = ['лодката', 'пристанището'].map((w) => stem(w));
     rescoreByPassage(fake as unknown as SearchIndex, Int32Array.from([0, 20, 2000]), hits, weights, createStemMatcher(stems), new Map(stems.map((s, g) => [s, g])));
-    // Short (under one passage): unchanged. Long: no passage holds both words, so half the coverage, half the score.
-    expect(hits.find((h) => h.article === 1)!.score).toBe(10);
-    expect(hits.find((h) => h.article === 2)!.score).toBe(5);
+    // Short: both words side by side, the full proximity bonus (× 1.5). Long: no passage holds both words, so half the
+    // coverage, and only half the words it holds stand together (× 1.25).
+    expect(hits.find((h) => h.article === 1)!.score).toBe(10 * (1 + PROXIMITY_WEIGHT));
+    expect(hits.find((h) => h.article === 2)!.score).toBe(5 * (1 + PROXIMITY_WEIGHT / 2));
+  });
+
+  it('ranks first, among articles holding the same words, the one where they stand close together', () => {
+    const spread = `лодката ${'дума '.repeat(60)}пристанището`;
+    const text = (id: number): string => (id === 1 ? spread : 'лодката влиза в пристанището');
+    const fake = { article: (id: number) => ({ id, ordinal: 0, label: '', heading: '', excerpt_id: '', text: text(id) }) };
+    const hit = (article: number): ArticleHit => ({ article, document: 1, bm25: 10, terms: [0, 1], coverage: 1, score: 10 });
+    const hits = [hit(1), hit(2)];
+    const stems = ['лодката', 'пристанището'].map((w) => stem(w));
+    const lengths = Int32Array.from([0, spread.length, 30]);
+    rescoreByPassage(fake as unknown as SearchIndex, lengths, hits, [{ weight: 1 }, { weight: 1 }], createStemMatcher(stems), new Map(stems.map((s, g) => [s, g])));
+    expect(spread.length).toBeLessThan(PASSAGE_CHARS);
+    expect(hits.find((h) => h.article === 2)!.score).toBeGreaterThan(hits.find((h) => h.article === 1)!.score);
   });
 
   it('orders an act’s articles by the words that tell them apart within the act', () => {

@@ -75,16 +75,16 @@ describe('search on a synthetic corpus', () => {
     const response = search(lawsIndex, { query: 'часовникар часовници' });
     const result = response.results[0]!;
     expect(result.document_id).toBe('test-long');
-    // The document repeats ref "2": both articles match and keep distinct ids.
-    expect(result.excerpts.map((e) => e.excerpt_id).sort()).toEqual(['test-long:2', 'test-long:2~2']);
-    expect(result.excerpts.map((e) => e.label)).toEqual(['Чл. 2.', 'Чл. 2.']);
+    // The document repeats ref "2": both articles match and keep distinct ids; its third matching article follows.
+    expect(result.excerpts.slice(0, 2).map((e) => e.excerpt_id).sort()).toEqual(['test-long:2', 'test-long:2~2']);
+    expect(result.excerpts.map((e) => e.label)).toEqual(['Чл. 2.', 'Чл. 2.', 'Чл. 1.']);
     expect(search(lawsIndex, { query: 'часовникар часовници' })).toEqual(response);
     for (const excerpt of result.excerpts) {
       expect(excerpt.score).toBeGreaterThan(0);
       expect(excerpt.score).toBeLessThanOrEqual(1);
     }
     expect(Math.max(...result.excerpts.map((e) => e.score!))).toBe(1);
-    expect(result.explanation).toBe('Съвпадение с „часовникар“ и „часовници“ в Чл. 2.');
+    expect(result.explanation).toMatch(/^Съвпадение с „часовникар“ и „часовници“ в Чл. 2/u);
   });
 
   it('cuts a long article to a passage opening on the match, marking the cuts', () => {

@@ -1,0 +1,91 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
+import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import { search } from '../../../src/sandbox/search/index.js';
+import { nominativeTitle } from '../../../src/sandbox/search/metadata.js';
+import { MISSING_KEY_TERM_CEILING } from '../../../src/sandbox/search/ranking.js';
+import { LAWS, tempDir, writeCorpus } from '../fixtures.js';
+
+/** An invented act of the synthetic corpus (its title says it is test data). */
+function act(document_id: string, title: string, date: string, texts: string[]): CorpusDocument {
+  return {
+    document_id,
+    source_type: 'bulgarian_laws_regulations',
+    type: 'Закон',
+    title: `${title} (ТЕСТОВИ ДАННИ)`,
+    date,
+    in_force_date: null,
+    author: 'ТЕСТОВИ ДАННИ: измислен автор',
+    url: `https://example.invalid/${document_id}`,
+    signature: null,
+    elements: texts.map((text, i) => ({ ref: `§${i + 1}`, label: `§ ${i + 1}.`, text: `§ ${i + 1}. ${text}` })),
+  };
+}
+
+/** Amendments of an act the corpus does not hold, and the repeal of another. */
+const ABSENT: CorpusDocument[] = [
+  act('test-harbours-amend-1', 'Закон за изменение и допълнение на Закона за облачните пристанища', '2020-02-02', [
+    'В чл. 5 таксата за акостиране на облак в облачно пристанище се увеличава.',
+  ]),
+  act('test-harbours-amend-2', 'Закон за изменение на Закона за облачните пристанища', '2022-03-03', [
+    'В чл. 7 капитанът на облачното пристанище води дневник на облаците.',
+  ]),
+  act('test-rainbows-repeal', 'Закон за отмяна на Закона за дъгите', '2021-01-01', [
+    'Законът за дъгите се отменя, а дъгата остава без такса за акостиране.',
+  ]),
+];
+
+let index: SearchIndex;
+let cleanup: () => void;
+
+beforeAll(async () => {
+  const t = tempDir();
+  cleanup = t.cleanup;
+  index = await openIndex({ corpusPath: writeCorpus(join(t.dir, 'laws.jsonl'), [...LAWS, ...ABSENT]), dataDir: join(t.dir, 'd') });
+});
+
+afterAll(() => {
+  index.close();
+  cleanup();
+});
+
+describe('an act the corpus holds only through its amendments', () => {
+  it('names the act in the first result, in the nominative, and says the corpus holds only its amendments', () => {
+    const first = search(index, { query: 'такса за акостиране в облачно пристанище' }).results[0]!;
+    expect(first.document_id).toBe('test-harbours-amend-1');
+    expect(first.absent_act).toBe('Закон за облачните пристанища (ТЕСТОВИ ДАННИ)');
+    expect(first.explanation).toContain('Корпусът съдържа само изменения на „Закон за облачните пристанища (ТЕСТОВИ ДАННИ)“');
+  });
+
+  it('says nothing of the kind for an amending act whose act the corpus holds, or for a repeal', () => {
+    const lighthouse = search(index, { query: 'дневника на фара и лодките' }).results.find((r) => r.document_id === 'test-lighthouse-amend');
+    expect(lighthouse).toBeDefined();
+    expect(lighthouse!.absent_act).toBeUndefined();
+    const repeal = search(index, { query: 'дъгата' }).results.find((r) => r.document_id === 'test-rainbows-repeal');
+    expect(repeal).toBeDefined();
+    expect(repeal!.absent_act).toBeUndefined();
+    expect(repeal!.explanation).not.toContain('само изменения');
+  });
+
+  it('turns the title an amending act writes into the act’s own title', () => {
+    expect(nominativeTitle('Търговския закон')).toBe('Търговски закон');
+    expect(nominativeTitle('Закона за движението по пътищата')).toBe('Закон за движението по пътищата');
+    expect(nominativeTitle('Кодекса за социално осигуряване')).toBe('Кодекс за социално осигуряване');
+    expect(nominativeTitle('Наказателно-процесуалния кодекс')).toBe('Наказателно-процесуален кодекс');
+    expect(nominativeTitle('Семейния кодекс')).toBe('Семеен кодекс');
+  });
+});
+
+describe('scores that mean it', () => {
+  it('keeps a result whose article lacks a key word of the question at or below 0.5, however good the rest', () => {
+    const full = search(index, { query: 'пазителят на фара' }).results[0]!;
+    expect(full.score).toBeGreaterThan(MISSING_KEY_TERM_CEILING);
+    // „вулкан“ is in no article: the rarest word of the question, so a key word no result holds.
+    const missing = search(index, { query: 'пазителят на фара вулкан' });
+    expect(missing.results[0]!.document_id).toBe('test-lighthouse');
+    expect(missing.results.every((r) => r.score! <= MISSING_KEY_TERM_CEILING)).toBe(true);
+    const scores = missing.results.map((r) => r.score!);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+  });
+});
