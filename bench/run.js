@@ -78,8 +78,8 @@ async function main() {
     report(
       'index build (full corpus)',
       `${(buildMs / 1000).toFixed(1)} s, ${sizeMiB.toFixed(0)} MiB (${index.documentCount} documents, ${index.articleCount} articles); before (${before.commit}): ${before.index_build_s.toFixed(1)} s (${before.documents} documents, ${before.articles} articles)`,
-      '< 30 s',
-      buildMs < 30_000,
+      '< 15 s',
+      buildMs < 15_000,
     );
     if (index.skippedInputs.length > 0) console.log(`  skipped inputs: ${index.skippedInputs.length} (${index.skippedInputs.map((s) => s.path.split('/').slice(-4).join('/')).join(', ')})`);
 
@@ -95,10 +95,22 @@ async function main() {
     console.log('');
     const kinds = Object.entries(relevance.byKind).filter(([, m]) => m.n > 0);
     const weakest = kinds.reduce((a, b) => (b[1].article_s3 < a[1].article_s3 ? b : a));
-    report('judged set: article-level success@3', `${relevance.overall.article_s3.toFixed(2)} (weakest kind: ${weakest[0]} ${weakest[1].article_s3.toFixed(2)})`, '≥ 0.75, no kind < 0.6', relevance.overall.article_s3 >= 0.75 && weakest[1].article_s3 >= 0.6);
-    if (baseline) {
-      report('judged set: act-level success@1', `${relevance.overall.act_s1.toFixed(2)} (before ${baseline.overall.act_s1.toFixed(2)})`, 'no worse than before', relevance.overall.act_s1 >= baseline.overall.act_s1);
+    report('judged set: article-level success@3', `${relevance.overall.article_s3.toFixed(2)} (weakest kind: ${weakest[0]} ${weakest[1].article_s3.toFixed(2)})`, 'reported');
+    // The goals are on the held-out part: the questions no constant was chosen on.
+    const held = relevance.parts.held_out;
+    report('held out: article success@3', `${held.overall.article_s3.toFixed(2)}, citizen ${held.byKind.citizen.article_s3.toFixed(2)}`, '≥ 0.70, citizen ≥ 0.55', held.overall.article_s3 >= 0.7 && held.byKind.citizen.article_s3 >= 0.55);
+    const heldBefore = baseline?.parts?.held_out;
+    if (heldBefore) {
+      report('held out: act success@1', `${held.overall.act_s1.toFixed(2)} (before ${heldBefore.overall.act_s1.toFixed(2)})`, 'no lower than before', held.overall.act_s1 >= heldBefore.overall.act_s1);
     }
+    const absent = relevance.absent;
+    report('questions on absent acts noted', `${absent.filter((a) => a.noted).length} of ${absent.length}`, 'all', absent.every((a) => a.noted));
+
+    // 2c. The expansions measured alone (Hunspell word forms, not shipped; thesaurus senses, shipped).
+    console.log('\nExpansions, each alone (bench/expansions.js):');
+    const { measureExpansions } = await import('./expansions.js');
+    await measureExpansions({ corpus: [CORPUS], dataDir, log: (line) => console.log(line) });
+    console.log('');
     index.close();
 
     // 3. Sandbox search latency over the fixed queries, warm.
@@ -119,8 +131,8 @@ async function main() {
     report(
       'sandbox search p50 / p95',
       `${percentile(latencies, 50).toFixed(1)} / ${p95.toFixed(1)} ms (${latencies.length} searches); before (${before.commit}): ${before.search_p50_ms.toFixed(1)} / ${before.search_p95_ms.toFixed(1)} ms`,
-      'p95 < 50 ms',
-      p95 < 50,
+      'p50 ≤ 20 ms, p95 < 50 ms',
+      percentile(latencies, 50) <= 20 && p95 < 50,
     );
     report('index open, warm (in-process)', `${openMs.toFixed(0)} ms`, 'reported');
 

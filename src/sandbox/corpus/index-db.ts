@@ -26,6 +26,8 @@
  *   hash, each in file order.
  * - `aliases(alias, doc)`: a `document_id` merged into another text of the same act → the documents rowid it is
  *   served under ("one act, one document"), so that ids served before keep resolving.
+ * - `thesaurus(stem, senses)`: when the inputs hold a thesaurus, its senses by headword stem as JSON
+ *   (`ThesaurusSense[]`), restricted to the stems the index holds (`search/thesaurus.ts`, `restrictToIndex`).
  * - `courts`: every court of the courts file, plus each court a decision names (`court_id`) that the file lacks, with
  *   the decision's `court` as its name (`Съд <court_id>` when it has none) and null type, ECLI code and parent.
  * - `articles`: `id` (= FTS rowid), `doc` (documents rowid), `ordinal` (0-based position in `elements`), `ref`,
@@ -48,6 +50,7 @@ import { isCourtSourceType, KNOWN_SOURCE_TYPES, type DocumentElement, type Docum
 import { ensurePrivateDir, makePrivate } from '../files.js';
 import { processIsRunning } from '../processes.js';
 import { analyze, ANALYZER_VERSION } from '../search/analysis.js';
+import { readThesaurus, restrictToIndex, type ThesaurusSense } from '../search/thesaurus.js';
 import { linkAmendments, type AmendedByEntry, type AmendsEntry, type ElementLinks } from './amended-by.js';
 import { collectCorpus, type SkippedInput } from './collect.js';
 import { excerptIds } from './excerpts.js';
@@ -211,6 +214,11 @@ export interface SearchIndex {
    * Computed once; each call returns fresh copies.
    */
   sourceTypes(): SourceTypeEntry[];
+  /**
+   * The thesaurus the index was built with, restricted to its stems (`search/thesaurus.ts`): senses by headword stem;
+   * undefined when it was built without one. Read on each call (about 30 ms on the real thesaurus): call it once.
+   */
+  thesaurus(): Map<string, ThesaurusSense[]> | undefined;
   /** Every document's metadata row, in rowid order (one array; about 2,000 rows on the full corpus). */
   documentRows(): DocumentRow[];
   /** `[articleId, documentRowid, text length]` of every article, in article order, streamed. */
@@ -326,6 +334,7 @@ CREATE INDEX articles_doc ON articles (doc, ordinal);
 CREATE INDEX articles_ref ON articles (doc, ref);
 CREATE VIRTUAL TABLE fts USING fts5 (stems, heading, content = '');
 CREATE VIRTUAL TABLE fts_vocab USING fts5vocab (fts, 'row');
+CREATE TABLE thesaurus (stem TEXT PRIMARY KEY, senses TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE courts (
   court_id INTEGER PRIMARY KEY,
   name TEXT NOT NULL,
@@ -577,6 +586,16 @@ async function buildIndex(
     checkCancelled();
     db.exec('ANALYZE');
     checkCancelled();
+    if (digest.thesaurus !== undefined) {
+      // The thesaurus, restricted to the stems the index holds (a synonym the corpus lacks can find nothing).
+      const held = new Set((db.prepare('SELECT term FROM fts_vocab').all() as { term: string }[]).map((r) => r.term));
+      const senses = restrictToIndex(readThesaurus(digest.thesaurus.path), (s) => held.has(s));
+      const insert = db.prepare('INSERT INTO thesaurus (stem, senses) VALUES (?, ?)');
+      db.exec('BEGIN');
+      for (const [stem, list] of senses) insert.run(stem, JSON.stringify(list));
+      db.exec('COMMIT');
+      checkCancelled();
+    }
     const setMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
     db.exec('BEGIN');
     setMeta.run('inputs_key', digest.key);
@@ -739,6 +758,10 @@ function createSearchIndex(
     built,
     skippedInputs: JSON.parse(meta.get('skipped_inputs') ?? '[]') as SkippedInput[],
     servedId: (documentId: string): string | undefined => aliasOf(documentId),
+    thesaurus(): Map<string, ThesaurusSense[]> | undefined {
+      const rows = db.prepare('SELECT stem, senses FROM thesaurus').all() as { stem: string; senses: string }[];
+      return rows.length === 0 ? undefined : new Map(rows.map((r) => [r.stem, JSON.parse(r.senses) as ThesaurusSense[]]));
+    },
     sourceTypes(): SourceTypeEntry[] {
       sourceTypes ??= computeSourceTypes(db);
       return sourceTypes.map((entry) => ({ ...entry }));

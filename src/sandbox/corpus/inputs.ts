@@ -24,10 +24,11 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { runPool } from '../../batch/pool.js';
 import { ANALYZER_VERSION } from '../search/analysis.js';
+import { THESAURUS_VERSION } from '../search/thesaurus.js';
 import { cancelledError, CorpusError, hashCorpusFile } from './reader.js';
 
 /** Version of the index's table layout (`index-db.ts`); part of the inputs key, so a layout change rebuilds indexes. */
-export const INDEX_SCHEMA_VERSION = 5;
+export const INDEX_SCHEMA_VERSION = 6;
 
 /** A resolved set of inputs: absolute paths of existing files. */
 export interface CorpusInputs {
@@ -35,6 +36,11 @@ export interface CorpusInputs {
   corpusFiles: readonly string[];
   /** The courts file, when there is one. */
   courtsFile?: string | undefined;
+  /**
+   * The thesaurus (MyThes, `*thesaurus*.dat` or `.dat.gz`, e.g. `bg-thesaurus.dat.gz`), when there is one: optional;
+   * the search then adds synonyms of the senses a query supports (`search/vocabulary.ts`, `withThesaurus`).
+   */
+  thesaurusFile?: string | undefined;
 }
 
 /** Name endings of corpus files in a directory. */
@@ -46,6 +52,11 @@ export const COURTS_FILE_SUFFIX = 'courts.json';
 /** Whether a file name is that of a courts file (`bg-courts.json`, `courts.json`). */
 export function isCourtsFileName(name: string): boolean {
   return name.endsWith(COURTS_FILE_SUFFIX);
+}
+
+/** Whether a file name is a thesaurus's by the naming rule: `thesaurus` in the name, ending `.dat` or `.dat.gz`. */
+export function isThesaurusFileName(name: string): boolean {
+  return /thesaurus[^/\\]*\.dat(?:\.gz)?$/iu.test(name);
 }
 
 /** Name endings of Akoma Ntoso files. */
@@ -102,9 +113,10 @@ function isDirectory(dir: string): boolean {
  * The corpus inputs and courts files in `dir` and its sub-directories (recursively; names starting with `.` skipped),
  * by the naming rule, each directory's entries sorted by name, files of a directory before its sub-directories.
  */
-function scanDirectory(dir: string): { corpusFiles: string[]; courtsFiles: string[] } {
+function scanDirectory(dir: string): { corpusFiles: string[]; courtsFiles: string[]; thesaurusFiles: string[] } {
   const corpusFiles: string[] = [];
   const courtsFiles: string[] = [];
+  const thesaurusFiles: string[] = [];
   const visit = (current: string): void => {
     let names: string[];
     try {
@@ -120,6 +132,8 @@ function scanDirectory(dir: string): { corpusFiles: string[]; courtsFiles: strin
       const file = path.join(current, name);
       if (isCourtsFileName(name)) {
         if (isFile(file)) courtsFiles.push(file);
+      } else if (isThesaurusFileName(name)) {
+        if (isFile(file)) thesaurusFiles.push(file);
       } else if (isCorpusFileName(name) && isFile(file)) {
         corpusFiles.push(file);
       } else if (isDirectory(file)) {
@@ -137,7 +151,7 @@ function scanDirectory(dir: string): { corpusFiles: string[]; courtsFiles: strin
       { what: 'directory' },
     );
   }
-  return { corpusFiles, courtsFiles };
+  return { corpusFiles, courtsFiles, thesaurusFiles };
 }
 
 /**
@@ -153,6 +167,7 @@ function scanDirectory(dir: string): { corpusFiles: string[]; courtsFiles: strin
 export function resolveCorpusInputs(paths: readonly string[]): CorpusInputs {
   const corpusFiles: string[] = [];
   const courtsFiles: string[] = [];
+  const thesaurusFiles: string[] = [];
   for (const given of paths) {
     const absolute = path.resolve(given);
     let info: fs.Stats;
@@ -167,8 +182,10 @@ export function resolveCorpusInputs(paths: readonly string[]): CorpusInputs {
       const found = scanDirectory(absolute);
       corpusFiles.push(...found.corpusFiles);
       courtsFiles.push(...found.courtsFiles);
+      thesaurusFiles.push(...found.thesaurusFiles);
     } else if (info.isFile()) {
-      (isCourtsFileName(path.basename(absolute)) ? courtsFiles : corpusFiles).push(absolute);
+      const name = path.basename(absolute);
+      (isCourtsFileName(name) ? courtsFiles : isThesaurusFileName(name) ? thesaurusFiles : corpusFiles).push(absolute);
     } else {
       throw new CorpusError(absolute, 'is neither a file nor a directory');
     }
@@ -188,7 +205,10 @@ export function resolveCorpusInputs(paths: readonly string[]): CorpusInputs {
     }
     throw new CorpusError('(none)', 'no corpus file given');
   }
-  return courts[0] === undefined ? { corpusFiles: corpus } : { corpusFiles: corpus, courtsFile: courts[0] };
+  const inputs: CorpusInputs = courts[0] === undefined ? { corpusFiles: corpus } : { corpusFiles: corpus, courtsFile: courts[0] };
+  // One thesaurus: the first found (a second one is not an error, it is simply not read).
+  if (thesaurusFiles[0] !== undefined) inputs.thesaurusFile = thesaurusFiles[0];
+  return inputs;
 }
 
 /** One hashed input file. */
@@ -207,6 +227,8 @@ export interface InputsDigest {
   corpus: HashedFile[];
   /** The courts file, when there is one. */
   courts: HashedFile | undefined;
+  /** The thesaurus, when there is one. */
+  thesaurus?: HashedFile | undefined;
 }
 
 /**
@@ -214,10 +236,12 @@ export interface InputsDigest {
  * courts file's SHA-256 (or none), {@link ANALYZER_VERSION} and {@link INDEX_SCHEMA_VERSION}. The order of the corpus
  * files does not matter; a change of any byte of any input, or of the analyzer or the index layout, changes it.
  */
-export function inputsKeyOf(corpusSha256s: readonly string[], courtsSha256: string | undefined): string {
+export function inputsKeyOf(corpusSha256s: readonly string[], courtsSha256: string | undefined, thesaurusSha256?: string): string {
   const corpus = [...corpusSha256s].sort().join(',');
+  // Without a thesaurus the text hashed is the one of before thesauri were read, so such keys are unchanged.
+  const thesaurus = thesaurusSha256 === undefined ? '' : `;thesaurus:${thesaurusSha256}:${THESAURUS_VERSION}`;
   return createHash('sha256')
-    .update(`corpus:${corpus};courts:${courtsSha256 ?? 'none'};analyzer:${ANALYZER_VERSION};schema:${INDEX_SCHEMA_VERSION}`, 'utf8')
+    .update(`corpus:${corpus};courts:${courtsSha256 ?? 'none'};analyzer:${ANALYZER_VERSION};schema:${INDEX_SCHEMA_VERSION}${thesaurus}`, 'utf8')
     .digest('hex')
     .slice(0, 16);
 }
@@ -239,7 +263,11 @@ export async function digestInputs(
   signal?: AbortSignal,
 ): Promise<InputsDigest> {
   if (signal?.aborted) throw cancelledError('Hashing the corpus', signal);
-  const files = [...inputs.corpusFiles, ...(inputs.courtsFile === undefined ? [] : [inputs.courtsFile])];
+  const files = [
+    ...inputs.corpusFiles,
+    ...(inputs.courtsFile === undefined ? [] : [inputs.courtsFile]),
+    ...(inputs.thesaurusFile === undefined ? [] : [inputs.thesaurusFile]),
+  ];
   const sizes = await Promise.all(
     files.map(async (file) => {
       try {
@@ -259,7 +287,7 @@ export async function digestInputs(
     HASH_CONCURRENCY,
     async (i) => {
       const file = files[i]!;
-      const what = file === inputs.courtsFile ? 'courts file' : 'corpus';
+      const what = file === inputs.courtsFile ? 'courts file' : file === inputs.thesaurusFile ? 'thesaurus' : 'corpus';
       const sha256 = await hashCorpusFile(
         file,
         (bytes) => {
@@ -274,9 +302,10 @@ export async function digestInputs(
     },
     () => false,
   );
+  const thesaurus = inputs.thesaurusFile === undefined ? undefined : hashed.pop();
   const courts = inputs.courtsFile === undefined ? undefined : hashed.pop();
   const corpus = hashed.sort((a, b) => (a.sha256 < b.sha256 ? -1 : a.sha256 > b.sha256 ? 1 : a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { key: inputsKeyOf(corpus.map((f) => f.sha256), courts?.sha256), corpus, courts };
+  return { key: inputsKeyOf(corpus.map((f) => f.sha256), courts?.sha256, thesaurus?.sha256), corpus, courts, thesaurus };
 }
 
 /**

@@ -18,14 +18,14 @@
  */
 import { LIMITS, type SearchRequest, type SearchResponse, type SearchResult } from '../../api/types.js';
 import type { SearchIndex } from '../corpus/index-db.js';
-import { analyzeQuery, createStemMatcher, stem } from './analysis.js';
+import { analyze, analyzeQuery, createStemMatcher, stem } from './analysis.js';
 import { excerptArticles, excerptsOf } from './excerpts.js';
 import { explain } from './explanation.js';
 import { allowedDocuments } from './filters.js';
 import { searchMetadata, type DocumentMeta, type SearchMetadata } from './metadata.js';
-import { orderWithinDocument, resultScore, type DocumentHit, pinReferencedArticles, planQuery, rescoreByPassage, scoreArticles, scoreDocuments } from './ranking.js';
+import { MAX_QUERY_TERMS, orderWithinDocument, resultScore, type ArticleHit, type DocumentHit, pinReferencedArticles, planQuery, rescoreByPassage, scoreArticles, scoreDocuments } from './ranking.js';
 import { abbreviationTable, parseReferences, planReferences } from './references.js';
-import { termGroups } from './vocabulary.js';
+import { SENSE_FEEDBACK_ARTICLES, termGroups, withThesaurus } from './vocabulary.js';
 import { chooseSourceTypes, isCaseLawType } from './source-types.js';
 
 /**
@@ -86,9 +86,20 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
   if (terms.length === 0 && referencePlan.pinned.size === 0) return empty;
 
   // Stages 2 and 3.
-  const groups = termGroups(terms);
-  const plan = planQuery(index, metadata, groups);
-  const hits = scoreArticles(index, metadata, plan, allowed);
+  let groups = termGroups(terms);
+  let plan = planQuery(index, metadata, groups);
+  let hits = scoreArticles(index, metadata, plan, allowed);
+  const thesaurus = metadata.thesaurus ?? thesaurusOf(index);
+  // Thesaurus senses the rest of the query supports: synonyms the best candidates hold (see `withThesaurus`). Not for a
+  // query of more words than one query searches (a list of words, not a question): a second pass would double its cost.
+  if (thesaurus !== undefined && groups.length <= MAX_QUERY_TERMS) {
+    const expanded = withThesaurus(groups, thesaurus, feedbackSupport(index, hits));
+    if (expanded !== groups) {
+      groups = [...expanded];
+      plan = planQuery(index, metadata, groups);
+      hits = scoreArticles(index, metadata, plan, allowed);
+    }
+  }
   const searched = plan.stems.flat();
   const matcher = createStemMatcher(
     searched.filter((s) => s.family !== true).map((s) => s.stem),
@@ -149,6 +160,37 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
     return result;
   });
   return { query: request.query, result_count: results.length, results };
+}
+
+/** The thesaurus of each open index, read on its first search that uses it (not at start: see `SearchIndex.thesaurus`). */
+const thesauri = new WeakMap<SearchIndex, { senses: ReturnType<SearchIndex['thesaurus']> }>();
+
+/** The index's thesaurus (`SearchIndex.thesaurus`), read once per index object; undefined when it has none. */
+function thesaurusOf(index: SearchIndex): ReturnType<SearchIndex['thesaurus']> {
+  let entry = thesauri.get(index);
+  if (entry === undefined) {
+    entry = { senses: index.thesaurus() };
+    thesauri.set(index, entry);
+  }
+  return entry.senses;
+}
+
+/** Most characters of one article read for the thesaurus's feedback (the start of a very long article is enough). */
+const FEEDBACK_ARTICLE_CHARS = 4000;
+
+/**
+ * For the thesaurus's sense check: per stem, how many of the best {@link SENSE_FEEDBACK_ARTICLES} candidate articles
+ * (by article score) hold it, reading at most {@link FEEDBACK_ARTICLE_CHARS} of each. `hits` is not reordered.
+ */
+function feedbackSupport(index: SearchIndex, hits: readonly ArticleHit[]): Map<string, number> {
+  const best = [...hits].sort((a, b) => b.score - a.score || a.article - b.article).slice(0, SENSE_FEEDBACK_ARTICLES);
+  const support = new Map<string, number>();
+  for (const hit of best) {
+    const row = index.article(hit.article);
+    if (!row) continue;
+    for (const s of new Set(analyze(`${row.heading} ${row.text.slice(0, FEEDBACK_ARTICLE_CHARS)}`))) support.set(s, (support.get(s) ?? 0) + 1);
+  }
+  return support;
 }
 
 /** Share of the next amending act's score an absent act's evidence adds (1, ½, ¼, … of its acts, best first). */

@@ -6,6 +6,7 @@
 import type { SourceTypeEntry } from '../../api/types.js';
 import type { DocumentRow, SearchIndex } from '../corpus/index-db.js';
 import { analyze } from './analysis.js';
+import type { ThesaurusSense } from './thesaurus.js';
 
 /** A document as the search sees it: its stored row plus what ranking derives from the title. */
 export interface DocumentMeta extends Omit<DocumentRow, 'title_stems' | 'judges_json'> {
@@ -50,6 +51,18 @@ export interface SearchMetadata {
    * and a long query looks up hundreds. Bounded by `STEM_COUNTS_CACHED` (`ranking.ts`).
    */
   stemCounts: Map<string, number>;
+  /**
+   * Thesaurus senses by headword stem (`thesaurus.ts`) to use instead of the index's own (`SearchIndex.thesaurus`,
+   * which `search` reads on first use, so that starting stays fast): for measurements (`bench/expansions.js`).
+   * Undefined: the index's.
+   */
+  thesaurus?: ReadonlyMap<string, readonly ThesaurusSense[]>;
+  /**
+   * Other light stems of the same Hunspell lexeme, by light stem (`morphology.ts`, `buildLexemes`); when set, they
+   * replace the family prefix of a rare typed word (`ranking.ts`, `planQuery`). Undefined in the sandbox: measured
+   * on the judged set, they lost citizen questions (README, "Relevance"); `bench/expansions.js` measures them.
+   */
+  lexemes?: ReadonlyMap<string, readonly string[]>;
 }
 
 const cache = new WeakMap<SearchIndex, SearchMetadata>();
@@ -164,6 +177,7 @@ export function searchMetadata(index: SearchIndex): SearchMetadata {
     sourceTypes: index.sourceTypes(),
     stemCounts: new Map(),
   };
+
   cache.set(index, metadata);
   return metadata;
 }

@@ -49,6 +49,8 @@ export const FAMILY_PREFIX_MIN = 5;
 export const FAMILY_RARE_ARTICLES = 30;
 /** Weight of a family match relative to the typed word. */
 export const FAMILY_WEIGHT = 0.5;
+/** Weight of another form of the typed word's Hunspell lexeme (`SearchMetadata.lexemes`), relative to the word. */
+export const LEXEME_WEIGHT = 0.8;
 
 /**
  * A word of the query as the ranking sees it: the typed word's stem plus, when the vocabulary knows the word, the
@@ -306,6 +308,9 @@ export function planQuery(
     const typed = g.stems[0]!;
     const prefix = familyPrefix(typed.stem);
     if (prefix === undefined || count(typed) >= FAMILY_RARE_ARTICLES) return g.stems;
+    // Word forms from Hunspell, when given (`SearchMetadata.lexemes`), stand in for the prefix.
+    const forms = metadata.lexemes?.get(typed.stem)?.filter((s) => !g.stems.some((x) => x.stem === s));
+    if (forms !== undefined && forms.length > 0) return [...g.stems, ...forms.map((s) => ({ stem: s, weight: LEXEME_WEIGHT, expansion: s }))];
     return [...g.stems, { stem: prefix, weight: FAMILY_WEIGHT, family: true }];
   });
   const counts = withFamilies.map((list) => list.map(count));

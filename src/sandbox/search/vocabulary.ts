@@ -12,7 +12,8 @@
  */
 import { analyze, isIndexable, stem } from './analysis.js';
 import type { QueryTerm } from './analysis.js';
-import { EXPANSION_WEIGHT, type TermGroup } from './ranking.js';
+import { EXPANSION_WEIGHT, type GroupStem, type TermGroup } from './ranking.js';
+import type { ThesaurusSense } from './thesaurus.js';
 
 /** One entry: everyday words and the legal terms they stand for. */
 export interface VocabularyEntry {
@@ -126,4 +127,48 @@ export function termGroups(terms: readonly QueryTerm[]): TermGroup[] {
     }
     return group;
   });
+}
+
+/** Weight of a thesaurus synonym relative to the typed word (below the hand-kept vocabulary's {@link EXPANSION_WEIGHT}). */
+export const THESAURUS_WEIGHT = 0.4;
+/** Best candidate articles whose words decide which thesaurus senses the rest of the query supports. */
+export const SENSE_FEEDBACK_ARTICLES = 20;
+/** A synonym is used when at least this many of the feedback articles hold it. */
+export const SENSE_SUPPORT = 4;
+
+/**
+ * Adds thesaurus synonyms to the query's term groups, only for the senses the rest of the query supports: a synonym
+ * is added (weight {@link THESAURUS_WEIGHT}, `expansion` = the synonym as the thesaurus writes it) when it is a single
+ * stem that at least {@link SENSE_SUPPORT} of the query's best candidate articles hold (`support`: stem → how many of
+ * those articles hold it, see `search`): so „капаро“ reaches „задатък“ when the articles the other words of the
+ * question found speak of it, and a sense of the word that nothing else in the question is about stays out. Stems
+ * the query already searches are not added twice.
+ * @param thesaurus senses by headword stem (`thesaurus.ts`, restricted to the index's stems).
+ * @returns new groups (the given ones are not changed); the same array when nothing was added.
+ */
+export function withThesaurus(
+  groups: readonly TermGroup[],
+  thesaurus: ReadonlyMap<string, readonly ThesaurusSense[]>,
+  support: ReadonlyMap<string, number>,
+): readonly TermGroup[] {
+  const searched = new Set(groups.flatMap((g) => g.stems.map((s) => s.stem)));
+  let changed = false;
+  const result = groups.map((group) => {
+    const senses = thesaurus.get(group.term.stem);
+    if (senses === undefined || group.term.surfaces.length === 0) return group;
+    const added: GroupStem[] = [];
+    for (const sense of senses) {
+      for (const synonym of sense.synonyms) {
+        const [only, ...rest] = synonym.stems;
+        if (only === undefined || rest.length > 0 || searched.has(only)) continue;
+        if ((support.get(only) ?? 0) < SENSE_SUPPORT) continue;
+        searched.add(only);
+        added.push({ stem: only, weight: THESAURUS_WEIGHT, expansion: synonym.term });
+      }
+    }
+    if (added.length === 0) return group;
+    changed = true;
+    return { term: group.term, stems: [...group.stems, ...added] };
+  });
+  return changed ? result : groups;
 }

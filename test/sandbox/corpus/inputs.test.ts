@@ -61,9 +61,26 @@ describe('resolveCorpusInputs', () => {
     expect([a, act, payload].map(corpusFileKind)).toEqual(['jsonl', 'akn', 'payload']);
   });
 
+  it('takes a thesaurus (*thesaurus*.dat or .dat.gz) from a directory or by name, and its content changes the key', async () => {
+    const d = dir();
+    const a = writeCorpus(join(d, 'a.jsonl'), LAWS);
+    mkdirSync(join(d, 'sub'));
+    // Synthetic MyThes text (test data, not from any real thesaurus).
+    const thesaurus = join(d, 'sub', 'test-thesaurus.dat');
+    writeFileSync(thesaurus, 'UTF-8\nпазач|1\n(същ.)|пазител\n');
+    expect(resolveCorpusInputs([d])).toEqual({ corpusFiles: [a], thesaurusFile: thesaurus });
+    expect(resolveCorpusInputs([a, thesaurus])).toEqual({ corpusFiles: [a], thesaurusFile: thesaurus });
+    const without = await corpusInputsKey({ corpusFiles: [a] });
+    const withIt = await corpusInputsKey({ corpusFiles: [a], thesaurusFile: thesaurus });
+    expect(withIt).not.toBe(without);
+    writeFileSync(thesaurus, 'UTF-8\nпазач|1\n(същ.)|страж\n');
+    expect(await corpusInputsKey({ corpusFiles: [a], thesaurusFile: thesaurus })).not.toBe(withIt);
+  });
+
   it.skipIf(!existsSync(SHARED_CORPUS))('finds in ../shared/corpus the statutes, the decisions, the consolidated acts, the Akoma Ntoso acts, the payloads and the courts', () => {
     const inputs = resolveCorpusInputs([SHARED_CORPUS]);
     expect(inputs.courtsFile).toBe(join(SHARED_CORPUS, 'bg-courts.json'));
+    expect(inputs.thesaurusFile).toBe(join(SHARED_CORPUS, 'bg-thesaurus.dat.gz'));
     const kinds = { jsonl: 0, akn: 0, payload: 0 };
     for (const file of inputs.corpusFiles) kinds[corpusFileKind(file)]++;
     expect(kinds).toEqual({ jsonl: 3, akn: 603, payload: 10 });

@@ -1,0 +1,82 @@
+// The query expansions measured alone against the light stemmer: thesaurus synonyms (shipped) and Bulgarian word forms from the Hunspell dictionary (dictionary-bg read
+// by hunspell-reader, src/sandbox/search/morphology.ts; not shipped) in place of the family prefix, and thesaurus
+// synonyms of the senses the query's best candidates support (../shared/corpus/bg-thesaurus.dat.gz,
+// src/sandbox/search/thesaurus.ts). Each alone, on the tuning part and the held-out part of the judged set.
+//
+//   node bench/expansions.js      (needs `npm run build`; part of `npm run bench`)
+//
+// Corpus: $PRAVO_SANDBOX_CORPUS or ../shared/corpus; index in $PRAVO_BENCH_DATA_DIR or a temporary directory.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { evaluate, loadJudgedSet, PARTS } from './relevance.js';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Runs the comparison; returns rows `{ variant, part, metrics }` and prints them as a table. */
+export async function measureExpansions({ corpus, dataDir, log = console.log }) {
+  const dist = (m) => pathToFileURL(path.join(repo, 'dist', 'sandbox', m)).href;
+  const [{ openIndex }, { resolveCorpusInputs }, { search }, { searchMetadata }, { buildLexemes }, { readThesaurus, restrictToIndex }] = await Promise.all(
+    ['corpus/index-db.js', 'corpus/inputs.js', 'search/index.js', 'search/metadata.js', 'search/morphology.js', 'search/thesaurus.js'].map((m) => import(dist(m))),
+  );
+  const inputs = resolveCorpusInputs(corpus);
+  const index = await openIndex({ inputs, dataDir });
+  const thesaurusFile = corpus.map((c) => path.join(c, 'bg-thesaurus.dat.gz')).find((f) => fs.existsSync(f));
+  try {
+    const db = new DatabaseSync(index.path, { readOnly: true });
+    const held = new Set(db.prepare('SELECT term FROM fts_vocab').all().map((r) => r.term));
+    db.close();
+    const metadata = searchMetadata(index);
+    const shipped = metadata.thesaurus;
+    const none = new Map(); // an empty thesaurus: no synonyms (undefined would fall back to the index's)
+    let started = performance.now();
+    const lexemes = await buildLexemes((s) => held.has(s));
+    const lexemesMs = performance.now() - started;
+    started = performance.now();
+    const thesaurus = thesaurusFile === undefined ? undefined : restrictToIndex(readThesaurus(thesaurusFile), (s) => held.has(s));
+    const thesaurusMs = performance.now() - started;
+    log(`  Hunspell lexemes: ${lexemes.size} stems with other forms in the index (${(lexemesMs / 1000).toFixed(1)} s); thesaurus: ${thesaurus === undefined ? 'not found' : `${thesaurus.size} headwords with synonyms in the index (${(thesaurusMs / 1000).toFixed(1)} s)`}`);
+    const questions = loadJudgedSet();
+    const variants = [
+      ['light stemmer alone', () => {}],
+      ...(thesaurus === undefined ? [] : [['+ thesaurus senses (shipped)', () => (metadata.thesaurus = thesaurus)]]),
+      ['+ Hunspell word forms', () => (metadata.lexemes = lexemes)],
+    ];
+    const rows = [];
+    for (const [variant, set] of variants) {
+      delete metadata.lexemes;
+      metadata.thesaurus = none;
+      set();
+      const result = await evaluate((query, k) => search(index, { query, max_results: k }), questions);
+      for (const part of PARTS) rows.push({ variant, part, metrics: result.parts[part] });
+    }
+    delete metadata.lexemes;
+    if (shipped === undefined) delete metadata.thesaurus;
+    else metadata.thesaurus = shipped;
+    const fixed = (v) => (typeof v === 'number' ? v.toFixed(2) : '–');
+    log(`  ${'variant'.padEnd(26)} ${'part'.padEnd(9)} art@3  citizen art@3  act@1`);
+    for (const { variant, part, metrics } of rows) {
+      log(`  ${variant.padEnd(26)} ${part.padEnd(9)} ${fixed(metrics.overall.article_s3).padStart(5)}  ${fixed(metrics.byKind.citizen.article_s3).padStart(13)}  ${fixed(metrics.overall.act_s1).padStart(5)}`);
+    }
+    return rows;
+  } finally {
+    index.close();
+  }
+}
+
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const fromEnv = (process.env.PRAVO_SANDBOX_CORPUS ?? '').split(path.delimiter).filter((e) => e.trim() !== '');
+  const corpus = fromEnv.length > 0 ? fromEnv : [path.resolve(repo, '..', 'shared', 'corpus')];
+  const given = process.env.PRAVO_BENCH_DATA_DIR;
+  const dataDir = given ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pravo-expansions-'));
+  measureExpansions({ corpus, dataDir })
+    .catch((error) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exitCode = 1;
+    })
+    .finally(() => {
+      if (given === undefined) fs.rmSync(dataDir, { recursive: true, force: true });
+    });
+}
