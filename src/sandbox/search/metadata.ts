@@ -146,7 +146,9 @@ export function searchMetadata(index: SearchIndex): SearchMetadata {
     // An act repealed by an act of the corpus („Закон за отмяна на …“) is not an act whose amendments stand for it.
     const repeal = /^\s*\S+\s+за\s+(?:отмяна|отменяне)/iu.test(meta.title);
     if (meta.amends.length === 0 && amended !== '' && !repeal && !holdsTitle(primaryTitles, amended)) {
-      meta.absentAct = nominativeTitle(AMENDING_TITLE.exec(meta.title)?.[1] ?? '');
+      // The nominative's stems too: „Семейния кодекс“ and „Семеен кодекс“ stem apart, and the corpus holds the code.
+      const nominative = nominativeTitle(AMENDING_TITLE.exec(meta.title)?.[1] ?? '');
+      if (!holdsTitle(primaryTitles, analyze(nominative).join(' '))) meta.absentAct = nominative;
     }
   }
   // Laws and codes of one title: each is followed by the later ones (the corpus holds acts as first published, among
