@@ -160,6 +160,19 @@ describe('pravo answer: polling', () => {
     expect(result.stdout).toContain('Закон за примерните уведомления (ТЕСТОВИ ДАННИ)');
   });
 
+  it('says above the answer when its first source amends an act the service does not hold', async () => {
+    const clock = new FakeClock();
+    const job = succeededJob('ans_1');
+    job.sources![0] = { ...job.sources![0]!, absent_act: 'Закон за примерните облаци (ТЕСТОВИ ДАННИ)' };
+    await serve(clock, [{ statuses: [job] }]);
+    const result = await drive(clock, ['answer', QUESTION]);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain('The service holds only amendments of „Закон за примерните облаци (ТЕСТОВИ ДАННИ)“');
+    const plain = new FakeClock();
+    await serve(plain, [{ statuses: [succeededJob('ans_2')] }]);
+    expect((await drive(plain, ['answer', QUESTION])).stderr).not.toContain('only amendments');
+  });
+
   it('--json prints the final job exactly as the server sent it', async () => {
     const clock = new FakeClock();
     await serve(clock, [{ statuses: [succeededJob('ans_1')] }]);

@@ -81,6 +81,24 @@ async function serve(respond: (r: Recorded) => { status: number; body: string; h
   return server;
 }
 
+describe('pravo search: an act the service holds only through its amendments', () => {
+  it('says so in one line on stderr above the results, naming the act, and keeps stdout data', async () => {
+    const first = { ...JSON.parse(response()).results[0], absent_act: 'Тестов закон за облаците (синтетичен)\u001b[2J' };
+    await serve(() => ({ status: 200, body: response({ results: [first], result_count: 1 }) }));
+    const result = await runPravo(['search', QUERY], { env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain('The service holds only amendments of „Тестов закон за облаците (синтетичен)');
+    expect(hasControlSequences(result.stderr)).toBe(false);
+    expect(result.stdout.split('\n')[0]!.split('\t')[1]).toBe('doc-1');
+  });
+
+  it('says nothing when the first result carries no absent act', async () => {
+    await serve(() => ({ status: 200, body: response() }));
+    const result = await runPravo(['search', QUERY], { env });
+    expect(result.stderr).toBe('');
+  });
+});
+
 describe('pravo search: output forms', () => {
   it('piped: one tab-separated line of 10 fields per result, no colour, no spinner, the request as the contract says', async () => {
     const server = await serve((r) => (r.url === '/v1/catalog/source-types' ? { status: 200, body: SOURCE_TYPES } : { status: 200, body: response() }));

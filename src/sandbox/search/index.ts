@@ -205,7 +205,7 @@ const ABSENT_EVIDENCE_DECAY = 0.5;
  * evidence (it stands for the absent act). Otherwise the order is kept.
  * @param documents ranked best first (`scoreDocuments`); returned reordered (a new array) or as is.
  */
-function leadWithAbsentAct(documents: DocumentHit[]): DocumentHit[] {
+export function leadWithAbsentAct(documents: DocumentHit[]): DocumentHit[] {
   const first = documents[0];
   if (first === undefined || first.meta.absentAct !== null) return documents;
   const evidence = new Map<string, { score: number; factor: number; best: DocumentHit }>();

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
 import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
-import { search } from '../../../src/sandbox/search/index.js';
+import { leadWithAbsentAct, search } from '../../../src/sandbox/search/index.js';
+import type { DocumentHit } from '../../../src/sandbox/search/ranking.js';
 import { nominativeTitle } from '../../../src/sandbox/search/metadata.js';
 import { MISSING_KEY_TERM_CEILING } from '../../../src/sandbox/search/ranking.js';
 import { LAWS, tempDir, writeCorpus } from '../fixtures.js';
@@ -95,5 +96,25 @@ describe('scores that mean it', () => {
     expect(missing.results.every((r) => r.score! <= MISSING_KEY_TERM_CEILING)).toBe(true);
     const scores = missing.results.map((r) => r.score!);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+  });
+});
+
+describe('the amendments of an absent act as evidence', () => {
+  /** A scored document for `leadWithAbsentAct` (only the fields it reads). */
+  const hit = (document_id: string, score: number, absentAct: string | null = null): DocumentHit =>
+    ({ meta: { document_id, absentAct }, articles: [], score, coverage: 1, termsInArticles: new Set(), termsInTitle: new Set() }) as unknown as DocumentHit;
+
+  it('leads with the best amending act when the act’s amendments together outweigh the first result, scored as their sum', () => {
+    const ranked = [hit('weak-match', 0.1), hit('amend-1', 0.08, 'X'), hit('other', 0.07), hit('amend-2', 0.06, 'X')];
+    const led = leadWithAbsentAct(ranked);
+    expect(led.map((d) => d.meta.document_id)).toEqual(['amend-1', 'weak-match', 'other', 'amend-2']);
+    expect(led[0]!.score).toBeCloseTo(0.08 + 0.06 / 2);
+  });
+
+  it('keeps the order when the first result outweighs them, or is itself such an act', () => {
+    const strong = [hit('strong', 0.5), hit('amend-1', 0.08, 'X'), hit('amend-2', 0.06, 'X')];
+    expect(leadWithAbsentAct(strong)).toBe(strong);
+    const already = [hit('amend-1', 0.08, 'X'), hit('other', 0.07)];
+    expect(leadWithAbsentAct(already)).toBe(already);
   });
 });
