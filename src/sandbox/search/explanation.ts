@@ -144,12 +144,21 @@ export function explain(
     parts.push(`${enumerate(quote(words.elsewhere))} ${agree(n, 'се среща', 'се срещат')} в други части на документа.`);
   }
   if (words.missing.length > 0) parts.push(`Няма съвпадение за ${enumerate(quote(words.missing))}.`);
-  // The legal terms searched for everyday words (see vocabulary.ts). Named without the words they stand for, so that
-  // every word of the query stays named exactly once.
-  const legalTerms = [...new Set(plan.stems.flat().flatMap((s) => (s.expansion === undefined ? [] : [s.expansion])))];
+  // The legal terms searched for everyday words (see vocabulary.ts), then the thesaurus's synonyms and the word forms.
+  // Named without the words they stand for, so that every word of the query stays named exactly once.
+  const expansions = (source: GroupStem['source']): string[] => [
+    ...new Set(plan.stems.flat().flatMap((s) => (s.expansion === undefined || s.source !== source ? [] : [s.expansion]))),
+  ];
+  const legalTerms = expansions(undefined);
   if (legalTerms.length > 0) {
     parts.push(`${agree(legalTerms.length, 'Търсен е и правният термин', 'Търсени са и правните термини')} ${enumerate(quote(legalTerms))}.`);
   }
+  const synonyms = expansions('thesaurus');
+  if (synonyms.length > 0) {
+    parts.push(`${agree(synonyms.length, 'Търсен е и синонимът', 'Търсени са и синонимите')} ${enumerate(quote(synonyms))}.`);
+  }
+  const forms = expansions('forms');
+  if (forms.length > 0) parts.push(`${agree(forms.length, 'Търсена е и формата', 'Търсени са и формите')} ${enumerate(quote(forms))}.`);
   if (words.frequent.length > 0) {
     const n = words.frequent.length;
     parts.push(

@@ -29,6 +29,11 @@ export interface GroupStem {
   weight: number;
   /** The synonym's words as the vocabulary writes them, for the explanation; absent for the typed word. */
   expansion?: string;
+  /**
+   * Where `expansion` comes from: the hand-kept vocabulary of legal terms (absent), the thesaurus, or Hunspell's word
+   * forms; the explanation names them apart (a thesaurus synonym is not a legal term).
+   */
+  source?: 'thesaurus' | 'forms';
   /** A word-family prefix (see {@link familyPrefix}): matches every stem beginning with `stem`. */
   family?: boolean;
 }
@@ -310,7 +315,9 @@ export function planQuery(
     if (prefix === undefined || count(typed) >= FAMILY_RARE_ARTICLES) return g.stems;
     // Word forms from Hunspell, when given (`SearchMetadata.lexemes`), stand in for the prefix.
     const forms = metadata.lexemes?.get(typed.stem)?.filter((s) => !g.stems.some((x) => x.stem === s));
-    if (forms !== undefined && forms.length > 0) return [...g.stems, ...forms.map((s) => ({ stem: s, weight: LEXEME_WEIGHT, expansion: s }))];
+    if (forms !== undefined && forms.length > 0) {
+      return [...g.stems, ...forms.map((s): GroupStem => ({ stem: s, weight: LEXEME_WEIGHT, expansion: s, source: 'forms' }))];
+    }
     return [...g.stems, { stem: prefix, weight: FAMILY_WEIGHT, family: true }];
   });
   const counts = withFamilies.map((list) => list.map(count));

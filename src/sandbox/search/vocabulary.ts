@@ -155,9 +155,10 @@ export const SENSE_SUPPORT = 4;
  * Adds thesaurus synonyms to the query's term groups, only for the senses the rest of the query supports: a synonym
  * is added (weight {@link THESAURUS_WEIGHT}, `expansion` = the synonym as the thesaurus writes it) when it is a single
  * stem that at least {@link SENSE_SUPPORT} of the query's best candidate articles hold (`support`: stem → how many of
- * those articles hold it, see `search`): so „капаро“ reaches „задатък“ when the articles the other words of the
- * question found speak of it, and a sense of the word that nothing else in the question is about stays out. Stems
- * the query already searches are not added twice.
+ * those articles hold it, see `search`): so a word reaches a synonym the law writes when the articles the other words
+ * of the question found speak of it, and a sense of the word that nothing else in the question is about stays out.
+ * Stems the query already searches are not added twice, and a word the vocabulary ({@link VOCABULARY}) knows gets
+ * none: its legal terms say what it means in the law better than a general synonym.
  * @param thesaurus senses by headword stem (`thesaurus.ts`, restricted to the index's stems).
  * @returns new groups (the given ones are not changed); the same array when nothing was added.
  */
@@ -170,7 +171,8 @@ export function withThesaurus(
   let changed = false;
   const result = groups.map((group) => {
     const senses = thesaurus.get(group.term.stem);
-    if (senses === undefined || group.term.surfaces.length === 0) return group;
+    // A word the hand-kept vocabulary knows is searched by the law's terms for it, not by general synonyms.
+    if (senses === undefined || group.term.surfaces.length === 0 || group.stems.some((s) => s.expansion !== undefined)) return group;
     const added: GroupStem[] = [];
     for (const sense of senses) {
       for (const synonym of sense.synonyms) {
@@ -178,7 +180,7 @@ export function withThesaurus(
         if (only === undefined || rest.length > 0 || searched.has(only)) continue;
         if ((support.get(only) ?? 0) < SENSE_SUPPORT) continue;
         searched.add(only);
-        added.push({ stem: only, weight: THESAURUS_WEIGHT, expansion: synonym.term });
+        added.push({ stem: only, weight: THESAURUS_WEIGHT, expansion: synonym.term, source: 'thesaurus' });
       }
     }
     if (added.length === 0) return group;

@@ -55,7 +55,7 @@ describe('thesaurus synonyms', () => {
     const plain = search(withoutThesaurus, { query }).results[0]!;
     const expanded = search(withThesaurus, { query }).results[0]!;
     expect(expanded.excerpts[0]!.excerpt_id).toBe('test-beacons:5');
-    expect(expanded.explanation).toContain('пазител');
+    expect(expanded.explanation).toContain('Търсен е и синонимът „пазител“.');
     expect(plain.explanation).not.toContain('пазител');
   });
 
