@@ -1,7 +1,8 @@
 // The query expansions measured alone against the light stemmer: thesaurus synonyms (shipped) and Bulgarian word forms from the Hunspell dictionary (dictionary-bg read
 // by hunspell-reader, src/sandbox/search/morphology.ts; not shipped) in place of the family prefix, and thesaurus
 // synonyms of the senses the query's best candidates support (../shared/corpus/bg-thesaurus.dat.gz,
-// src/sandbox/search/thesaurus.ts). Each alone, on the tuning part and the held-out part of the judged set.
+// src/sandbox/search/thesaurus.ts), and relevance feedback within the best acts (ranking.ts, feedbackWithinDocument;
+// not shipped). Each alone (feedback on top of the thesaurus), on the tuning part and the held-out part of the judged set.
 //
 //   node bench/expansions.js      (needs `npm run build`; part of `npm run bench`)
 //
@@ -43,22 +44,28 @@ export async function measureExpansions({ corpus, dataDir, log = console.log }) 
       ['light stemmer alone', () => {}],
       ...(thesaurus === undefined ? [] : [['+ thesaurus senses (shipped)', () => (metadata.thesaurus = thesaurus)]]),
       ['+ Hunspell word forms', () => (metadata.lexemes = lexemes)],
+      ['+ thesaurus, + feedback in best acts', () => {
+        metadata.feedback = true;
+        if (shipped !== undefined) metadata.thesaurus = shipped;
+      }],
     ];
     const rows = [];
     for (const [variant, set] of variants) {
       delete metadata.lexemes;
+      delete metadata.feedback;
       metadata.thesaurus = none;
       set();
       const result = await evaluate((query, k) => search(index, { query, max_results: k }), questions);
       for (const part of PARTS) rows.push({ variant, part, metrics: result.parts[part] });
     }
     delete metadata.lexemes;
+    delete metadata.feedback;
     if (shipped === undefined) delete metadata.thesaurus;
     else metadata.thesaurus = shipped;
     const fixed = (v) => (typeof v === 'number' ? v.toFixed(2) : '–');
-    log(`  ${'variant'.padEnd(26)} ${'part'.padEnd(9)} art@3  citizen art@3  act@1`);
+    log(`  ${'variant'.padEnd(38)} ${'part'.padEnd(9)} art@3  citizen art@3  act@1`);
     for (const { variant, part, metrics } of rows) {
-      log(`  ${variant.padEnd(26)} ${part.padEnd(9)} ${fixed(metrics.overall.article_s3).padStart(5)}  ${fixed(metrics.byKind.citizen.article_s3).padStart(13)}  ${fixed(metrics.overall.act_s1).padStart(5)}`);
+      log(`  ${variant.padEnd(38)} ${part.padEnd(9)} ${fixed(metrics.overall.article_s3).padStart(5)}  ${fixed(metrics.byKind.citizen.article_s3).padStart(13)}  ${fixed(metrics.overall.act_s1).padStart(5)}`);
     }
     return rows;
   } finally {

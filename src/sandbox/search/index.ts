@@ -23,7 +23,7 @@ import { excerptArticles, excerptsOf } from './excerpts.js';
 import { explain } from './explanation.js';
 import { allowedDocuments } from './filters.js';
 import { searchMetadata, type DocumentMeta, type SearchMetadata } from './metadata.js';
-import { MAX_QUERY_TERMS, orderWithinDocument, resultScore, type ArticleHit, type DocumentHit, pinReferencedArticles, planQuery, rescoreByPassage, scoreArticles, scoreDocuments } from './ranking.js';
+import { FEEDBACK_DOCUMENTS, feedbackWithinDocument, idf, MAX_QUERY_TERMS, orderWithinDocument, resultScore, type ArticleHit, type DocumentHit, pinReferencedArticles, planQuery, rescoreByPassage, scoreArticles, scoreDocuments } from './ranking.js';
 import { abbreviationTable, parseReferences, planReferences } from './references.js';
 import { SENSE_FEEDBACK_ARTICLES, termGroups, withThesaurus } from './vocabulary.js';
 import { chooseSourceTypes, isCaseLawType } from './source-types.js';
@@ -110,6 +110,16 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
   const maxResults = request.max_results ?? LIMITS.maxResultsDefault;
   const scored = leadWithAbsentAct(scoreDocuments(hits, metadata, groups, plan.weights, allowed, referencePlan.boost));
   for (const doc of scored.slice(0, maxResults)) orderWithinDocument(doc, groups.length);
+  if (metadata.feedback === true) {
+    // Relevance feedback within the best acts (measured in bench/expansions.js; off unless asked).
+    const searchedStems = new Set(plan.stems.flat().map((s) => s.stem));
+    const stemsOf = (article: number): string[] => {
+      const row = index.article(article);
+      return row === undefined ? [] : analyze(`${row.heading} ${row.text.slice(0, FEEDBACK_ARTICLE_CHARS)}`);
+    };
+    const idfOf = (s: string): number => idf(index.stemArticleCount(s), metadata.articleCount);
+    for (const doc of scored.slice(0, FEEDBACK_DOCUMENTS)) feedbackWithinDocument(doc, stemsOf, searchedStems, idfOf);
+  }
   const ranked = pinReferencedArticles(scored, referencePlan.pinned, metadata, plan.weights, referencePlan.followers).slice(0, maxResults);
   if (ranked.length === 0) return empty;
 

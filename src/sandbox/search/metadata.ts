@@ -63,6 +63,11 @@ export interface SearchMetadata {
    * on the judged set, they lost citizen questions (README, "Relevance"); `bench/expansions.js` measures them.
    */
   lexemes?: ReadonlyMap<string, readonly string[]>;
+  /**
+   * True: re-rank the best acts' articles by relevance feedback (`ranking.ts`, `feedbackWithinDocument`). Off in the
+   * sandbox; `bench/expansions.js` measures it.
+   */
+  feedback?: boolean;
 }
 
 const cache = new WeakMap<SearchIndex, SearchMetadata>();

@@ -241,6 +241,58 @@ export function orderWithinDocument(doc: DocumentHit, groupCount: number): void 
 }
 const LOCAL_EXPONENT = 1;
 
+/** Documents (best first) whose articles are re-ranked by relevance feedback ({@link feedbackWithinDocument}). */
+export const FEEDBACK_DOCUMENTS = 3;
+/** Articles of such a document whose words make its feedback model. */
+export const FEEDBACK_ARTICLES = 3;
+/** Articles of such a document (best first) re-ranked by the model. */
+export const FEEDBACK_RERANKED = 12;
+/** Words of the feedback model (its heaviest, those the query does not search already). */
+export const FEEDBACK_TERMS = 10;
+/** Weight of the feedback model: an article holding all its words scores this much more. */
+export const FEEDBACK_WEIGHT = 0.5;
+
+/**
+ * Relevance feedback within a document (RM3 restricted to the best acts): its best {@link FEEDBACK_ARTICLES}
+ * articles make a model of the question's words in this act, P(w) ∝ Σ score(a) × tf(w, a) / |a|, times the word's
+ * IDF (so that words every article of the corpus writes do not lead), keeping the {@link FEEDBACK_TERMS} heaviest words
+ * the query does not already search; each of its next articles, up to {@link FEEDBACK_RERANKED}, scores
+ * `× (1 + FEEDBACK_WEIGHT × share of the model's weight it holds)`, and the articles are re-ordered. Reads up to
+ * {@link FEEDBACK_RERANKED} articles of the document. Changes which articles are excerpted, not the document's rank.
+ * @param stemsOf the analysed stems of an article (`analyze` of its heading and text).
+ * @param searched the stems the query searches.
+ * @param idfOf a stem's IDF over articles.
+ */
+export function feedbackWithinDocument(
+  doc: DocumentHit,
+  stemsOf: (article: number) => readonly string[],
+  searched: ReadonlySet<string>,
+  idfOf: (stem: string) => number,
+): void {
+  const head = doc.articles.slice(0, FEEDBACK_RERANKED);
+  if (head.length <= 1) return;
+  const stems = new Map(head.map((a) => [a.article, stemsOf(a.article)]));
+  const model = new Map<string, number>();
+  const sources = head.slice(0, FEEDBACK_ARTICLES);
+  const total = sources.reduce((sum, a) => sum + a.score, 0) || 1;
+  for (const a of sources) {
+    const words = stems.get(a.article)!;
+    if (words.length === 0) continue;
+    for (const w of words) if (!searched.has(w)) model.set(w, (model.get(w) ?? 0) + a.score / total / words.length);
+  }
+  const weighted = [...model].map(([w, p]): [string, number] => [w, p * idfOf(w)]).sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
+  const top = weighted.slice(0, FEEDBACK_TERMS);
+  const mass = top.reduce((sum, [, p]) => sum + p, 0);
+  if (mass <= 0) return;
+  for (const a of head.slice(FEEDBACK_ARTICLES)) {
+    const words = new Set(stems.get(a.article)!);
+    const held = top.reduce((sum, [w, p]) => sum + (words.has(w) ? p : 0), 0);
+    a.score *= 1 + FEEDBACK_WEIGHT * (held / mass);
+  }
+  const rest = doc.articles.slice(FEEDBACK_RERANKED);
+  doc.articles = [...head.sort((a, b) => b.score - a.score || a.article - b.article), ...rest];
+}
+
 /** A referenced article's document scores at least this much per unit of query weight (score ≈ 0.95). */
 const REFERENCE_SCORE = 3;
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
 import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import { search } from '../../../src/sandbox/search/index.js';
-import { familyPrefix, orderWithinDocument, PASSAGE_CHARS, PROXIMITY_WEIGHT, rescoreByPassage, scoreDocuments, type ArticleHit } from '../../../src/sandbox/search/ranking.js';
+import { familyPrefix, feedbackWithinDocument, orderWithinDocument, PASSAGE_CHARS, PROXIMITY_WEIGHT, rescoreByPassage, scoreDocuments, type ArticleHit, type DocumentHit } from '../../../src/sandbox/search/ranking.js';
 import type { SearchMetadata } from '../../../src/sandbox/search/metadata.js';
 import { createStemMatcher, stem } from '../../../src/sandbox/search/analysis.js';
 import { tempDir, testAct, writeCorpus } from '../fixtures.js';
@@ -107,5 +107,16 @@ describe('article-level ranking', () => {
     const result = search(index, { query: 'регистрирах лодката' }).results[0]!;
     expect(result.document_id).toBe('test-boats');
     expect(result.excerpts.map((e) => e.excerpt_id)).toContain('test-boats:1');
+  });
+});
+
+describe('relevance feedback within a document', () => {
+  it('moves up the article that shares the best articles’ other words', () => {
+    const hit = (article: number, score: number): ArticleHit => ({ article, document: 1, bm25: score, terms: [0], coverage: 1, score });
+    const doc = { meta: {}, articles: [hit(1, 10), hit(2, 9), hit(3, 8), hit(4, 5), hit(5, 4.9)], score: 1, coverage: 1, termsInArticles: new Set(), termsInTitle: new Set() };
+    // Articles 1–3 speak of „фар“ and „пазач“ besides the query's „лодка“; article 5 does too, article 4 does not.
+    const words: Record<number, string[]> = { 1: ['лодк', 'фар', 'пазач'], 2: ['лодк', 'фар'], 3: ['лодк', 'пазач'], 4: ['лодк', 'вятър'], 5: ['лодк', 'фар', 'пазач'] };
+    feedbackWithinDocument(doc as unknown as DocumentHit, (a) => words[a] ?? [], new Set(['лодк']), () => 1);
+    expect(doc.articles.map((a) => a.article)).toEqual([1, 2, 3, 5, 4]);
   });
 });
