@@ -89,10 +89,11 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
   let groups = termGroups(terms);
   let plan = planQuery(index, metadata, groups);
   let hits = scoreArticles(index, metadata, plan, allowed);
-  const thesaurus = metadata.thesaurus ?? thesaurusOf(index);
+  // The index's thesaurus, read on the first search that needs it (not at start); an empty map when it has none.
+  const thesaurus = (metadata.thesaurus ??= index.thesaurus() ?? new Map());
   // Thesaurus senses the rest of the query supports: synonyms the best candidates hold (see `withThesaurus`). Not for a
   // query of more words than one query searches (a list of words, not a question): a second pass would double its cost.
-  if (thesaurus !== undefined && groups.length <= MAX_QUERY_TERMS) {
+  if (thesaurus.size > 0 && groups.length <= MAX_QUERY_TERMS) {
     const expanded = withThesaurus(groups, thesaurus, feedbackSupport(index, hits));
     if (expanded !== groups) {
       groups = [...expanded];
@@ -113,10 +114,7 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
   if (metadata.feedback === true) {
     // Relevance feedback within the best acts (measured in bench/expansions.js; off unless asked).
     const searchedStems = new Set(plan.stems.flat().map((s) => s.stem));
-    const stemsOf = (article: number): string[] => {
-      const row = index.article(article);
-      return row === undefined ? [] : analyze(`${row.heading} ${row.text.slice(0, FEEDBACK_ARTICLE_CHARS)}`);
-    };
+    const stemsOf = (article: number): string[] => articleStems(index, article);
     const idfOf = (s: string): number => idf(index.stemArticleCount(s), metadata.articleCount);
     for (const doc of scored.slice(0, FEEDBACK_DOCUMENTS)) feedbackWithinDocument(doc, stemsOf, searchedStems, idfOf);
   }
@@ -172,21 +170,14 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
   return { query: request.query, result_count: results.length, results };
 }
 
-/** The thesaurus of each open index, read on its first search that uses it (not at start: see `SearchIndex.thesaurus`). */
-const thesauri = new WeakMap<SearchIndex, { senses: ReturnType<SearchIndex['thesaurus']> }>();
-
-/** The index's thesaurus (`SearchIndex.thesaurus`), read once per index object; undefined when it has none. */
-function thesaurusOf(index: SearchIndex): ReturnType<SearchIndex['thesaurus']> {
-  let entry = thesauri.get(index);
-  if (entry === undefined) {
-    entry = { senses: index.thesaurus() };
-    thesauri.set(index, entry);
-  }
-  return entry.senses;
-}
-
-/** Most characters of one article read for the thesaurus's feedback (the start of a very long article is enough). */
+/** Most characters of one article read for feedback (the start of a very long article is enough). */
 const FEEDBACK_ARTICLE_CHARS = 4000;
+
+/** The analysed stems of an article's heading and the first {@link FEEDBACK_ARTICLE_CHARS} of its text, for feedback. */
+function articleStems(index: SearchIndex, article: number): string[] {
+  const row = index.article(article);
+  return row === undefined ? [] : analyze(`${row.heading} ${row.text.slice(0, FEEDBACK_ARTICLE_CHARS)}`);
+}
 
 /**
  * For the thesaurus's sense check: per stem, how many of the best {@link SENSE_FEEDBACK_ARTICLES} candidate articles
@@ -196,9 +187,7 @@ function feedbackSupport(index: SearchIndex, hits: readonly ArticleHit[]): Map<s
   const best = [...hits].sort((a, b) => b.score - a.score || a.article - b.article).slice(0, SENSE_FEEDBACK_ARTICLES);
   const support = new Map<string, number>();
   for (const hit of best) {
-    const row = index.article(hit.article);
-    if (!row) continue;
-    for (const s of new Set(analyze(`${row.heading} ${row.text.slice(0, FEEDBACK_ARTICLE_CHARS)}`))) support.set(s, (support.get(s) ?? 0) + 1);
+    for (const s of new Set(articleStems(index, hit.article))) support.set(s, (support.get(s) ?? 0) + 1);
   }
   return support;
 }

@@ -52,9 +52,9 @@ export interface SearchMetadata {
    */
   stemCounts: Map<string, number>;
   /**
-   * Thesaurus senses by headword stem (`thesaurus.ts`) to use instead of the index's own (`SearchIndex.thesaurus`,
-   * which `search` reads on first use, so that starting stays fast): for measurements (`bench/expansions.js`).
-   * Undefined: the index's.
+   * Thesaurus senses by headword stem (`thesaurus.ts`): set by `search` on first use from the index
+   * (`SearchIndex.thesaurus`, an empty map when it has none), not when this is loaded, so that starting stays fast.
+   * Measurements replace it (`bench/expansions.js`).
    */
   thesaurus?: ReadonlyMap<string, readonly ThesaurusSense[]>;
   /**
@@ -122,7 +122,8 @@ export function searchMetadata(index: SearchIndex): SearchMetadata {
   // Primary acts by their analyzed title, to find what an amending act amends: "… на Закона за обществените поръчки"
   // and "Закон за обществените поръчки" analyze to the same stems.
   const primaryByTitle = new Map<string, number[]>();
-  const amendedTitles = new Map<number, string>();
+  // Per amending act: the amended act's title as written after „на“, and its stems.
+  const amendedTitles = new Map<number, { written: string; stems: string }>();
   for (const { title_stems, judges_json, ...row } of index.documentRows()) {
     const amending = AMENDING_TITLE.exec(row.title);
     documents[row.id] = {
@@ -140,11 +141,11 @@ export function searchMetadata(index: SearchIndex): SearchMetadata {
       if (list) list.push(row.id);
       else primaryByTitle.set(title_stems, [row.id]);
     } else if (amending[1] !== undefined) {
-      amendedTitles.set(row.id, analyze(amending[1]).join(' '));
+      amendedTitles.set(row.id, { written: amending[1], stems: analyze(amending[1]).join(' ') });
     }
   }
   const primaryTitles = [...primaryByTitle.keys()];
-  for (const [id, amended] of amendedTitles) {
+  for (const [id, { written, stems: amended }] of amendedTitles) {
     const meta = documents[id];
     if (!meta) continue;
     meta.amends = primaryByTitle.get(amended) ?? [];
@@ -152,7 +153,7 @@ export function searchMetadata(index: SearchIndex): SearchMetadata {
     const repeal = /^\s*\S+\s+за\s+(?:отмяна|отменяне)/iu.test(meta.title);
     if (meta.amends.length === 0 && amended !== '' && !repeal && !holdsTitle(primaryTitles, amended)) {
       // The nominative's stems too: „Семейния кодекс“ and „Семеен кодекс“ stem apart, and the corpus holds the code.
-      const nominative = nominativeTitle(AMENDING_TITLE.exec(meta.title)?.[1] ?? '');
+      const nominative = nominativeTitle(written);
       if (!holdsTitle(primaryTitles, analyze(nominative).join(' '))) meta.absentAct = nominative;
     }
   }
@@ -184,7 +185,6 @@ export function searchMetadata(index: SearchIndex): SearchMetadata {
     sourceTypes: index.sourceTypes(),
     stemCounts: new Map(),
   };
-
   cache.set(index, metadata);
   return metadata;
 }

@@ -17,6 +17,7 @@
 import { fileURLToPath } from 'node:url';
 import { IterableHunspellReader } from 'hunspell-reader';
 import { isIndexable, stem } from './analysis.js';
+import { memoized } from './memo.js';
 
 /** Version of the lexeme table (dictionary, form filtering, grouping); bump when `buildLexemes`' output changes. */
 export const MORPHOLOGY_VERSION = 1;
@@ -93,15 +94,7 @@ export async function buildLexemes(
   const files = options.dictionary ?? defaultDictionaryFiles();
   const reader = await IterableHunspellReader.createFromFiles(files.aff, files.dic);
 
-  const heldCache = new Map<string, boolean>();
-  const isHeld = (s: string): boolean => {
-    let h = heldCache.get(s);
-    if (h === undefined) {
-      h = held(s);
-      heldCache.set(s, h);
-    }
-    return h;
-  };
+  const isHeld = memoized(held);
 
   // Per stem, the held stems (sorted) of each lexeme it belongs to; most stems belong to one lexeme only, whose
   // array is then shared by all its stems until the end, instead of a set of mates per stem.

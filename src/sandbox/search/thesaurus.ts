@@ -25,6 +25,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { analyze, isIndexable, stem, tokenSpans } from './analysis.js';
+import { memoized } from './memo.js';
 
 /** Version of the thesaurus reading (headword keys, synonym analysis, merging, restriction); bump when output changes. */
 export const THESAURUS_VERSION = 1;
@@ -210,15 +211,7 @@ export function parseThesaurus(text: string, source = '(text)'): Map<string, The
  * @returns a new map of new sense objects (their synonym objects are those of `senses`), keys in the order of `senses`.
  */
 export function restrictToIndex(senses: Map<string, ThesaurusSense[]>, held: (stem: string) => boolean): Map<string, ThesaurusSense[]> {
-  const heldCache = new Map<string, boolean>();
-  const isHeld = (s: string): boolean => {
-    let h = heldCache.get(s);
-    if (h === undefined) {
-      h = held(s);
-      heldCache.set(s, h);
-    }
-    return h;
-  };
+  const isHeld = memoized(held);
   const result = new Map<string, ThesaurusSense[]>();
   for (const [key, list] of senses) {
     const kept: ThesaurusSense[] = [];
