@@ -1,8 +1,8 @@
-// The query expansions measured alone against the light stemmer: thesaurus synonyms (shipped) and Bulgarian word forms from the Hunspell dictionary (dictionary-bg read
-// by hunspell-reader, src/sandbox/search/morphology.ts; not shipped) in place of the family prefix, and thesaurus
-// synonyms of the senses the query's best candidates support (../shared/corpus/bg-thesaurus.dat.gz,
-// src/sandbox/search/thesaurus.ts), and relevance feedback within the best acts (ranking.ts, feedbackWithinDocument;
-// not shipped). Each alone (feedback on top of the thesaurus), on the tuning part and the held-out part of the judged set.
+// The query expansions measured against the light stemmer alone, on the tuning part and the held-out part of the judged
+// set: thesaurus synonyms of the senses the query's best candidates support (shipped; the thesaurus the index was built
+// with, src/sandbox/search/thesaurus.ts), Bulgarian word forms from the Hunspell dictionary in place of the family
+// prefix (dictionary-bg read by hunspell-reader, src/sandbox/search/morphology.ts; not shipped), and relevance feedback
+// within the best acts on top of the thesaurus (ranking.ts, feedbackWithinDocument; not shipped).
 //
 //   node bench/expansions.js      (needs `npm run build`; part of `npm run bench`)
 //
@@ -19,26 +19,21 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Runs the comparison; returns rows `{ variant, part, metrics }` and prints them as a table. */
 export async function measureExpansions({ corpus, dataDir, log = console.log }) {
   const dist = (m) => pathToFileURL(path.join(repo, 'dist', 'sandbox', m)).href;
-  const [{ openIndex }, { resolveCorpusInputs }, { search }, { searchMetadata }, { buildLexemes }, { readThesaurus, restrictToIndex }] = await Promise.all(
-    ['corpus/index-db.js', 'corpus/inputs.js', 'search/index.js', 'search/metadata.js', 'search/morphology.js', 'search/thesaurus.js'].map((m) => import(dist(m))),
+  const [{ openIndex }, { resolveCorpusInputs }, { search }, { searchMetadata }, { buildLexemes }] = await Promise.all(
+    ['corpus/index-db.js', 'corpus/inputs.js', 'search/index.js', 'search/metadata.js', 'search/morphology.js'].map((m) => import(dist(m))),
   );
-  const inputs = resolveCorpusInputs(corpus);
-  const index = await openIndex({ inputs, dataDir });
-  const thesaurusFile = corpus.map((c) => path.join(c, 'bg-thesaurus.dat.gz')).find((f) => fs.existsSync(f));
+  const index = await openIndex({ inputs: resolveCorpusInputs(corpus), dataDir });
   try {
     const db = new DatabaseSync(index.path, { readOnly: true });
     const held = new Set(db.prepare('SELECT term FROM fts_vocab').all().map((r) => r.term));
     db.close();
     const metadata = searchMetadata(index);
-    const shipped = metadata.thesaurus;
-    const none = new Map(); // an empty thesaurus: no synonyms (undefined would fall back to the index's)
-    let started = performance.now();
+    const none = new Map(); // an empty thesaurus: no synonyms (undefined would make the search read the index's)
+    const started = performance.now();
     const lexemes = await buildLexemes((s) => held.has(s));
     const lexemesMs = performance.now() - started;
-    started = performance.now();
-    const thesaurus = thesaurusFile === undefined ? undefined : restrictToIndex(readThesaurus(thesaurusFile), (s) => held.has(s));
-    const thesaurusMs = performance.now() - started;
-    log(`  Hunspell lexemes: ${lexemes.size} stems with other forms in the index (${(lexemesMs / 1000).toFixed(1)} s); thesaurus: ${thesaurus === undefined ? 'not found' : `${thesaurus.size} headwords with synonyms in the index (${(thesaurusMs / 1000).toFixed(1)} s)`}`);
+    const thesaurus = index.thesaurus();
+    log(`  Hunspell lexemes: ${lexemes.size} stems with other forms in the index (${(lexemesMs / 1000).toFixed(1)} s); thesaurus: ${thesaurus === undefined ? 'none in the inputs' : `${thesaurus.size} headwords with synonyms in the index`}`);
     const questions = loadJudgedSet();
     const variants = [
       ['light stemmer alone', () => {}],
@@ -46,7 +41,7 @@ export async function measureExpansions({ corpus, dataDir, log = console.log }) 
       ['+ Hunspell word forms', () => (metadata.lexemes = lexemes)],
       ['+ thesaurus, + feedback in best acts', () => {
         metadata.feedback = true;
-        if (shipped !== undefined) metadata.thesaurus = shipped;
+        if (thesaurus !== undefined) metadata.thesaurus = thesaurus;
       }],
     ];
     const rows = [];
@@ -58,10 +53,10 @@ export async function measureExpansions({ corpus, dataDir, log = console.log }) 
       const result = await evaluate((query, k) => search(index, { query, max_results: k }), questions);
       for (const part of PARTS) rows.push({ variant, part, metrics: result.parts[part] });
     }
+    // As shipped again: the search reads the index's thesaurus on its next query.
     delete metadata.lexemes;
     delete metadata.feedback;
-    if (shipped === undefined) delete metadata.thesaurus;
-    else metadata.thesaurus = shipped;
+    delete metadata.thesaurus;
     const fixed = (v) => (typeof v === 'number' ? v.toFixed(2) : '–');
     log(`  ${'variant'.padEnd(38)} ${'part'.padEnd(9)} art@3  citizen art@3  act@1`);
     for (const { variant, part, metrics } of rows) {
