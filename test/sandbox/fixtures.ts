@@ -12,7 +12,8 @@ import type { CorpusDocument } from '../../src/sandbox/corpus/reader.js';
 
 const AUTHOR = 'ТЕСТОВИ ДАННИ: измислен автор';
 
-function law(
+/** An invented statute (its title marked as test data) with the given articles (`Чл. <ref>.`). */
+export function law(
   document_id: string,
   title: string,
   date: string,

@@ -6,22 +6,11 @@ import { leadWithAbsentAct, search } from '../../../src/sandbox/search/index.js'
 import type { DocumentHit } from '../../../src/sandbox/search/ranking.js';
 import { nominativeTitle } from '../../../src/sandbox/search/metadata.js';
 import { MISSING_KEY_TERM_CEILING } from '../../../src/sandbox/search/ranking.js';
-import { LAWS, tempDir, writeCorpus } from '../fixtures.js';
+import { law, LAWS, tempDir, writeCorpus } from '../fixtures.js';
 
-/** An invented act of the synthetic corpus (its title says it is test data). */
+/** An invented act of the synthetic corpus (`law` of the fixtures), its texts as articles 1, 2, … */
 function act(document_id: string, title: string, date: string, texts: string[]): CorpusDocument {
-  return {
-    document_id,
-    source_type: 'bulgarian_laws_regulations',
-    type: 'Закон',
-    title: `${title} (ТЕСТОВИ ДАННИ)`,
-    date,
-    in_force_date: null,
-    author: 'ТЕСТОВИ ДАННИ: измислен автор',
-    url: `https://example.invalid/${document_id}`,
-    signature: null,
-    elements: texts.map((text, i) => ({ ref: `§${i + 1}`, label: `§ ${i + 1}.`, text: `§ ${i + 1}. ${text}` })),
-  };
+  return law(document_id, title, date, texts.map((text, i): [string, string] => [String(i + 1), text]));
 }
 
 /** Amendments of an act the corpus does not hold, and the repeal of another. */

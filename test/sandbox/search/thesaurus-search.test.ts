@@ -4,28 +4,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
 import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import { search } from '../../../src/sandbox/search/index.js';
-import { tempDir, writeCorpus } from '../fixtures.js';
+import { law, tempDir, writeCorpus } from '../fixtures.js';
 
 /** An invented act (its title says it is test data): keepers of beacons, called „пазител“ in its articles. */
-const BEACONS: CorpusDocument = {
-  document_id: 'test-beacons',
-  source_type: 'bulgarian_laws_regulations',
-  type: 'Закон',
-  title: 'Закон за измислените маяци (ТЕСТОВИ ДАННИ)',
-  date: '2020-01-01',
-  in_force_date: null,
-  author: 'ТЕСТОВИ ДАННИ: измислен автор',
-  url: 'https://example.invalid/test-beacons',
-  signature: null,
-  elements: [
+const BEACONS: CorpusDocument = law(
+  'test-beacons',
+  'Закон за измислените маяци',
+  '2020-01-01',
+  [
     'Маякът има пазител, назначен от общината.',
     'Пазителят на маяка пали светлината на маяка всяка вечер.',
     'Пазителят получава възнаграждение за работата на маяка.',
     'Пазителят води дневник на маяка.',
     'Отпускът на пазителя на маяка е двадесет дни.',
     'Маякът се боядисва веднъж на пет години.',
-  ].map((text, i) => ({ ref: String(i + 1), label: `Чл. ${i + 1}.`, text: `Чл. ${i + 1}. ${text}` })),
-};
+  ].map((text, i): [string, string] => [String(i + 1), text]),
+);
 
 let withThesaurus: SearchIndex;
 let withoutThesaurus: SearchIndex;
