@@ -106,7 +106,7 @@ async function main() {
     const absent = relevance.absent;
     report('questions on absent acts noted', `${absent.filter((a) => a.noted).length} of ${absent.length}`, 'all', absent.every((a) => a.noted));
 
-    // 2c. The expansions measured alone (Hunspell word forms, not shipped; thesaurus senses, shipped).
+    // 2c. The expansions measured alone (thesaurus senses, shipped; Hunspell word forms and feedback, not shipped).
     console.log('\nExpansions, each alone (bench/expansions.js):');
     const { measureExpansions } = await import('./expansions.js');
     await measureExpansions({ corpus: [CORPUS], dataDir, log: (line) => console.log(line) });
