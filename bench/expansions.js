@@ -20,7 +20,7 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export async function measureExpansions({ corpus, dataDir, log = console.log }) {
   const dist = (m) => pathToFileURL(path.join(repo, 'dist', 'sandbox', m)).href;
   const [{ openIndex }, { resolveCorpusInputs }, { search }, { searchMetadata }, { buildLexemes }] = await Promise.all(
-    ['corpus/index-db.js', 'corpus/inputs.js', 'search/index.js', 'search/metadata.js', 'search/morphology.js'].map((m) => import(dist(m))),
+    ['corpus/index-db.js', 'corpus/inputs.js', 'search/pipeline.js', 'search/metadata.js', 'search/morphology.js'].map((m) => import(dist(m))),
   );
   const index = await openIndex({ inputs: resolveCorpusInputs(corpus), dataDir });
   try {

@@ -410,7 +410,7 @@ async function main(argv) {
   }
 
   const dist = path.join(repo, 'dist', 'sandbox');
-  const modules = ['corpus/index-db.js', 'corpus/inputs.js', 'search/index.js'].map((m) => path.join(dist, m));
+  const modules = ['corpus/index-db.js', 'corpus/inputs.js', 'search/pipeline.js'].map((m) => path.join(dist, m));
   const missing = modules.filter((m) => !fs.existsSync(m));
   if (missing.length > 0) {
     console.error(`${path.relative(repo, missing[0])} is missing: run \`npm run build\` first.`);

@@ -67,7 +67,7 @@ async function main() {
     const { openIndex } = await import(path.join(repo, 'dist', 'sandbox', 'corpus', 'index-db.js'));
     const { resolveCorpusInputs } = await import(path.join(repo, 'dist', 'sandbox', 'corpus', 'inputs.js'));
     const inputs = resolveCorpusInputs([CORPUS]);
-    const { search } = await import(path.join(repo, 'dist', 'sandbox', 'search', 'index.js'));
+    const { search } = await import(path.join(repo, 'dist', 'sandbox', 'search', 'pipeline.js'));
     const dataDir = path.join(work, 'data');
     let started = performance.now();
     let index = await openIndex({ inputs, dataDir });

@@ -5,11 +5,11 @@
  * `process`: it hands the process's streams, environment and signals to the runner as a {@link Host}.
  */
 import fs from 'node:fs';
-import { systemClock } from './api/clock.js';
+import { systemClock } from './shared/clock.js';
 import { EXIT } from './errors/exit-codes.js';
 import { HELP_WIDTH, prerenderedHelp } from './help/prerendered.js';
 import { HELP_TOPICS, renderTopic, topicList } from './help/topics.js';
-import type { Host } from './commands/run.js';
+import type { Host } from './commands/runner.js';
 import type { RunAction } from './commands/shared.js';
 
 /** The package version, read from package.json. */
@@ -144,18 +144,18 @@ export async function buildProgram(host: Host, run: RunAction = async () => {}):
     { registerCompletion },
   ] = await Promise.all([
     import('commander'),
-    import('./commands/search/index.js'),
-    import('./commands/doc/index.js'),
-    import('./commands/answer/index.js'),
-    import('./commands/catalog/index.js'),
-    import('./commands/usage/index.js'),
-    import('./commands/config/index.js'),
-    import('./commands/sandbox/index.js'),
-    import('./commands/batch/index.js'),
-    import('./commands/login/index.js'),
-    import('./commands/keys/index.js'),
-    import('./commands/account/index.js'),
-    import('./commands/completion/index.js'),
+    import('./commands/search/register.js'),
+    import('./commands/doc/register.js'),
+    import('./commands/answer/register.js'),
+    import('./commands/catalog/register.js'),
+    import('./commands/usage/register.js'),
+    import('./commands/config/register.js'),
+    import('./commands/sandbox/register.js'),
+    import('./commands/batch/register.js'),
+    import('./commands/login/register.js'),
+    import('./commands/keys/register.js'),
+    import('./commands/account/register.js'),
+    import('./commands/completion/register.js'),
   ]);
   const program = new Command('pravo');
   program
@@ -259,7 +259,7 @@ export async function main(args: string[], host: Host = processHost()): Promise<
  */
 export async function runProgram(args: string[], host: Host, onExitCode: (code: number) => void = () => {}): Promise<number> {
   let exitCode: number = EXIT.ok;
-  const runner = import('./commands/run.js');
+  const runner = import('./commands/runner.js');
   const run: RunAction = async (command, spec, body) => {
     const { runCommand } = await runner;
     const result = await runCommand(host, { ...spec, globals: command.optsWithGlobals() }, body);

@@ -5,7 +5,7 @@
  * called, so a command that needs no client never loads undici, and one that needs no sandbox never loads node:sqlite.
  * Whatever an accessor opens is closed by {@link Factory.close}, which the runner calls on every path.
  */
-import type { Clock } from './api/clock.js';
+import type { Clock } from './shared/clock.js';
 import type { LegalResearchClient } from './api/client.js';
 import type { Credentials } from './api/credentials.js';
 import type { ConfigStore } from './config/store.js';

@@ -9,10 +9,10 @@ import type { CredentialSource } from './errors/advice.js';
 import { ConfigError, EnvironmentError, UsageError, UserCancelledError } from './errors/cli.js';
 import type { ResolvedProfile } from './config/profile.js';
 import type { Indicator, IOStreams } from './io/iostreams.js';
-import type { Clock } from './api/clock.js';
+import type { Clock } from './shared/clock.js';
 import { describeFileSystemProblem } from './state/paths.js';
 import type { CorpusInputs } from './sandbox/corpus/inputs.js';
-import type { RunningSandbox, StartSandboxOptions } from './sandbox/run.js';
+import type { RunningSandbox, StartSandboxOptions } from './sandbox/start.js';
 
 /** A resolved target. */
 export interface Target {
@@ -101,7 +101,7 @@ export async function startSandboxWithProgress(
   display: { bar?: boolean; say?: SayLine } = {},
 ): Promise<RunningSandbox> {
   const [{ startSandbox }, { progressBar }, { describeInputs }] = await Promise.all([
-    import('./sandbox/run.js'),
+    import('./sandbox/start.js'),
     import('./render/progress.js'),
     import('./sandbox/corpus/inputs.js'),
   ]);

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../src/api/clock.js';
+import { systemClock } from '../src/shared/clock.js';
 import { Factory, type GlobalOptions } from '../src/factory.js';
 import { IOStreams } from '../src/io/iostreams.js';
 import { corpusInputsKey } from '../src/sandbox/corpus/inputs.js';

@@ -12,7 +12,7 @@
  * | prices | `unit_prices` (else `prices`): `currency`, and each numeric member as a price per unit |
  * | `createdAt` | `created_at`, else `created` |
  */
-import type { AccountResponse } from './types.js';
+import type { AccountResponse } from '../contract/types.js';
 
 /** The account as read; every field may be missing. */
 export interface AccountFacts {

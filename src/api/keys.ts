@@ -14,7 +14,7 @@
  * | list | `keys`, else `data`, else the body itself when it is an array |
  * | the secret of a new key | `api_key`, else `secret`, else `key` (a string of printable ASCII without spaces) |
  */
-import type { ApiKeyRecord, CreatedApiKey } from './types.js';
+import type { ApiKeyRecord, CreatedApiKey } from '../contract/types.js';
 
 /** An API key record as read (see the module's table); every field but `keyId` may be missing. */
 export interface KeyFacts {

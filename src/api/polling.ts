@@ -3,7 +3,7 @@
  * increase the interval exponentially to a maximum of 10 seconds; stop at a final status"). Waits run on the injected
  * clock, so Ctrl-C interrupts them and tests advance a fake clock.
  */
-import type { Clock } from './clock.js';
+import type { Clock } from '../shared/clock.js';
 import { CancelledError } from './errors.js';
 
 /** First wait, in milliseconds (spec: first check after 2 seconds). */

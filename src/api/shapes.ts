@@ -14,7 +14,7 @@ import {
   type JudgesResponse,
   type SearchResponse,
   type SourceTypesResponse,
-} from './types.js';
+} from '../contract/types.js';
 
 /** A response body that does not have the shape the contract gives; the message names the path, e.g. `results[2].title is a number, not a string`. */
 export class ShapeError extends Error {

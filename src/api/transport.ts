@@ -23,7 +23,7 @@ import type { Socket } from 'node:net';
 import { createRequire } from 'node:module';
 import type { Agent as UndiciAgent, buildConnector as undiciBuildConnector, Dispatcher } from 'undici';
 import { normalizeBaseUrl } from './base-url.js';
-import { systemClock, type Clock } from './clock.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 import { authHeaders, type Credentials } from './credentials.js';
 import {
   ApiClientError,
@@ -43,7 +43,7 @@ import {
   type ResponseHeaders,
 } from './errors.js';
 import { ShapeError } from './shapes.js';
-import { buildPath } from './types.js';
+import { buildPath } from '../contract/types.js';
 
 /*
  * undici's Agent and connector, each from its own module: the package's index also loads every other API (fetch,

@@ -3,7 +3,7 @@
  * "not shown"; the sandbox's names are those of {@link UsageResponse} in `types.ts`. This module reads those first and
  * accepts what a live service might send instead, so that `pravo usage` and `pravo batch`'s pre-flight work against
  * either. Pure functions; never throws for an object. Strings come back raw (unsanitized): whoever prints them
- * sanitizes them (`src/io/sanitize.ts`).
+ * sanitizes them (`src/shared/sanitize.ts`).
  *
  * What is read, in order of preference (all counts in quota units):
  *
@@ -21,7 +21,7 @@
  *
  * A count that is not a finite number ≥ 0 (a string, a negative number, NaN) is treated as not reported.
  */
-import { QUOTA_KINDS, type QuotaKind, type UsageResponse } from './types.js';
+import { QUOTA_KINDS, type QuotaKind, type UsageResponse } from '../contract/types.js';
 
 /**
  * One quota kind's consumption in the period, in quota units of that kind.

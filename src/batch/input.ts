@@ -13,7 +13,7 @@
  *   CRLF line ends and a leading byte-order mark are accepted.
  */
 import crypto from 'node:crypto';
-import { characterLength, searchRequestProblems, type SearchRequest } from '../api/types.js';
+import { characterLength, searchRequestProblems, type SearchRequest } from '../contract/types.js';
 
 /** One request of the batch. */
 export interface BatchItem {

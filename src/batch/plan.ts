@@ -3,7 +3,7 @@
  * `monthly_quota_exceeded`"; Quota rules): how many units of each quota kind the batch still needs, against what the
  * period has left, within the quotas and in overage. Pure.
  */
-import { QUOTA_KINDS, type QuotaKind } from '../api/types.js';
+import { QUOTA_KINDS, type QuotaKind } from '../contract/types.js';
 import type { UsageFacts } from '../api/usage.js';
 import type { BatchMode } from './journal.js';
 

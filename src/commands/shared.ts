@@ -3,7 +3,7 @@
  * for help, the waiting spinner, and the bridge from a commander action to the runner.
  */
 import type { Command } from 'commander';
-import type { CommandBody, RunSpec } from './run.js';
+import type { CommandBody, RunSpec } from './runner.js';
 import type { Factory } from '../factory.js';
 
 /**

@@ -6,7 +6,7 @@
  * `PRAVO_API_KEY` and `PRAVO_SESSION_TOKEN` override the profile's `base_url`, `api_key` and `session_token`.
  */
 import type { AuthHeader } from '../api/client.js';
-import { LIVE_KEY_PATTERN } from '../api/types.js';
+import { LIVE_KEY_PATTERN } from '../contract/types.js';
 import { DEFAULT_PROFILE, checkProfileName, checkStoredProfile, type ConfigData } from './store.js';
 
 /** Where a resolved value came from. */

@@ -8,7 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, EnvironmentError, UsageError } from '../errors/cli.js';
-import { makePrivateDir } from '../private-files.js';
+import { makePrivateDir } from '../shared/private-files.js';
 import { resolveCorpusInputs, type CorpusInputs } from '../sandbox/corpus/inputs.js';
 import { describeFileSystemProblem, pravoPaths } from '../state/paths.js';
 

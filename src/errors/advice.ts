@@ -25,8 +25,8 @@ import {
   ResponseTooLargeError,
   InvalidBaseUrlError,
 } from '../api/errors.js';
-import { ERROR_CODES, SESSION_ERROR_CODES } from '../api/types.js';
-import { sanitizeLine } from '../io/sanitize.js';
+import { ERROR_CODES, SESSION_ERROR_CODES } from '../contract/types.js';
+import { sanitizeLine } from '../shared/sanitize.js';
 import { describeFileSystemProblem } from '../state/paths.js';
 import { CliError, UsageError, UserCancelledError } from './cli.js';
 import { exitCodeOf } from './exit.js';

@@ -3,9 +3,9 @@
  * `dist/help/help.json` (`./prerendered.ts`; written by `scripts/prerender-help.js` at the end of `npm run build`).
  */
 import { EventEmitter } from 'node:events';
-import { systemClock } from '../api/clock.js';
+import { systemClock } from '../shared/clock.js';
 import { buildProgram, runProgram } from '../cli.js';
-import type { Host } from '../commands/run.js';
+import type { Host } from '../commands/runner.js';
 import { allNodes, completionTree } from '../completion/tree.js';
 import { captureStream, inputStream } from '../io/iostreams.js';
 import { HELP_WIDTH, type PrerenderedHelp } from './prerendered.js';

@@ -10,7 +10,7 @@
  *
  * Views are pure renderers (`src/render/`), which pass every foreign string through the sanitizer.
  */
-import { escapeJsonForTerminal } from './sanitize.js';
+import { escapeJsonForTerminal } from '../shared/sanitize.js';
 import type { IOStreams } from './iostreams.js';
 
 /** The form output takes in this run. */

@@ -20,7 +20,7 @@
  * - Anything else is ordinary text and left exactly as written: `[изм. – ДВ, бр. 12 от 2020 г.]`, `[sic]`,
  *   `[населено място]`, `[ЕИК]`, `[]`.
  */
-import type { AnswerJob, Excerpt, SearchResult } from '../api/types.js';
+import type { AnswerJob, Excerpt, SearchResult } from '../contract/types.js';
 
 /** One source of an answer job: a search result, its fields read tolerantly (spec: Answer job, `sources`). */
 export type AnswerSource = Partial<SearchResult> & Record<string, unknown>;

@@ -1,8 +1,8 @@
 /**
  * What kind of document a `GET /v1/documents` response is, and the ref of each element, read tolerantly (spec: Document
- * response; the field names are the sandbox's, see `DocumentResponse` in `src/api/types.ts`). Pure functions.
+ * response; the field names are the sandbox's, see `DocumentResponse` in `src/contract/types.ts`). Pure functions.
  */
-import type { DocumentElement, DocumentResponse } from '../api/types.js';
+import type { DocumentElement, DocumentResponse } from '../contract/types.js';
 
 /**
  * Whether the document is a court decision: it carries court fields (`court`, `court_id`, `case_number`,

@@ -12,7 +12,7 @@
  */
 import type { AccountFacts } from '../api/account.js';
 import type { View } from '../io/printer.js';
-import { sanitizeLine } from '../io/sanitize.js';
+import { sanitizeLine } from '../shared/sanitize.js';
 import { tsvLines } from './text.js';
 
 /** `€0.02`, or `0.02 XYZ` when the currency is not one Intl knows; up to 4 decimals, at least 2. */

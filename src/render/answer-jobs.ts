@@ -5,7 +5,7 @@
  */
 import { Chalk } from 'chalk';
 import type { View } from '../io/printer.js';
-import { sanitizeLine } from '../io/sanitize.js';
+import { sanitizeLine } from '../shared/sanitize.js';
 import type { AnswerJobRecord } from '../state/answer-jobs.js';
 import { compactTable } from './table.js';
 import { trimToWidth, tsvLines } from './text.js';

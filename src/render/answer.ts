@@ -7,9 +7,9 @@
  * `sanitizeText`, or `wrapText`.
  */
 import { Chalk } from 'chalk';
-import type { AnswerJob } from '../api/types.js';
+import type { AnswerJob } from '../contract/types.js';
 import type { View } from '../io/printer.js';
-import { sanitizeLine, sanitizeText } from '../io/sanitize.js';
+import { sanitizeLine, sanitizeText } from '../shared/sanitize.js';
 import { answerWithCitations, resolvedAnswerOf, type AnswerSource, type Citation, type ResolvedAnswer } from '../legal/citations.js';
 import type { CitationCheck, Verification, VerificationReport } from '../legal/verify.js';
 import { decisionFieldsOf, stringField } from './fields.js';

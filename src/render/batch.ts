@@ -4,11 +4,11 @@
  * Pure functions of data; names from the input or the command line pass through `sanitizeLine`.
  */
 import { Chalk } from 'chalk';
-import type { QuotaKind } from '../api/types.js';
+import type { QuotaKind } from '../contract/types.js';
 import { BATCH_FIELDS, type LineProblem } from '../batch/input.js';
 import type { BatchMode } from '../batch/journal.js';
 import type { BatchPlan } from '../batch/plan.js';
-import { sanitizeLine } from '../io/sanitize.js';
+import { sanitizeLine } from '../shared/sanitize.js';
 import { progressBar } from './progress.js';
 import { plural } from './text.js';
 

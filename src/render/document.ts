@@ -7,11 +7,11 @@
  * `wrapText`.
  */
 import { Chalk } from 'chalk';
-import { elementLabelOf, elementTextOf, type DocumentElement, type DocumentResponse } from '../api/types.js';
+import { elementLabelOf, elementTextOf, type DocumentElement, type DocumentResponse } from '../contract/types.js';
 import type { View } from '../io/printer.js';
-import { sanitizeLine, sanitizeText } from '../io/sanitize.js';
+import { sanitizeLine, sanitizeText } from '../shared/sanitize.js';
 import { elementRefOf, elementsOf, isCourtDecision } from '../legal/documents.js';
-import type { ReferencedArticle } from '../legal/references.js';
+import type { ReferencedArticle } from '../shared/references.js';
 import { textStatusOf } from './fields.js';
 import { hang, tsvLines, wrapText } from './text.js';
 

@@ -1,10 +1,10 @@
 /**
  * Tolerant reading of fields the spec does not name (spec: "Exact field names of ... the court-decision data: not
  * shown"; "Catalog entries (source types, courts, judges): fields: not shown"): each accessor takes the sandbox's
- * name first (`src/api/types.ts`), then common alternates, so that a live service using other names still renders.
+ * name first (`src/contract/types.ts`), then common alternates, so that a live service using other names still renders.
  * Values come back raw (unsanitized): renderers sanitize them; `absentActLine`, a whole line, is sanitized. Pure functions.
  */
-import { sanitizeLine } from '../io/sanitize.js';
+import { sanitizeLine } from '../shared/sanitize.js';
 
 /** The first of `keys` whose value in `item` is a non-empty string (after trimming); `undefined` when none. */
 export function stringField(item: object, keys: readonly string[]): string | undefined {

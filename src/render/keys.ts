@@ -13,7 +13,7 @@
 import { Chalk } from 'chalk';
 import type { KeyFacts } from '../api/keys.js';
 import type { View } from '../io/printer.js';
-import { sanitizeLine } from '../io/sanitize.js';
+import { sanitizeLine } from '../shared/sanitize.js';
 import { shortAge } from './answer-jobs.js';
 import { compactTable } from './table.js';
 import { plural, trimToWidth, tsvLines } from './text.js';

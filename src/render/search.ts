@@ -11,8 +11,8 @@ import {
   scoreOf,
   type SearchResponse,
   type SearchResult,
-} from '../api/types.js';
-import { sanitizeLine } from '../io/sanitize.js';
+} from '../contract/types.js';
+import { sanitizeLine } from '../shared/sanitize.js';
 import type { View } from '../io/printer.js';
 import { decisionFieldsOf, textStatusOf } from './fields.js';
 import { trimToWidth, tsvLines, wrapText } from './text.js';

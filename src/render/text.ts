@@ -1,9 +1,9 @@
 /**
  * Small text helpers for renderers: trimming and wrapping to a display width. Pure functions. Foreign text is made
- * safe by `src/io/sanitize.ts` (`sanitizeLine` for one-line cells, `sanitizeTsvField` for TSV); `wrapText` applies
+ * safe by `src/shared/sanitize.ts` (`sanitizeLine` for one-line cells, `sanitizeTsvField` for TSV); `wrapText` applies
  * `sanitizeLine` itself.
  */
-import { sanitizeLine, sanitizeTsvField } from '../io/sanitize.js';
+import { sanitizeLine, sanitizeTsvField } from '../shared/sanitize.js';
 
 /**
  * Trims `text` to at most `width` characters (code points), ending with `…` when cut; cuts at a word boundary when

@@ -20,7 +20,7 @@
 import { Chalk } from 'chalk';
 import type { KindUsage, UsageFacts } from '../api/usage.js';
 import type { View } from '../io/printer.js';
-import { sanitizeLine } from '../io/sanitize.js';
+import { sanitizeLine } from '../shared/sanitize.js';
 import { compactTable } from './table.js';
 import { plural, trimToWidth, tsvLines } from './text.js';
 

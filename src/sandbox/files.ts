@@ -1,11 +1,11 @@
 /**
  * File modes of the sandbox's data directory: it holds key hashes and usage, so it is private to the user.
  * The directory is 0700; its files (`state.sqlite` and its `-wal`/`-shm`, the index files) are 0600. The work is done
- * by the shared leaf module `src/private-files.ts`.
+ * by the shared leaf module `src/shared/private-files.ts`.
  */
-import { makePrivateDir } from '../private-files.js';
+import { makePrivateDir } from '../shared/private-files.js';
 
-export { makePrivate, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.js';
+export { makePrivate, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../shared/private-files.js';
 
 /**
  * Creates `dir` (and missing parents) with mode 0700, in a bounded number of steps (see `makePrivateDir`). A

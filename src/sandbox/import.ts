@@ -26,8 +26,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Dispatcher } from 'undici';
-import { systemClock, type Clock } from '../api/clock.js';
-import { runPool } from '../batch/pool.js';
+import { systemClock, type Clock } from '../shared/clock.js';
+import { runPool } from '../shared/pool.js';
 import { PayloadError, readActPayload } from './corpus/payload.js';
 import type { CorpusDocument } from './corpus/reader.js';
 

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { AnswerJobStatus, SearchRequest } from '../api/types.js';
+import type { AnswerJobStatus, SearchRequest } from '../contract/types.js';
 import { readJsonFile, writeFileAtomic } from './atomic.js';
 import { pravoPaths } from './paths.js';
 

@@ -8,8 +8,8 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import { UsageError } from '../errors/cli.js';
-import { sanitizeLine } from '../io/sanitize.js';
-import { processIsRunning } from '../sandbox/processes.js';
+import { sanitizeLine } from '../shared/sanitize.js';
+import { processIsRunning } from '../shared/processes.js';
 
 /** What the lock file holds. */
 interface LockOwner {

@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import envPaths from 'env-paths';
 import { EnvironmentError } from '../errors/cli.js';
-import { makePrivateDir } from '../private-files.js';
+import { makePrivateDir } from '../shared/private-files.js';
 
 /**
  * Where pravo keeps things; all absolute paths.

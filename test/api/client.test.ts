@@ -20,7 +20,7 @@ import {
   TimeoutError,
   UnexpectedResponseError,
 } from '../../src/api/errors.js';
-import type { SearchRequest } from '../../src/api/types.js';
+import type { SearchRequest } from '../../src/contract/types.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { KEY, answer, client, closedPort, rejection, silence, startServer } from './test-server.js';
 

@@ -25,7 +25,7 @@ import {
 } from '../../src/api/errors.js';
 import { parseObject } from '../../src/api/shapes.js';
 import { tlsProblem } from '../../src/api/transport.js';
-import { PATHS, type SearchRequest } from '../../src/api/types.js';
+import { PATHS, type SearchRequest } from '../../src/contract/types.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import {
   KEY,

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { kindUsage, readUsage } from '../../src/api/usage.js';
-import type { UsageResponse } from '../../src/api/types.js';
+import type { UsageResponse } from '../../src/contract/types.js';
 
 /** The sandbox's documented shape: 812 of 1000 searches, 3 of 500 retrievals, unlimited answers, overage off. */
 const SANDBOX: UsageResponse = {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AnswerJob } from '../../src/api/types.js';
+import type { AnswerJob } from '../../src/contract/types.js';
 import { main } from '../../src/cli.js';
 import { listAnswerJobs, saveAnswerJob } from '../../src/state/answer-jobs.js';
 import { testDecision, testStatute } from '../helpers/documents.js';

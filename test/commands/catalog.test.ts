@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hasControlSequences } from '../../src/io/sanitize.js';
+import { hasControlSequences } from '../../src/shared/sanitize.js';
 import { catalogServer, realCourts, SOURCE_TYPES_BODY } from '../helpers/catalog-server.js';
 import { recordingServer } from '../helpers/recording-server.js';
 import { FakeClock } from '../helpers/fake-clock.js';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors/cli.js';
 import { parseDocArgument, rankedDocument } from '../../src/commands/doc/argument.js';
-import { shellQuote } from '../../src/commands/targets.js';
+import { shellQuote } from '../../src/services/targets.js';
 import { otherOccurrences, parseElementRequest, selectElement, type ElementRequest } from '../../src/commands/doc/select.js';
 import type { LastResults } from '../../src/state/last-results.js';
 import { testDecision, testStatute } from '../helpers/documents.js';

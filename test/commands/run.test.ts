@@ -1,6 +1,6 @@
-/** The runner (`src/commands/run.ts`): exit codes, closing on every path, cancellation, error forms. */
+/** The runner (`src/commands/runner.ts`): exit codes, closing on every path, cancellation, error forms. */
 import { describe, expect, it } from 'vitest';
-import { runCommand } from '../../src/commands/run.js';
+import { runCommand } from '../../src/commands/runner.js';
 import { UsageError } from '../../src/errors/cli.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { testHost } from '../helpers/host.js';

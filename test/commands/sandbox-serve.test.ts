@@ -8,12 +8,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UsageResponse } from '../../src/api/types.js';
+import type { UsageResponse } from '../../src/contract/types.js';
 import { main } from '../../src/cli.js';
 import { parseOverageOption, parseQuotaOptions, parseSearchWorkers } from '../../src/commands/sandbox/serve.js';
 import { UsageError } from '../../src/errors/cli.js';
 import { defaultSearchWorkers } from '../../src/sandbox/search/pool.js';
-import { DEFAULT_ACCOUNT_ID, SandboxState } from '../../src/sandbox/state/index.js';
+import { DEFAULT_ACCOUNT_ID, SandboxState } from '../../src/sandbox/state/store.js';
 import { runPravo, testHost } from '../helpers/host.js';
 import { SYNTHETIC_DOCUMENTS, writeSyntheticCorpus } from '../helpers/synthetic-corpus.js';
 

@@ -11,8 +11,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { catalogServer, realCourts, type OtherAnswer } from '../helpers/catalog-server.js';
 import { recordingServer, type Recorded } from '../helpers/recording-server.js';
 import { runPravo } from '../helpers/host.js';
-import { courtMatchProblem, sourceTypeProblems, suggestSourceType } from '../../src/commands/search/filters.js';
-import { resolveCourt } from '../../src/courts.js';
+import { courtMatchProblem, sourceTypeProblems, suggestSourceType } from '../../src/services/search/filters.js';
+import { resolveCourt } from '../../src/shared/courts.js';
 
 /** A made-up key of the live form; not a real credential. */
 const KEY = 'sbx_live_TESTKEYabcdefghijklmnopqrstuvwx';

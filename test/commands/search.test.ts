@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hasControlSequences } from '../../src/io/sanitize.js';
+import { hasControlSequences } from '../../src/shared/sanitize.js';
 import { recordingServer, type Recorded } from '../helpers/recording-server.js';
 import { runPravo, testHost } from '../helpers/host.js';
 import { main } from '../../src/cli.js';

@@ -1,6 +1,6 @@
-/** Which flags reach a stored target (`src/commands/targets.ts`), as the commands pravo suggests spell them. */
+/** Which flags reach a stored target (`src/services/targets.ts`), as the commands pravo suggests spell them. */
 import { describe, expect, it } from 'vitest';
-import { flagsToReach } from '../../src/commands/targets.js';
+import { flagsToReach } from '../../src/services/targets.js';
 
 describe('flagsToReach', () => {
   it('nothing for the same target; --sandbox for the in-process sandbox; the profile otherwise', () => {

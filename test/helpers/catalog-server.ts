@@ -6,8 +6,8 @@
  */
 import fs from 'node:fs';
 import zlib from 'node:zlib';
-import { resolveCourt } from '../../src/courts.js';
-import type { CourtEntry, JudgeEntry } from '../../src/api/types.js';
+import { resolveCourt } from '../../src/shared/courts.js';
+import type { CourtEntry, JudgeEntry } from '../../src/contract/types.js';
 import { recordingServer, type Recorded } from './recording-server.js';
 
 const CORPUS = new URL('../../../shared/corpus/', import.meta.url);

@@ -2,7 +2,7 @@
  * Synthetic documents as `GET /v1/documents` returns them, for the tests of `pravo doc` and its renderer. Every title
  * says it is test data; every text is made up in the style of an act or a decision, and is not legal content.
  */
-import type { DocumentElement, DocumentResponse } from '../../src/api/types.js';
+import type { DocumentElement, DocumentResponse } from '../../src/contract/types.js';
 
 /** A statute's element: ref, label `Чл. <ref>.`, the text starting with the label, and its excerpt_id. */
 function article(documentId: string, ref: string, body: string, occurrence = 1): DocumentElement {

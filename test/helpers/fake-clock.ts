@@ -3,7 +3,7 @@
  * with pending promise callbacks (microtasks) run between them, so code that awaits a sleep and then sets the next
  * timer behaves as it would in real time, without the test sleeping.
  */
-import { sleepOn, type Clock } from '../../src/api/clock.js';
+import { sleepOn, type Clock } from '../../src/shared/clock.js';
 
 interface Timer {
   id: number;

@@ -4,8 +4,8 @@
  */
 import { EventEmitter } from 'node:events';
 import { main } from '../../src/cli.js';
-import { systemClock, type Clock } from '../../src/api/clock.js';
-import type { Host } from '../../src/commands/run.js';
+import { systemClock, type Clock } from '../../src/shared/clock.js';
+import type { Host } from '../../src/commands/runner.js';
 import type { StopSignal } from '../../src/io/signal.js';
 import { captureStream, inputStream } from '../../src/io/iostreams.js';
 

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import type { NamedCourt } from '../../src/courts.js';
+import type { NamedCourt } from '../../src/shared/courts.js';
 
 /** `../shared/corpus/bg-decisions.jsonl.gz`, relative to the repository root. */
 export const DECISIONS_PATH = fileURLToPath(new URL('../../../shared/corpus/bg-decisions.jsonl.gz', import.meta.url));

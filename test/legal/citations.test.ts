@@ -4,7 +4,7 @@
  * the form of the service's answers, not any real answer.
  */
 import { describe, expect, it } from 'vitest';
-import type { AnswerJob } from '../../src/api/types.js';
+import type { AnswerJob } from '../../src/contract/types.js';
 import { answerWithCitations, looksLikeIdentifier, resolveCitations, type ResolvedAnswer } from '../../src/legal/citations.js';
 
 type Sources = NonNullable<AnswerJob['sources']>;

@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { AnswerJob, DocumentResponse } from '../../src/api/types.js';
+import type { AnswerJob, DocumentResponse } from '../../src/contract/types.js';
 import { resolveCitations } from '../../src/legal/citations.js';
 import {
   checkCitations,

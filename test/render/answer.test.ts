@@ -4,8 +4,8 @@
  * "Синтетичен тестов …"; answers imitate the service's form, not any real answer.
  */
 import { describe, expect, it } from 'vitest';
-import type { AnswerJob } from '../../src/api/types.js';
-import { hasControlSequences } from '../../src/io/sanitize.js';
+import type { AnswerJob } from '../../src/contract/types.js';
+import { hasControlSequences } from '../../src/shared/sanitize.js';
 import { resolvedAnswerOf } from '../../src/legal/citations.js';
 import { checkCitations, documentKey, verificationReport, type RetrievedDocument } from '../../src/legal/verify.js';
 import { answerView, renderAnswerPlain, renderAnswerText, renderVerification } from '../../src/render/answer.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fitColumns, renderCourtsTable, renderJudgesTable, renderSourceTypesTable } from '../../src/render/catalog.js';
-import type { JudgesResponse, SourceTypesResponse } from '../../src/api/types.js';
+import type { JudgesResponse, SourceTypesResponse } from '../../src/contract/types.js';
 import { realCourts } from '../helpers/catalog-server.js';
 
 const ANSI = /\u001b\[[0-9;]*m/g;

@@ -1,7 +1,7 @@
 /** The document renderer (`src/render/document.ts`): statutes and decisions for terminals, TSV for pipes. */
 import { describe, expect, it } from 'vitest';
-import type { DocumentResponse } from '../../src/api/types.js';
-import { hasControlSequences } from '../../src/io/sanitize.js';
+import type { DocumentResponse } from '../../src/contract/types.js';
+import { hasControlSequences } from '../../src/shared/sanitize.js';
 import { renderDocumentText, renderDocumentTsv, type DocumentViewData } from '../../src/render/document.js';
 import { testDecision, testStatute } from '../helpers/documents.js';
 

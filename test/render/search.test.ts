@@ -3,9 +3,9 @@
  * a script reads from a pipe. All responses here are synthetic; every title says it is test data.
  */
 import { describe, expect, it } from 'vitest';
-import type { Excerpt, SearchResponse, SearchResult } from '../../src/api/types.js';
+import type { Excerpt, SearchResponse, SearchResult } from '../../src/contract/types.js';
 import { renderSearchTable, renderSearchTsv } from '../../src/render/search.js';
-import { sanitizeLine as oneLine, sanitizeTsvField as tsvField } from '../../src/io/sanitize.js';
+import { sanitizeLine as oneLine, sanitizeTsvField as tsvField } from '../../src/shared/sanitize.js';
 import { trimToWidth, wrapText } from '../../src/render/text.js';
 import { progressBar, waitingText } from '../../src/render/progress.js';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readUsage, type UsageFacts } from '../../src/api/usage.js';
-import { hasControlSequences } from '../../src/io/sanitize.js';
+import { hasControlSequences } from '../../src/shared/sanitize.js';
 import { daysLeft, overageText, periodText, renderUsageTable, renderUsageTsv } from '../../src/render/usage.js';
 
 const ANSI = /\u001b\[[0-9;]*m/g;

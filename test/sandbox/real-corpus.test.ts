@@ -8,10 +8,10 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CourtsResponse, SourceTypesResponse } from '../../src/api/types.js';
+import type { CourtsResponse, SourceTypesResponse } from '../../src/contract/types.js';
 import { collectionOf, openIndex, type SearchIndex } from '../../src/sandbox/corpus/index-db.js';
 import { resolveCorpusInputs } from '../../src/sandbox/corpus/inputs.js';
-import { search } from '../../src/sandbox/search/index.js';
+import { search } from '../../src/sandbox/search/pipeline.js';
 import { tempDir } from './fixtures.js';
 import { request, startTestServer, type TestServer } from './http/harness.js';
 

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { UserCancelledError } from '../../src/errors/cli.js';
 import { testIOStreams } from '../../src/io/iostreams.js';
-import type { RunningSandbox } from '../../src/sandbox/run.js';
+import type { RunningSandbox } from '../../src/sandbox/start.js';
 import { startSandboxWithProgress } from '../../src/target.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { runPravo, testHost } from '../helpers/host.js';

@@ -10,7 +10,7 @@ import {
   type AnswerJob,
   type AnswerJobCreated,
   type SearchRequest,
-} from '../types.js';
+} from '../../contract/types.js';
 import { Resource, type CallOptions } from './resource.js';
 
 /** Options of {@link Answers.poll}. */

@@ -1,7 +1,7 @@
 /** `POST /v1/search` (spec: POST /v1/search). */
 import { parseSearchResponse } from '../shapes.js';
 import type { ApiResponse } from '../transport.js';
-import { LIMITS, PATHS, type SearchRequest, type SearchResponse } from '../types.js';
+import { LIMITS, PATHS, type SearchRequest, type SearchResponse } from '../../contract/types.js';
 import { Resource, type CallOptions } from './resource.js';
 
 export class Search extends Resource {

@@ -5,12 +5,12 @@
  */
 import type { AccountFacts } from '../../api/account.js';
 import type { LegalResearchClient } from '../../api/client.js';
-import { OVERAGE_LIMIT_MAX, type OverageUpdateRequest } from '../../api/types.js';
+import { OVERAGE_LIMIT_MAX, type OverageUpdateRequest } from '../../contract/types.js';
 import { UsageError, UserCancelledError } from '../../errors/cli.js';
 import { EXIT } from '../../errors/exit-codes.js';
 import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
-import { sanitizeLine } from '../../io/sanitize.js';
+import { sanitizeLine } from '../../shared/sanitize.js';
 import { waitWithSpinner } from '../shared.js';
 
 /** Options of `pravo account`. */

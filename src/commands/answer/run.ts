@@ -10,17 +10,17 @@
  */
 import { CancelledError } from '../../api/errors.js';
 import type { ApiResponse } from '../../api/transport.js';
-import { ERROR_CODES, LIMITS, isFinalAnswerJobStatus, type AnswerJob, type AnswerJobStatus } from '../../api/types.js';
+import { ERROR_CODES, LIMITS, isFinalAnswerJobStatus, type AnswerJob, type AnswerJobStatus } from '../../contract/types.js';
 import { UsageError, UserCancelledError } from '../../errors/cli.js';
 import { EXIT } from '../../errors/exit-codes.js';
 import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
 import { absentActLine } from '../../render/fields.js';
-import { sanitizeLine } from '../../io/sanitize.js';
+import { sanitizeLine } from '../../shared/sanitize.js';
 import type { AnswerJobRecord } from '../../state/answer-jobs.js';
-import { flagsToReach, shellQuote, type RunTarget } from '../targets.js';
+import { flagsToReach, shellQuote, type RunTarget } from '../../services/targets.js';
 import { checkedRequest } from '../search/run.js';
-import type { SearchFieldOptions } from '../search/request.js';
+import type { SearchFieldOptions } from '../../services/search/request.js';
 import { waitWithSpinner } from '../shared.js';
 import type { AnswerOutput } from '../../render/answer.js';
 
@@ -322,7 +322,7 @@ const SUBCOMMANDS = ['wait', 'show', 'list'] as const;
 async function refuseMistypedSubcommand(query: string): Promise<void> {
   const word = query.trim().toLowerCase();
   if (!/^[a-z]+$/.test(word)) return;
-  const { editDistance } = await import('../../courts.js');
+  const { editDistance } = await import('../../shared/courts.js');
   // The nearest; of equally near ones, one with the same first letter (`lsit`: list and wait are both 2 edits away).
   const ranked = SUBCOMMANDS.map((name) => ({ name, distance: editDistance(word, name, 2) + (name[0] === word[0] ? 0 : 0.5) }))
     .filter((c) => c.distance <= 2.5)

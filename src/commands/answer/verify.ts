@@ -6,13 +6,13 @@
  * The matching itself is `legal/verify.ts`; this module plans, asks, retrieves and counts.
  */
 import { AuthenticationError, CancelledError, QuotaExceededError } from '../../api/errors.js';
-import type { AnswerJob } from '../../api/types.js';
+import type { AnswerJob } from '../../contract/types.js';
 import { describeError } from '../../errors/advice.js';
 import type { Factory } from '../../factory.js';
 import type { Printer } from '../../io/printer.js';
 import type { RetrievedDocument, Verification } from '../../legal/verify.js';
 import { plural } from '../../render/text.js';
-import { isDocumentCached, retrieveDocument } from '../doc/retrieve.js';
+import { isDocumentCached, retrieveDocument } from '../../services/documents.js';
 import { waitWithSpinner } from '../shared.js';
 
 /**

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { journalPathFor, type JournalContent, type JournalHeader, type NewJournalEvent } from '../../batch/journal.js';
 import { EnvironmentError, UsageError } from '../../errors/cli.js';
 import type { Factory } from '../../factory.js';
-import { sanitizeLine } from '../../io/sanitize.js';
-import { flagsToReach } from '../targets.js';
+import { sanitizeLine } from '../../shared/sanitize.js';
+import { flagsToReach } from '../../services/targets.js';
 import { RawJson, type ResultLine } from './items.js';
 
 /** What `--restart` and `--dry-run` change here. */

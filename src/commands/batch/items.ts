@@ -16,7 +16,7 @@ import {
   UnexpectedResponseError,
 } from '../../api/errors.js';
 import type { LegalResearchClient } from '../../api/client.js';
-import { isFinalAnswerJobStatus, type AnswerJob, type QuotaKind, type SearchResponse } from '../../api/types.js';
+import { isFinalAnswerJobStatus, type AnswerJob, type QuotaKind, type SearchResponse } from '../../contract/types.js';
 import { documentKey, topDocuments, type BatchMode, type ItemProgress, type NewJournalEvent, type SentWhat } from '../../batch/journal.js';
 import type { BatchItem } from '../../batch/input.js';
 import type { Factory } from '../../factory.js';
@@ -256,7 +256,7 @@ async function retrieveOne(
   query: { document_id: string; collection: string },
   retrievedBefore: boolean,
 ): Promise<NonNullable<ResultLine['documents']>[number] | ItemOutcome> {
-  const { retrieveDocument } = await import('../doc/retrieve.js');
+  const { retrieveDocument } = await import('../../services/documents.js');
   const { document_id, collection } = query;
   // Journaled only when it is really sent: a document in the cache is answered from it, and spends nothing.
   let sent = false;

@@ -7,17 +7,17 @@
  * of sending it again (`--retry-interrupted` does).
  */
 import fs from 'node:fs/promises';
-import type { AnswerJob, QuotaKind } from '../../api/types.js';
+import type { AnswerJob, QuotaKind } from '../../contract/types.js';
 import type { BatchItem } from '../../batch/input.js';
 import { itemStatus, type BatchMode, type ItemProgress, type JournalContent, type JournalHeader, type NewJournalEvent } from '../../batch/journal.js';
 import type { BatchCounts } from '../../batch/plan.js';
 import { EnvironmentError, UsageError } from '../../errors/cli.js';
 import { EXIT } from '../../errors/exit-codes.js';
 import type { Factory } from '../../factory.js';
-import { sanitizeLine } from '../../io/sanitize.js';
+import { sanitizeLine } from '../../shared/sanitize.js';
 import type { Indicator } from '../../io/iostreams.js';
-import { shellQuote } from '../targets.js';
-import { parseTimeout } from '../search/request.js';
+import { shellQuote } from '../../services/targets.js';
+import { parseTimeout } from '../../services/search/request.js';
 import type { ItemOutcome, ResultLine, StopReason } from './items.js';
 import type { BatchFiles } from './files.js';
 import type { BatchSummary } from '../../render/batch.js';
@@ -243,7 +243,7 @@ async function classify(
 async function uncachedDocuments(factory: Factory, raw: string, k: number, retrieved: ReadonlySet<string>): Promise<number> {
   const [{ parseSearchResponse }, { isDocumentCached }, { documentKey, topDocuments }] = await Promise.all([
     import('../../api/shapes.js'),
-    import('../doc/retrieve.js'),
+    import('../../services/documents.js'),
     import('../../batch/journal.js'),
   ]);
   let results;
@@ -309,7 +309,7 @@ async function runItems(
 ): Promise<BatchSummary> {
   const [{ runItem }, { runPool }, { applyEvent }, render, { resultJson }] = await Promise.all([
     import('./items.js'),
-    import('../../batch/pool.js'),
+    import('../../shared/pool.js'),
     import('../../batch/journal.js'),
     import('../../render/batch.js'),
     import('./files.js'),

@@ -4,13 +4,13 @@
  * `--refresh` asks again), printed in the run's output form: a table on a terminal, TSV when piped, `--json` the
  * server's body exactly (the cached body is the body as received).
  */
-import { JUDGES_LIMIT } from '../../api/types.js';
+import { JUDGES_LIMIT } from '../../contract/types.js';
 import type { JudgesQuery } from '../../api/resources/catalog.js';
 import { UsageError } from '../../errors/cli.js';
 import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
 import { waitWithSpinner } from '../shared.js';
-import { cachedCourts, cachedJudges, cachedSourceTypes, type CatalogFetchOptions } from './cached.js';
+import { cachedCourts, cachedJudges, cachedSourceTypes, type CatalogFetchOptions } from '../../services/catalogs.js';
 
 /** The catalogs `pravo catalog` prints. */
 export type CatalogName = 'source-types' | 'courts' | 'judges';

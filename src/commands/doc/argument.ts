@@ -6,9 +6,9 @@
  */
 import type { DocumentQuery } from '../../api/resources/documents.js';
 import { UsageError } from '../../errors/cli.js';
-import { sanitizeLine } from '../../io/sanitize.js';
+import { sanitizeLine } from '../../shared/sanitize.js';
 import type { LastResults } from '../../state/last-results.js';
-import { flagsToReach, type RunTarget } from '../targets.js';
+import { flagsToReach, type RunTarget } from '../../services/targets.js';
 
 /** What the argument names before the last results are read. */
 export type DocArgument = { kind: 'rank'; rank: number } | { kind: 'id'; document_id: string; collection: string };

@@ -5,15 +5,15 @@
  * element of it, as JSON, or written to a file.
  */
 import type { DocumentQuery } from '../../api/resources/documents.js';
-import { elementLabelOf, elementTextOf, type DocumentElement, type DocumentResponse } from '../../api/types.js';
+import { elementLabelOf, elementTextOf, type DocumentElement, type DocumentResponse } from '../../contract/types.js';
 import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
-import { sanitizeLine } from '../../io/sanitize.js';
+import { sanitizeLine } from '../../shared/sanitize.js';
 import { elementRefOf, elementsOf, isCourtDecision } from '../../legal/documents.js';
-import { findArticleCitations, referencedArticles } from '../../legal/references.js';
+import { findArticleCitations, referencedArticles } from '../../shared/references.js';
 import type { DocumentViewData, ElementReferences } from '../../render/document.js';
-import { parseTimeout } from '../search/request.js';
-import { shellQuote } from '../targets.js';
+import { parseTimeout } from '../../services/search/request.js';
+import { shellQuote } from '../../services/targets.js';
 import { parseDocArgument, rankedDocument, type DocArgument } from './argument.js';
 import { otherOccurrences, parseElementRequest, selectElement, type SelectedElement } from './select.js';
 import { plural, timeAgo } from '../../render/text.js';
@@ -49,7 +49,7 @@ export async function runDoc(factory: Factory, argument: string, options: DocOpt
   }
   const printer = new Printer(factory.io, options.json === true);
 
-  const [{ cacheTtlMs }, { retrieveDocument }] = await Promise.all([import('../cached-get.js'), import('./retrieve.js')]);
+  const [{ cacheTtlMs }, { retrieveDocument }] = await Promise.all([import('../../services/cached-get.js'), import('../../services/documents.js')]);
   const { response, fromCache, storedAt } = await retrieveDocument(factory, query, {
     refresh: options.refresh === true,
     timeoutMs,

@@ -3,10 +3,10 @@
  * and finding it in the retrieved document (spec: Document response, `elements`). Pure functions; the errors say what
  * the document has instead.
  */
-import type { DocumentElement, DocumentResponse } from '../../api/types.js';
+import type { DocumentElement, DocumentResponse } from '../../contract/types.js';
 import { UsageError } from '../../errors/cli.js';
-import { sanitizeLine } from '../../io/sanitize.js';
-import { articleRefCandidates, compareArticleRefs, parseArticleQuery, splitArticleRef, type ArticleQuery } from '../../legal/article-ref.js';
+import { sanitizeLine } from '../../shared/sanitize.js';
+import { articleRefCandidates, compareArticleRefs, parseArticleQuery, splitArticleRef, type ArticleQuery } from '../../shared/article-ref.js';
 import { elementRefOf, elementsOf, isCourtDecision } from '../../legal/documents.js';
 import { plural } from '../../render/text.js';
 

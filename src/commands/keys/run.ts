@@ -5,14 +5,14 @@
  * secret and mark the key of the profile in use. `keys rotate` is in `rotate.ts`.
  */
 import type { KeyFacts } from '../../api/keys.js';
-import { KEY_NAME_MAX_LENGTH } from '../../api/types.js';
+import { KEY_NAME_MAX_LENGTH } from '../../contract/types.js';
 import { normalizeBaseUrl } from '../../api/base-url.js';
 import { checkSaveToProfile } from '../../config/store.js';
 import { UsageError, UserCancelledError } from '../../errors/cli.js';
 import { EXIT } from '../../errors/exit-codes.js';
 import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
-import { escapeJsonForTerminal, sanitizeLine } from '../../io/sanitize.js';
+import { escapeJsonForTerminal, sanitizeLine } from '../../shared/sanitize.js';
 import { waitWithSpinner } from '../shared.js';
 
 /** Options of `pravo keys create`. */

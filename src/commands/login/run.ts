@@ -12,7 +12,7 @@ import { ConfigError, UsageError } from '../../errors/cli.js';
 import { EXIT } from '../../errors/exit-codes.js';
 import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
-import { sanitizeLine } from '../../io/sanitize.js';
+import { sanitizeLine } from '../../shared/sanitize.js';
 import { readSecret, secretArgumentError } from '../secret.js';
 
 /** Options of `pravo login` as commander parses them. */

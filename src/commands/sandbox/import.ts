@@ -13,10 +13,10 @@ import type { Factory } from '../../factory.js';
 import type { Indicator } from '../../io/iostreams.js';
 import { outputFileProblem } from '../../io/output-file.js';
 import { Printer } from '../../io/printer.js';
-import { sanitizeLine } from '../../io/sanitize.js';
+import { sanitizeLine } from '../../shared/sanitize.js';
 import { plural } from '../../render/text.js';
 import type { ImportPlan, ImportResult, SkippedAct } from '../../sandbox/import.js';
-import { shellQuote } from '../targets.js';
+import { shellQuote } from '../../services/targets.js';
 
 /** Options of `pravo sandbox import` as commander parses them. */
 export interface ImportOptions {

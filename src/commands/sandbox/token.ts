@@ -12,7 +12,7 @@ import { prepareDataDir } from '../../config/sandbox.js';
 import { checkSaveToProfile } from '../../config/store.js';
 import { UsageError } from '../../errors/cli.js';
 import type { Factory } from '../../factory.js';
-import { sanitizeLine } from '../../io/sanitize.js';
+import { sanitizeLine } from '../../shared/sanitize.js';
 import { explainStartFailure } from '../../target.js';
 
 /** Options of `pravo sandbox token` as commander parses them. */
@@ -68,7 +68,7 @@ export async function runToken(f: Factory, options: TokenOptions): Promise<numbe
   const profileName = options.saveToProfile === undefined ? undefined : checkSaveToProfile(options.saveToProfile);
   const store = profileName === undefined ? undefined : await f.config();
   const dataDir = prepareDataDir(options.dataDir, f.env);
-  const { DEFAULT_ACCOUNT_ID, SandboxState } = await import('../../sandbox/state/index.js');
+  const { DEFAULT_ACCOUNT_ID, SandboxState } = await import('../../sandbox/state/store.js');
   let session: { session_token: string; expires_at: string };
   try {
     const state = SandboxState.open(dataDir, { now: () => new Date(f.clock.now()) });

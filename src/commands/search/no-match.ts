@@ -4,8 +4,8 @@
  * filtered by court or judge on a collection without court decisions, can never match, and an empty result alone does
  * not say so. Pure; the request for the catalog is made by `run.ts`.
  */
-import { isCourtSourceType, type SearchRequest, type SourceTypesResponse } from '../../api/types.js';
-import { sanitizeLine } from '../../io/sanitize.js';
+import { isCourtSourceType, type SearchRequest, type SourceTypesResponse } from '../../contract/types.js';
+import { sanitizeLine } from '../../shared/sanitize.js';
 
 /**
  * Whether an empty result of `request` may be explained by the catalog: the request names source types, court

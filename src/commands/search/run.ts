@@ -9,9 +9,9 @@ import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
 import { absentActLine } from '../../render/fields.js';
 import { waitWithSpinner } from '../shared.js';
-import type { SearchRequest } from '../../api/types.js';
-import { CATALOG_LOOKUP_TIMEOUT_MS, cachedSourceTypes } from '../catalog/cached.js';
-import { buildSearchRequest, courtNamesOf, parseTimeout, searchUsageError, type SearchFieldOptions } from './request.js';
+import type { SearchRequest } from '../../contract/types.js';
+import { CATALOG_LOOKUP_TIMEOUT_MS, cachedSourceTypes } from '../../services/catalogs.js';
+import { buildSearchRequest, courtNamesOf, parseTimeout, searchUsageError, type SearchFieldOptions } from '../../services/search/request.js';
 
 /** Options of `pravo search` as commander parses them. */
 export interface SearchOptions extends SearchFieldOptions {
@@ -74,7 +74,7 @@ export async function checkedRequest(
   const local = buildSearchRequest(query, options, { pending: names.length > 0 });
   const timeoutMs = parseTimeout(options.timeout);
   if (names.length === 0 && (local.source_types?.length ?? 0) === 0) return { request: local, timeoutMs };
-  const { resolveCourtNames, sourceTypeLookupProblems } = await import('./lookups.js');
+  const { resolveCourtNames, sourceTypeLookupProblems } = await import('../../services/search/lookups.js');
   const courts = names.length > 0 ? await resolveCourtNames(factory, names) : { ids: new Map<string, number>(), problems: [] };
   if (courts.problems.length > 0) {
     throw searchUsageError([...courts.problems, ...(await sourceTypeLookupProblems(factory, local))], { catalogAsked: true, unsent });

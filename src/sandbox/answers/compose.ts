@@ -15,7 +15,7 @@
  * When no excerpt has a usable sentence (or the search found nothing), the answer is {@link NOTHING_FOUND_ANSWER} and
  * `sources` is empty.
  */
-import type { Excerpt, SearchRequest, SearchResponse, SearchResult } from '../../api/types.js';
+import type { Excerpt, SearchRequest, SearchResponse, SearchResult } from '../../contract/types.js';
 import { analyzeQuery, createStemMatcher, type StemMatch } from '../search/analysis.js';
 
 /**

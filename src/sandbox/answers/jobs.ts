@@ -20,10 +20,10 @@
  * stays unfinished until then: there is no queue, as in the spec's beta.
  */
 import crypto from 'node:crypto';
-import { systemClock, type Clock } from '../../api/clock.js';
-import { buildPath, ERROR_CODES, LIMITS, PATHS, type AnswerJob, type AnswerJobCreated, type SearchRequest } from '../../api/types.js';
+import { systemClock, type Clock } from '../../shared/clock.js';
+import { buildPath, ERROR_CODES, LIMITS, PATHS, type AnswerJob, type AnswerJobCreated, type SearchRequest } from '../../contract/types.js';
 import type { Searcher } from '../search/searcher.js';
-import { UNFINISHED_STATUSES, type AnswerJobRecord, type Consumption, type SandboxState } from '../state/index.js';
+import { UNFINISHED_STATUSES, type AnswerJobRecord, type Consumption, type SandboxState } from '../state/store.js';
 import { composeAnswer, type ComposedAnswer } from './compose.js';
 
 /** Default time from a job's creation to its final status, in ms (`running` after a quarter of it). */

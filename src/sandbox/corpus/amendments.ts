@@ -33,8 +33,8 @@
  * typing slips inside their words („се замeня“ with a Latin „e“), nor an act named by an abbreviation („чл. 5 от ЗЗД“).
  * Pure functions over strings; no I/O.
  */
-import { compareArticleRefs, splitArticleRef } from '../../legal/article-ref.js';
-import { findArticleCitations, type ArticleCitation } from '../../legal/references.js';
+import { compareArticleRefs, splitArticleRef } from '../../shared/article-ref.js';
+import { findArticleCitations, type ArticleCitation } from '../../shared/references.js';
 import { AMENDING_TITLE } from '../search/metadata.js';
 import { stem } from '../search/analysis.js';
 

@@ -46,9 +46,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { isCourtSourceType, KNOWN_SOURCE_TYPES, type DocumentElement, type DocumentResponse, type SourceTypeEntry } from '../../api/types.js';
+import { isCourtSourceType, KNOWN_SOURCE_TYPES, type DocumentElement, type DocumentResponse, type SourceTypeEntry } from '../../contract/types.js';
 import { ensurePrivateDir, makePrivate } from '../files.js';
-import { processIsRunning } from '../processes.js';
+import { processIsRunning } from '../../shared/processes.js';
 import { analyze, ANALYZER_VERSION } from '../search/analysis.js';
 import { readThesaurus, restrictToIndex, type ThesaurusSense } from '../search/thesaurus.js';
 import { linkAmendments, type AmendedByEntry, type AmendsEntry, type ElementLinks } from './amended-by.js';
@@ -167,7 +167,7 @@ export interface StoredElement extends DocumentElement {
 
 /**
  * A full stored document as `GET /v1/documents` sends it: the contract's `DocumentResponse` (its field names live in
- * `src/api/types.ts`) with the fields every stored document has made required. Statutes: the corpus fields, `author`
+ * `src/contract/types.ts`) with the fields every stored document has made required. Statutes: the corpus fields, `author`
  * and `url` omitted when the corpus lacks them, `in_force_date` and `signature` string or null. Court decisions (a
  * document with a `court_id`): also `court_id`, `court` (omitted when the corpus lacks it), `decision_number`,
  * `case_number`, `case_kind`, `department`, `reporting_judge` (each string or null) and `judges` (`[]` when the corpus

@@ -22,7 +22,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { runPool } from '../../batch/pool.js';
+import { runPool } from '../../shared/pool.js';
 import { ANALYZER_VERSION } from '../search/analysis.js';
 import { THESAURUS_VERSION } from '../search/thesaurus.js';
 import { cancelledError, CorpusError, hashCorpusFile } from './reader.js';

@@ -7,8 +7,8 @@
  * endpoint takes.
  */
 import type http from 'node:http';
-import { ERROR_CODES, LIVE_KEY_PATTERN, SESSION_ERROR_CODES } from '../../api/types.js';
-import { SESSION_TOKEN_PREFIX, type SandboxState } from '../state/index.js';
+import { ERROR_CODES, LIVE_KEY_PATTERN, SESSION_ERROR_CODES } from '../../contract/types.js';
+import { SESSION_TOKEN_PREFIX, type SandboxState } from '../state/store.js';
 import { HttpError } from './errors.js';
 
 /** Who an accepted API key is: its `key_id` and the account it belongs to. */

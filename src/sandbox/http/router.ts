@@ -1,6 +1,6 @@
 /**
  * Route records and their matching: the one table of the spec's endpoints (spec: Endpoints) lives in
- * `routes/index.ts` as {@link Route}s; this module matches a request's method and path against it.
+ * `routes/table.ts` as {@link Route}s; this module matches a request's method and path against it.
  *
  * Matching: the path is compared segment by segment with each route's `pattern`, where `:name` matches one non-empty
  * segment (percent-decoded into `params.name`). A path some route matches with the request's method → that route (a
@@ -10,11 +10,11 @@
  * Endpoints of the spec not built yet are routes too (`notImplemented: true`), answered 501 `not_implemented`.
  */
 import type http from 'node:http';
-import { ERROR_CODES, type QuotaKind } from '../../api/types.js';
+import { ERROR_CODES, type QuotaKind } from '../../contract/types.js';
 import type { AnswerRunner } from '../answers/jobs.js';
 import type { SearchIndex } from '../corpus/index-db.js';
 import type { Searcher } from '../search/searcher.js';
-import type { SandboxState } from '../state/index.js';
+import type { SandboxState } from '../state/store.js';
 import { HttpError } from './errors.js';
 
 /** What handlers need: the corpus index, its searcher, the account state, the answer jobs' runner, a clock and a log. */

@@ -1,6 +1,6 @@
 /**
  * The sandbox's HTTP server (node:http): the Legal Research API contract over the local corpus, routed by the table of
- * `routes/index.ts`.
+ * `routes/table.ts`.
  *
  * Per request, in order: `x-request-id` assigned (`req_` + 16 hex digits; on every response); a request target whose
  * path or query is over 8192 bytes → 414 `invalid_request`, before any other work; a key anywhere in the URL (path or
@@ -37,7 +37,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ERROR_CODES } from '../../api/types.js';
+import { ERROR_CODES } from '../../contract/types.js';
 import { authenticateApiKey, authenticateSession, redactKeys, rejectKeyInUrl } from './auth.js';
 import { readJsonBody } from './body.js';
 import {

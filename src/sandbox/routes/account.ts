@@ -1,12 +1,12 @@
 /**
  * `GET /v1/account` and `PATCH /v1/account/overages` (spec: Key and account endpoints; Quota rules 4; README "Sandbox:
  * keys and account"): user-session token, the session's account only. The bodies are the sandbox's (the spec does not
- * show them): `AccountResponse` and `OverageUpdateRequest` in `src/api/types.ts`.
+ * show them): `AccountResponse` and `OverageUpdateRequest` in `src/contract/types.ts`.
  */
-import { ERROR_CODES, OVERAGE_LIMIT_MAX, PATHS, type AccountResponse } from '../../api/types.js';
+import { ERROR_CODES, OVERAGE_LIMIT_MAX, PATHS, type AccountResponse } from '../../contract/types.js';
 import { HttpError } from '../http/errors.js';
 import type { Route, RouteContext, ServerDeps } from '../http/router.js';
-import type { OverageSetting } from '../state/index.js';
+import type { OverageSetting } from '../state/store.js';
 import { quoteField } from './keys.js';
 
 /** The message for an attempt to set prices (spec: "Unit prices are set by the server and cannot be changed"). */

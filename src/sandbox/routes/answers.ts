@@ -6,11 +6,11 @@ import {
   type AnswerJob,
   type AnswerJobCreated,
   type SearchRequest,
-} from '../../api/types.js';
+} from '../../contract/types.js';
 import type { AnswerRunner } from '../answers/jobs.js';
 import { HttpError } from '../http/errors.js';
 import type { Route, RouteContext, ServerDeps } from '../http/router.js';
-import { checkSearchRequest } from '../search/index.js';
+import { checkSearchRequest } from '../search/pipeline.js';
 import { SearchRequestError } from '../search/source-types.js';
 import { quotaExceeded } from './quota.js';
 

@@ -7,7 +7,7 @@ import {
   type CourtsResponse,
   type SourceTypeEntry,
   type SourceTypesResponse,
-} from '../../api/types.js';
+} from '../../contract/types.js';
 import type { SearchIndex } from '../corpus/index-db.js';
 import { SOURCE_TYPE_NAMES } from '../corpus/index-db.js';
 import type { Route } from '../http/router.js';

@@ -1,5 +1,5 @@
 /** `GET /v1/documents` (spec: GET /v1/documents, Quota rules 1). */
-import { ERROR_CODES, PATHS } from '../../api/types.js';
+import { ERROR_CODES, PATHS } from '../../contract/types.js';
 import { HttpError } from '../http/errors.js';
 import { RawJson, type Route, type RouteContext } from '../http/router.js';
 import { quotaExceeded } from './quota.js';

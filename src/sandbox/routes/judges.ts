@@ -1,10 +1,10 @@
 /**
  * `GET /v1/catalog/judges?court=&search=&limit=` (spec: GET /v1/catalog/judges): the judges seen in a court's
  * decisions, with how many of its decisions each sat on and the latest date. The response shape is the sandbox's
- * (`JudgesResponse` in `src/api/types.ts`; the spec does not show it).
+ * (`JudgesResponse` in `src/contract/types.ts`; the spec does not show it).
  */
-import { ERROR_CODES, JUDGES_LIMIT, PATHS, type JudgeEntry, type JudgesResponse } from '../../api/types.js';
-import { resolveCourt, type NamedCourt } from '../../courts.js';
+import { ERROR_CODES, JUDGES_LIMIT, PATHS, type JudgeEntry, type JudgesResponse } from '../../contract/types.js';
+import { resolveCourt, type NamedCourt } from '../../shared/courts.js';
 import { HttpError } from '../http/errors.js';
 import type { Route, RouteContext } from '../http/router.js';
 import { decisionJudgeNames, judgeKeyMatches, judgeNameKey, type DecisionJudges } from '../search/judges.js';

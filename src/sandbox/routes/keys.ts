@@ -2,7 +2,7 @@
  * `POST /v1/keys`, `GET /v1/keys`, `POST /v1/keys/{key_id}/revoke` (spec: Key and account endpoints; API key facts;
  * States and transitions, API key; README "Sandbox: keys and account"): user-session token, the session's account's
  * keys only. The bodies are the sandbox's (the spec does not show them): see `ApiKeyRecord`, `CreatedApiKey`,
- * `KeyCreateRequest` and `ApiKeyList` in `src/api/types.ts`.
+ * `KeyCreateRequest` and `ApiKeyList` in `src/contract/types.ts`.
  */
 import {
   characterLength,
@@ -13,7 +13,7 @@ import {
   type ApiKeyRecord,
   type CreatedApiKey,
   type KeyCreateRequest,
-} from '../../api/types.js';
+} from '../../contract/types.js';
 import { HttpError } from '../http/errors.js';
 import type { Route, RouteContext } from '../http/router.js';
 

@@ -1,7 +1,7 @@
 /** The answer to a refused unit of quota (spec: Errors, `monthly_quota_exceeded`; Quota rules), shared by the routes. */
-import { ERROR_CODES } from '../../api/types.js';
+import { ERROR_CODES } from '../../contract/types.js';
 import { HttpError } from '../http/errors.js';
-import type { Consumption } from '../state/index.js';
+import type { Consumption } from '../state/store.js';
 
 /**
  * 429 `monthly_quota_exceeded` for a refused consumption (`allowed: false`), its message naming the kind, its monthly

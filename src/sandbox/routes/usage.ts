@@ -1,5 +1,5 @@
 /** `GET /v1/usage` (spec: GET /v1/usage; Quota rules; README, "Sandbox: usage"). */
-import { PATHS, type UsageResponse } from '../../api/types.js';
+import { PATHS, type UsageResponse } from '../../contract/types.js';
 import type { Route, RouteContext } from '../http/router.js';
 
 /**

@@ -3,7 +3,7 @@
  * full document text): up to {@link MAX_EXCERPTS} of a document's best articles, each cut to a passage around the
  * densest run of matched words.
  */
-import type { Excerpt } from '../../api/types.js';
+import type { Excerpt } from '../../contract/types.js';
 import type { ArticleRow, SearchIndex } from '../corpus/index-db.js';
 import type { StemMatch } from './analysis.js';
 import { relativeScore, type ArticleHit, type DocumentHit } from './ranking.js';

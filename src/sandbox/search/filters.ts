@@ -3,7 +3,7 @@
  * `date_from`/`date_to` on the publication date, and, on documents of case-law types only, `court_ids` and
  * `judge_name` (the reporting judge or any judge of the panel, approximately: see `judges.ts`).
  */
-import type { SearchRequest } from '../../api/types.js';
+import type { SearchRequest } from '../../contract/types.js';
 import { decisionJudgeMatcher } from './judges.js';
 import type { SearchMetadata } from './metadata.js';
 

@@ -8,7 +8,7 @@
  * The matching rule is {@link judgeKeyMatches}.
  */
 import transliterate from '@sindresorhus/transliterate';
-import { editDistance } from '../../courts.js';
+import { editDistance } from '../../shared/courts.js';
 
 /**
  * The Streamlined System of the Bulgarian Transliteration Act (Закон за транслитерацията, its table) where it

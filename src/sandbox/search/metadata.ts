@@ -3,7 +3,7 @@
  * amend) and the document of every article. Loaded once per open index (about 0.1 s on the full corpus) and kept
  * while the index object lives.
  */
-import type { SourceTypeEntry } from '../../api/types.js';
+import type { SourceTypeEntry } from '../../contract/types.js';
 import type { DocumentRow, SearchIndex } from '../corpus/index-db.js';
 import { analyze } from './analysis.js';
 import type { ThesaurusSense } from './thesaurus.js';

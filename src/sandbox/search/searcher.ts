@@ -4,9 +4,9 @@
  * hands the request to a pool of worker threads (`pool.ts`), so that a long search does not hold up the server's other
  * requests.
  */
-import type { SearchRequest, SearchResponse } from '../../api/types.js';
+import type { SearchRequest, SearchResponse } from '../../contract/types.js';
 import type { SearchIndex } from '../corpus/index-db.js';
-import { search } from './index.js';
+import { search } from './pipeline.js';
 
 /** Runs searches; every implementation gives the response `search(index, request)` gives. */
 export interface Searcher {

@@ -7,7 +7,7 @@ import {
   KNOWN_SOURCE_TYPES,
   type SearchRequest,
   type SourceTypeEntry,
-} from '../../api/types.js';
+} from '../../contract/types.js';
 
 /** A request the contract allows syntactically but the service rejects (spec: Errors, `invalid_request`). */
 export class SearchRequestError extends Error {

@@ -2,7 +2,7 @@
  * The messages between the search pool (`pool.ts`) and its worker threads (`worker.ts`), and how a search's error
  * crosses threads. Types and pure functions only: importing this module starts nothing.
  */
-import type { SearchRequest, SearchResponse } from '../../api/types.js';
+import type { SearchRequest, SearchResponse } from '../../contract/types.js';
 import { SearchRequestError } from './source-types.js';
 
 /** The `workerData` of a search worker: the index to open. */

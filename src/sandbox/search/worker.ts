@@ -8,7 +8,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openIndexFile } from '../corpus/index-db.js';
-import { prepareSearch, search } from './index.js';
+import { prepareSearch, search } from './pipeline.js';
 import { toWorkerError, type SearchJobMessage, type WorkerMessage, type WorkerStart } from './worker-messages.js';
 
 if (!parentPort) throw new Error('search/worker.js is the entry module of a search worker thread (see search/pool.ts)');

@@ -12,7 +12,7 @@
  * Times are ISO 8601 UTC strings with milliseconds (`Date.toISOString`), which compare in time order as text.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { AnswerJobStatus, SearchRequest } from '../../api/types.js';
+import type { AnswerJobStatus, SearchRequest } from '../../contract/types.js';
 import type { AnswerSource } from '../answers/compose.js';
 
 /** The statuses of a job that is not finished: the ones the 15-minute rule and the runner may move on from. */

@@ -6,7 +6,7 @@
  * (`pravo sandbox serve --quota search=N,...`): see {@link effectiveQuotas}. Overrides are not stored; each process
  * counts against its own, on the same stored usage.
  */
-import { QUOTA_KINDS, type QuotaKind } from '../../api/types.js';
+import { QUOTA_KINDS, type QuotaKind } from '../../contract/types.js';
 
 /** A monthly quota in units of one kind; `null` means unlimited. */
 export type Quota = number | null;

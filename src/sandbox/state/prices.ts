@@ -4,7 +4,7 @@
  * with, not the live service's: the price of one unit consumed beyond the quota (overage), per quota kind, in euros.
  * `GET /v1/account` shows them; `PATCH /v1/account/overages` refuses any attempt to set them.
  */
-import type { UnitPrices } from '../../api/types.js';
+import type { UnitPrices } from '../../contract/types.js';
 
 /**
  * Price of one unit consumed beyond the quota (overage), per kind, in `currency` (ISO 4217): a search 0.02 EUR, a

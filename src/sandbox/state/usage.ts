@@ -12,7 +12,7 @@
  * the overage limit because two processes read the same count.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { QUOTA_KINDS, type QuotaKind, type QuotaUsage, type UsageResponse } from '../../api/types.js';
+import { QUOTA_KINDS, type QuotaKind, type QuotaUsage, type UsageResponse } from '../../contract/types.js';
 import { OVERAGE_OFF, type Account, type AccountStore, type OverageSetting } from './accounts.js';
 import { immediateTransaction, readTransaction } from './db.js';
 import { DEFAULT_PLAN, effectiveQuotas, type PlanQuotas, type Quota, type Quotas } from './plans.js';
@@ -184,7 +184,7 @@ export class UsageStore {
   }
 
   /**
-   * The body of `GET /v1/usage` for `accountId` (see `UsageResponse` in `src/api/types.ts`, README "Sandbox: usage"):
+   * The body of `GET /v1/usage` for `accountId` (see `UsageResponse` in `src/contract/types.ts`, README "Sandbox: usage"):
    * the current month of the clock as `period`, the account's plan, per kind `used`, `limit` (null = unlimited),
    * `remaining` (`max(0, limit - used)`, null = unlimited) and `overage_used` (`max(0, used - limit)`, 0 when
    * unlimited), and the overage setting with its units used this month. Quotas are this process's. Read in one read

@@ -4,7 +4,7 @@
  * text of the excerpt it cites).
  */
 import { expect } from 'vitest';
-import type { Excerpt } from '../../../src/api/types.js';
+import type { Excerpt } from '../../../src/contract/types.js';
 import type { AnswerSource } from '../../../src/sandbox/answers/compose.js';
 
 /** An answer split into its lead (first paragraph) and its quoted sentences, each with the excerpt id it cites. */

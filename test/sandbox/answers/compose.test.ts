@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SearchRequest, SearchResponse, SearchResult } from '../../../src/api/types.js';
+import type { SearchRequest, SearchResponse, SearchResult } from '../../../src/contract/types.js';
 import {
   composeAnswer,
   MAX_QUOTED_SENTENCES,
@@ -15,7 +15,7 @@ import {
 } from '../../../src/sandbox/answers/compose.js';
 import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import { resolveCorpusInputs } from '../../../src/sandbox/corpus/inputs.js';
-import { search } from '../../../src/sandbox/search/index.js';
+import { search } from '../../../src/sandbox/search/pipeline.js';
 import { tempDir } from '../fixtures.js';
 import { expectWellCited, parseAnswer } from './answer-text.js';
 

@@ -8,9 +8,9 @@ import http from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import { createSandboxServer, DEFAULT_SERVER_OPTIONS } from '../../../src/sandbox/http/server.js';
-import { ROUTES } from '../../../src/sandbox/routes/index.js';
+import { ROUTES } from '../../../src/sandbox/routes/table.js';
 import { inProcessSearcher } from '../../../src/sandbox/search/searcher.js';
-import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/index.js';
+import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/store.js';
 import { connectRaw, expectError, openSyntheticIndex, parseRawReply, startTestServer, type TestServer } from './harness.js';
 
 let root: string;

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { collectionOf, openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import type { CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
-import { search } from '../../../src/sandbox/search/index.js';
-import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/index.js';
+import { search } from '../../../src/sandbox/search/pipeline.js';
+import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/store.js';
 import { CASES, LAWS, tempDir, writeCorpus } from '../fixtures.js';
 import { expectError, request, startTestServer, type TestServer } from './harness.js';
 

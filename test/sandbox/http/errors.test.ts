@@ -11,8 +11,8 @@ import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import { MAX_BODY_BYTES, readJsonBody } from '../../../src/sandbox/http/body.js';
 import { ClientAbortError, HttpError, knownHttpError } from '../../../src/sandbox/http/errors.js';
 import type { Route } from '../../../src/sandbox/http/router.js';
-import { ROUTES } from '../../../src/sandbox/routes/index.js';
-import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/index.js';
+import { ROUTES } from '../../../src/sandbox/routes/table.js';
+import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/store.js';
 import { expectError, openSyntheticIndex, request, startTestServer, type TestServer } from './harness.js';
 
 /** A real SQLITE_FULL from node:sqlite: an in-memory database capped at 2 pages, filled. */

@@ -11,9 +11,9 @@ import { AnswerRunner, type AnswerRunnerOptions } from '../../../src/sandbox/ans
 import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import type { Route } from '../../../src/sandbox/http/router.js';
 import { createSandboxServer, type SandboxServerOptions } from '../../../src/sandbox/http/server.js';
-import { ROUTES } from '../../../src/sandbox/routes/index.js';
+import { ROUTES } from '../../../src/sandbox/routes/table.js';
 import { inProcessSearcher, type Searcher } from '../../../src/sandbox/search/searcher.js';
-import { DEFAULT_ACCOUNT_ID, SandboxState, type Quotas } from '../../../src/sandbox/state/index.js';
+import { DEFAULT_ACCOUNT_ID, SandboxState, type Quotas } from '../../../src/sandbox/state/store.js';
 import { writeSyntheticCorpus } from '../../helpers/synthetic-corpus.js';
 
 /** A temporary root with the synthetic corpus's index; `close()` removes both. */

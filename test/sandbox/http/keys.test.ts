@@ -6,8 +6,8 @@
  * reach.
  */
 import { describe, expect, it } from 'vitest';
-import type { ApiKeyList, ApiKeyRecord, CreatedApiKey } from '../../../src/api/types.js';
-import { sha256 } from '../../../src/sandbox/state/index.js';
+import type { ApiKeyList, ApiKeyRecord, CreatedApiKey } from '../../../src/contract/types.js';
+import { sha256 } from '../../../src/sandbox/state/store.js';
 import { expectError, request, useTestServers, type Reply, type TestServer } from './harness.js';
 
 const { serve } = useTestServers('pravo-keys-http-');

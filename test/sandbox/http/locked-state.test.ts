@@ -9,7 +9,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
-import { BUSY_TIMEOUT_MS, DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/index.js';
+import { BUSY_TIMEOUT_MS, DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/store.js';
 import { expectError, openSyntheticIndex, request, startTestServer, type Reply, type TestServer } from './harness.js';
 
 /** Opens the database, takes the write lock, says "locked", holds it until stdin ends, then releases and exits. */

@@ -1,5 +1,5 @@
 /**
- * The route table (`src/sandbox/routes/index.ts`) and its matching (`src/sandbox/http/router.ts`): every endpoint of the
+ * The route table (`src/sandbox/routes/table.ts`) and its matching (`src/sandbox/http/router.ts`): every endpoint of the
  * spec is a route and is served; a wrong method is 405 with `Allow`, an endpoint not built yet (a `notImplemented`
  * route) is 501 (also with path parameters), an unknown path is 404, and every error body carries the request id of
  * its `x-request-id` header.
@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import { matchRoute } from '../../../src/sandbox/http/router.js';
-import { ROUTES } from '../../../src/sandbox/routes/index.js';
+import { ROUTES } from '../../../src/sandbox/routes/table.js';
 import { notImplemented } from '../../../src/sandbox/routes/not-implemented.js';
 import { expectError, openSyntheticIndex, request, startTestServer, type TestServer } from './harness.js';
 

@@ -6,7 +6,7 @@
  * time.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/index.js';
+import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/store.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { blockingQuery, CRASH_QUERIES, testSearchPool } from '../../helpers/search-pool.js';
 import { expectError, request, useTestServers, type Reply, type TestServer, type TestServerOptions } from './harness.js';

@@ -5,7 +5,7 @@
  * and a token minted by another handle on the data directory accepted at once.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ACCOUNT_ID, SandboxState } from '../../../src/sandbox/state/index.js';
+import { DEFAULT_ACCOUNT_ID, SandboxState } from '../../../src/sandbox/state/store.js';
 import { expectError, request, useTestServers, type Reply, type TestServer } from './harness.js';
 
 const { serve } = useTestServers('pravo-session-http-');

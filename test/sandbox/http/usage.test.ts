@@ -5,8 +5,8 @@
  * the 429 `monthly_quota_exceeded` that says which limit was hit.
  */
 import { describe, expect, it } from 'vitest';
-import { QUOTA_KINDS, type UsageResponse } from '../../../src/api/types.js';
-import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/index.js';
+import { QUOTA_KINDS, type UsageResponse } from '../../../src/contract/types.js';
+import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/store.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { expectError, request, useTestServers, type Reply, type TestServer } from './harness.js';
 

@@ -3,12 +3,12 @@
  * its query checks, and the route on a running sandbox over the real decisions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUOTA_KINDS, type JudgesResponse } from '../../../src/api/types.js';
+import { QUOTA_KINDS, type JudgesResponse } from '../../../src/contract/types.js';
 import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import { HttpError } from '../../../src/sandbox/http/errors.js';
 import { judgesResponse } from '../../../src/sandbox/routes/judges.js';
 import { DECISIONS_PATH, readRealCourts, readRealDecisions } from '../../helpers/real-corpus.js';
-import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/index.js';
+import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/store.js';
 import { tempDir } from '../fixtures.js';
 import { expectError, request, startTestServer, type TestServer } from '../http/harness.js';
 

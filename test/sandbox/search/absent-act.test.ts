@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
 import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
-import { leadWithAbsentAct, search } from '../../../src/sandbox/search/index.js';
+import { leadWithAbsentAct, search } from '../../../src/sandbox/search/pipeline.js';
 import type { DocumentHit } from '../../../src/sandbox/search/ranking.js';
 import { nominativeTitle } from '../../../src/sandbox/search/metadata.js';
 import { MISSING_KEY_TERM_CEILING } from '../../../src/sandbox/search/ranking.js';

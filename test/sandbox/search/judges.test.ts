@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
-import { search } from '../../../src/sandbox/search/index.js';
+import { search } from '../../../src/sandbox/search/pipeline.js';
 import {
   decisionJudgeNames,
   decisionJudgeMatcher,

@@ -6,9 +6,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { SearchRequest } from '../../../src/api/types.js';
+import type { SearchRequest } from '../../../src/contract/types.js';
 import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
-import { search } from '../../../src/sandbox/search/index.js';
+import { search } from '../../../src/sandbox/search/pipeline.js';
 import {
   createSearchPool,
   DEFAULT_WORKER_URL,

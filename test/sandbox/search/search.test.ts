@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SearchRequest, SearchResponse, SourceTypeEntry } from '../../../src/api/types.js';
+import type { SearchRequest, SearchResponse, SourceTypeEntry } from '../../../src/contract/types.js';
 import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
 import { analyzeQuery } from '../../../src/sandbox/search/analysis.js';
 import { EXCERPT_MAX_CHARS } from '../../../src/sandbox/search/excerpts.js';
-import { search } from '../../../src/sandbox/search/index.js';
+import { search } from '../../../src/sandbox/search/pipeline.js';
 import { judgeNameMatches } from '../../../src/sandbox/search/judges.js';
 import { chooseSourceTypes, SearchRequestError } from '../../../src/sandbox/search/source-types.js';
 import { CASES, LAWS, tempDir, writeCorpus } from '../fixtures.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
 import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
-import { search } from '../../../src/sandbox/search/index.js';
+import { search } from '../../../src/sandbox/search/pipeline.js';
 import { law, tempDir, writeCorpus } from '../fixtures.js';
 
 /** An invented act (its title says it is test data): keepers of beacons, called „пазител“ in its articles. */

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_ACCOUNT_ID, SandboxState, type OpenStateOptions } from '../../../src/sandbox/state/index.js';
+import { DEFAULT_ACCOUNT_ID, SandboxState, type OpenStateOptions } from '../../../src/sandbox/state/store.js';
 
 let dataDir: string;
 const opened: SandboxState[] = [];

@@ -19,7 +19,7 @@ import {
   STARTUP_BUSY_TIMEOUT_MS,
   type Migration,
 } from '../../../src/sandbox/state/db.js';
-import { DEFAULT_ACCOUNT_ID, SandboxState, sha256 } from '../../../src/sandbox/state/index.js';
+import { DEFAULT_ACCOUNT_ID, SandboxState, sha256 } from '../../../src/sandbox/state/store.js';
 
 let root: string;
 let dataDir: string;

@@ -1,12 +1,12 @@
 /**
- * The references parser (`src/legal/references.ts`): the articles an article's text cites, and which of them belong to
+ * The references parser (`src/shared/references.ts`): the articles an article's text cites, and which of them belong to
  * the same act. Sentences written here imitate Bulgarian legislative drafting (they are not quoted from any act); the
  * last block reads real articles from `../shared/corpus/bg-statutes.jsonl.gz` at run time (never copied here).
  */
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { findArticleCitations, MAX_RANGE_LISTED, referencedArticles, type ArticleCitation } from '../../src/legal/references.js';
+import { findArticleCitations, MAX_RANGE_LISTED, referencedArticles, type ArticleCitation } from '../../src/shared/references.js';
 
 /** The citations as `[article, detail, scope]` (and `through` when a range), for compact expectations. */
 function cited(text: string): (string | undefined)[][] {

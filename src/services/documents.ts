@@ -3,11 +3,11 @@
  * retrieval quota), shared by `pravo doc` and `pravo answer --verify`: one cache key per (`document_id`, `collection`)
  * pair of the target, so a document either command retrieved is never retrieved again while fresh.
  */
-import type { DocumentQuery } from '../../api/resources/documents.js';
-import { PATHS, type DocumentResponse } from '../../api/types.js';
-import type { Factory } from '../../factory.js';
-import { cachedGet, isCached, type CachedGetResult } from '../cached-get.js';
-import { waitWithSpinner } from '../shared.js';
+import type { DocumentQuery } from '../api/resources/documents.js';
+import { PATHS, type DocumentResponse } from '../contract/types.js';
+import type { Factory } from '../factory.js';
+import { cachedGet, isCached, type CachedGetResult } from './cached-get.js';
+import { waitWithSpinner } from '../commands/shared.js';
 
 /** The cache's view of one document request: its path and query. */
 function documentRequest(query: DocumentQuery): { path: string; query: Record<string, string> } {
@@ -29,7 +29,7 @@ export async function retrieveDocument(
   query: DocumentQuery,
   options: { refresh?: boolean; timeoutMs?: number; spinner?: string; signal?: AbortSignal | null; beforeSend?: () => Promise<void> } = {},
 ): Promise<CachedGetResult<DocumentResponse>> {
-  const { parseDocument } = await import('../../api/shapes.js');
+  const { parseDocument } = await import('../api/shapes.js');
   return cachedGet(factory, {
     ...documentRequest(query),
     refresh: options.refresh === true,

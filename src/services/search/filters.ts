@@ -4,9 +4,9 @@
  * whose `--type` is not in the catalog (with a did-you-mean). Pure; the catalogs are fetched by `lookups.ts`.
  * Every string from a catalog, and the user's own text, passes through `sanitizeLine`.
  */
-import { editDistance, type CourtMatch, type NamedCourt } from '../../courts.js';
-import { isCourtSourceType, type SearchRequest, type SourceTypesResponse } from '../../api/types.js';
-import { sanitizeLine } from '../../io/sanitize.js';
+import { editDistance, type CourtMatch, type NamedCourt } from '../../shared/courts.js';
+import { isCourtSourceType, type SearchRequest, type SourceTypesResponse } from '../../contract/types.js';
+import { sanitizeLine } from '../../shared/sanitize.js';
 import { booleanField, stringField } from '../../render/fields.js';
 import { COURT_NEEDS_CASE_LAW } from './request.js';
 

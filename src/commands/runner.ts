@@ -3,7 +3,7 @@
  * SIGTERM), and on every path stops spinners, closes clients and in-process sandboxes, ends the pager, renders errors
  * (text, or one JSON line with `--json`) and returns the exit code. Commands never touch `process`.
  */
-import type { Clock } from '../api/clock.js';
+import type { Clock } from '../shared/clock.js';
 import { CancelledError } from '../api/errors.js';
 import { describeError } from '../errors/advice.js';
 import { UserCancelledError } from '../errors/cli.js';

@@ -4,9 +4,9 @@
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { resolveCourt, type NamedCourt } from '../src/courts.js';
+import { resolveCourt, type NamedCourt } from '../../src/shared/courts.js';
 
-const courts = JSON.parse(fs.readFileSync(new URL('../../shared/corpus/bg-courts.json', import.meta.url), 'utf8')) as NamedCourt[];
+const courts = JSON.parse(fs.readFileSync(new URL('../../../shared/corpus/bg-courts.json', import.meta.url), 'utf8')) as NamedCourt[];
 
 function found(typed: string): number | undefined {
   const match = resolveCourt(typed, courts);

@@ -1,5 +1,5 @@
 /**
- * Terminal-safe text (`src/io/sanitize.ts`): one test per kind of escape sequence or control, each asserting the exact
+ * Terminal-safe text (`src/shared/sanitize.ts`): one test per kind of escape sequence or control, each asserting the exact
  * output and that nothing removable is left; white space handling for lines and TSV fields; JSON escaping that keeps
  * the parsed value; and a deterministic property loop over random strings of controls and printable text.
  */
@@ -10,7 +10,7 @@ import {
   sanitizeLine,
   sanitizeText,
   sanitizeTsvField,
-} from '../../src/io/sanitize.js';
+} from '../../src/shared/sanitize.js';
 
 const ESC = '\x1b';
 const BEL = '\x07';

@@ -1,10 +1,10 @@
 /**
- * The bounded pool of `pravo batch` (`src/batch/pool.ts`): never more requests in flight than `--concurrency`, lines
+ * The bounded pool of `pravo batch` (`src/shared/pool.ts`): never more requests in flight than `--concurrency`, lines
  * started in input order, and a stop (quota, Ctrl-C, a refused key) that starts nothing new but lets what is in
  * flight finish. Driven by promises the test settles itself; no timers.
  */
 import { describe, expect, it } from 'vitest';
-import { runPool } from '../../src/batch/pool.js';
+import { runPool } from '../../src/shared/pool.js';
 
 interface Deferred {
   promise: Promise<void>;

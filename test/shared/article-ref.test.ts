@@ -1,6 +1,6 @@
-/** Article refs (`src/legal/article-ref.ts`): ordering, and reading an article as a user types it. */
+/** Article refs (`src/shared/article-ref.ts`): ordering, and reading an article as a user types it. */
 import { describe, expect, it } from 'vitest';
-import { articleRefCandidates, compareArticleRefs, parseArticleQuery, splitArticleRef } from '../../src/legal/article-ref.js';
+import { articleRefCandidates, compareArticleRefs, parseArticleQuery, splitArticleRef } from '../../src/shared/article-ref.js';
 
 describe('parseArticleQuery', () => {
   it.each([

@@ -8,11 +8,11 @@ import { AnswerRunner, checkAnswerRunnerOptions, type AnswerRunnerOptions } from
 import { openIndex, type IndexProgress } from './corpus/index-db.js';
 import type { CorpusInputs } from './corpus/inputs.js';
 import { createSandboxServer } from './http/server.js';
-import { ROUTES } from './routes/index.js';
-import { prepareSearch } from './search/index.js';
+import { ROUTES } from './routes/table.js';
+import { prepareSearch } from './search/pipeline.js';
 import { createSearchPool, MAX_SEARCH_WORKERS } from './search/pool.js';
 import { inProcessSearcher, type Searcher } from './search/searcher.js';
-import { QUOTA_KINDS } from '../api/types.js';
+import { QUOTA_KINDS } from '../contract/types.js';
 import {
   checkAuthCacheTtl,
   checkSessionTtl,
@@ -25,7 +25,7 @@ import {
   type IssuedKey,
   type OverageSetting,
   type Quotas,
-} from './state/index.js';
+} from './state/store.js';
 
 /** Options of {@link startSandbox}. */
 export interface StartSandboxOptions {

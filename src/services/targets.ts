@@ -3,7 +3,7 @@
  * the in-process sandbox mean nothing to the service, nor those of one profile to another. These pure helpers say
  * which flags reach a stored target from the current run, and quote values for the commands pravo suggests.
  */
-import { sanitizeLine } from '../io/sanitize.js';
+import { sanitizeLine } from '../shared/sanitize.js';
 
 /** Where a run sends its requests, as pravo stores it beside results and jobs. */
 export interface RunTarget {

@@ -1,5 +1,5 @@
 /**
- * The contract's request rules and tolerant accessors (`src/api/types.ts`): what the CLI checks before sending a
+ * The contract's request rules and tolerant accessors (`src/contract/types.ts`): what the CLI checks before sending a
  * search and what the sandbox checks on receipt.
  */
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import {
   scoreOf,
   searchRequestProblems,
   type RequestProblem,
-} from '../../src/api/types.js';
+} from '../../src/contract/types.js';
 
 /** The fields a list of problems concerns, for compact assertions. */
 const fields = (problems: RequestProblem[]): string[] => problems.map((p) => p.field);

@@ -2,9 +2,9 @@
  * Pure request builders of `pravo search` (spec: POST /v1/search): command-line options to a checked request body.
  * Shared by every command that sends the search fields (search, and later answer and batch).
  */
-import { characterLength, ERROR_CODES, isCalendarDate, isCourtSourceType, KNOWN_SOURCE_TYPES, LIMITS, searchRequestProblems, type SearchRequest } from '../../api/types.js';
+import { characterLength, ERROR_CODES, isCalendarDate, isCourtSourceType, KNOWN_SOURCE_TYPES, LIMITS, searchRequestProblems, type SearchRequest } from '../../contract/types.js';
 import { UsageError } from '../../errors/cli.js';
-import { sanitizeLine } from '../../io/sanitize.js';
+import { sanitizeLine } from '../../shared/sanitize.js';
 
 /** The search fields as commander parses them (strings, before checking). */
 export interface SearchFieldOptions {

@@ -1,5 +1,5 @@
 /**
- * `startSandbox` (`src/sandbox/run.ts`), the entry the CLI uses: index, state, key, session, listener; closing twice;
+ * `startSandbox` (`src/sandbox/start.ts`), the entry the CLI uses: index, state, key, session, listener; closing twice;
  * the ephemeral key and session removed at close; sessions expired over a day ago removed at start; the
  * authentication cache's TTL; a corpus problem reported as `CorpusError`; a cancelled start as `AbortError`; answer
  * jobs on the given clock and quota, left unfinished by a close; options out of range.
@@ -9,8 +9,8 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { CorpusError } from '../../src/sandbox/corpus/reader.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/run.js';
-import { DEFAULT_ACCOUNT_ID, SandboxState } from '../../src/sandbox/state/index.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/start.js';
+import { DEFAULT_ACCOUNT_ID, SandboxState } from '../../src/sandbox/state/store.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { generatedLaws, writeCorpusFile, writeSyntheticCorpus } from '../helpers/synthetic-corpus.js';
 import { tempDirsPerTest } from './fixtures.js';

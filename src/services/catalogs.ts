@@ -4,10 +4,10 @@
  * the search filters that look values up in a catalog (`--court NAME`, `--type`, the note on an empty result) share
  * these, so one cached copy serves all of them and a hit sends nothing.
  */
-import type { JudgesQuery } from '../../api/resources/catalog.js';
-import { PATHS, type CourtsResponse, type JudgesResponse, type SourceTypesResponse } from '../../api/types.js';
-import type { Factory } from '../../factory.js';
-import { cachedGet, type CachedGetResult } from '../cached-get.js';
+import type { JudgesQuery } from '../api/resources/catalog.js';
+import { PATHS, type CourtsResponse, type JudgesResponse, type SourceTypesResponse } from '../contract/types.js';
+import type { Factory } from '../factory.js';
+import { cachedGet, type CachedGetResult } from './cached-get.js';
 
 /** How a catalog is asked for. */
 export interface CatalogFetchOptions {
@@ -27,7 +27,7 @@ export const CATALOG_LOOKUP_TIMEOUT_MS = 10_000;
  * @throws API errors of the request (only on a miss); ConfigError for a bad `PRAVO_CACHE_TTL` or a missing base URL.
  */
 export async function cachedSourceTypes(factory: Factory, options: CatalogFetchOptions = {}): Promise<CachedGetResult<SourceTypesResponse>> {
-  const { parseSourceTypes } = await import('../../api/shapes.js');
+  const { parseSourceTypes } = await import('../api/shapes.js');
   return cachedGet(factory, {
     path: PATHS.sourceTypes,
     refresh: options.refresh === true,
@@ -41,7 +41,7 @@ export async function cachedSourceTypes(factory: Factory, options: CatalogFetchO
  * @throws as {@link cachedSourceTypes}.
  */
 export async function cachedCourts(factory: Factory, options: CatalogFetchOptions = {}): Promise<CachedGetResult<CourtsResponse>> {
-  const { parseCourts } = await import('../../api/shapes.js');
+  const { parseCourts } = await import('../api/shapes.js');
   return cachedGet(factory, {
     path: PATHS.courts,
     refresh: options.refresh === true,
@@ -56,7 +56,7 @@ export async function cachedCourts(factory: Factory, options: CatalogFetchOption
  * @throws as {@link cachedSourceTypes}.
  */
 export async function cachedJudges(factory: Factory, query: JudgesQuery, options: CatalogFetchOptions = {}): Promise<CachedGetResult<JudgesResponse>> {
-  const { parseJudges } = await import('../../api/shapes.js');
+  const { parseJudges } = await import('../api/shapes.js');
   return cachedGet(factory, {
     path: PATHS.judges,
     query: { court: query.court, search: query.search, limit: query.limit },

@@ -8,11 +8,11 @@
  * grown. Shared by every command that sends the search fields.
  */
 import { AuthenticationError, MissingCredentialError, QuotaExceededError } from '../../api/errors.js';
-import type { SearchRequest, SourceTypesResponse } from '../../api/types.js';
+import type { SearchRequest, SourceTypesResponse } from '../../contract/types.js';
 import { CliError, UsageError } from '../../errors/cli.js';
 import type { Factory } from '../../factory.js';
-import { sanitizeLine } from '../../io/sanitize.js';
-import { CATALOG_LOOKUP_TIMEOUT_MS, cachedCourts, cachedSourceTypes } from '../catalog/cached.js';
+import { sanitizeLine } from '../../shared/sanitize.js';
+import { CATALOG_LOOKUP_TIMEOUT_MS, cachedCourts, cachedSourceTypes } from '../catalogs.js';
 import { caseLawProblem, courtMatchProblem, sourceTypeProblems } from './filters.js';
 
 /** What {@link resolveCourtNames} found: the code of each name that resolved, and a usage problem for each other. */
@@ -30,7 +30,7 @@ export interface CourtNameLookup {
  *   would meet too; ConfigError (no base URL, a bad `PRAVO_CACHE_TTL`); CancelledError on Ctrl-C.
  */
 export async function resolveCourtNames(factory: Factory, names: readonly string[]): Promise<CourtNameLookup> {
-  const { resolveCourt } = await import('../../courts.js');
+  const { resolveCourt } = await import('../../shared/courts.js');
   const lookup = async (refresh: boolean): Promise<{ fromCache: boolean; found: CourtNameLookup }> => {
     let result;
     try {

@@ -1,6 +1,6 @@
 /** The fake clock other suites rely on (`test/helpers/fake-clock.ts`), and the system clock's sleep. */
 import { describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/api/clock.js';
+import { systemClock } from '../../src/shared/clock.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 
 describe('FakeClock', () => {

@@ -10,7 +10,7 @@
  */
 import os from 'node:os';
 import type { DatabaseSync } from 'node:sqlite';
-import type { AccountResponse, ApiKeyRecord, CreatedApiKey, QuotaKind, UsageResponse } from '../../api/types.js';
+import type { AccountResponse, ApiKeyRecord, CreatedApiKey, QuotaKind, UsageResponse } from '../../contract/types.js';
 import { AccountStore, type Account, type OverageSetting } from './accounts.js';
 import { AnswerJobStore, type AnswerJobRecord, type NewAnswerJob } from './answer-jobs.js';
 import { BUSY_TIMEOUT_MS, immediateTransaction, openStateDatabase, patiently, STARTUP_BUSY_TIMEOUT_MS } from './db.js';
