@@ -1,6 +1,6 @@
 /**
  * What every command registration shares: the target options of API commands (declared here once), example sections
- * for help, the waiting spinner, and the bridge from a commander action to the runner.
+ * for help, and the bridge from a commander action to the runner.
  */
 import type { Command } from 'commander';
 import type { CommandBody, RunSpec } from './runner.js';
@@ -36,36 +36,4 @@ export function examples(command: string, ...argLists: string[]): string {
 /** Commander's collector for a repeatable option. */
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
-}
-
-/**
- * Waits for `work` with a spinner on stderr whose text shows the seconds elapsed (`Searching… 12s`) whenever stderr is
- * a terminal, whatever stdout is (`pravo search ... > out.tsv` or `--json | jq` still show that something is
- * happening); never when stderr is not a terminal. The spinner stops when `work` settles; the runner stops it on
- * every other path. `label` may be a function, read every second (a status that changes); `startedAt` (ms since the
- * epoch, default now) is where the elapsed time counts from.
- */
-export async function waitWithSpinner<T>(
-  factory: Factory,
-  label: string | (() => string),
-  work: () => Promise<T>,
-  options: { startedAt?: number } = {},
-): Promise<T> {
-  if (!factory.io.showsProgress) return work();
-  const { waitingText } = await import('../render/progress.js');
-  const started = options.startedAt ?? factory.clock.now();
-  const text = (): string => waitingText(typeof label === 'string' ? label : label(), factory.clock.now() - started);
-  const spinner = await factory.io.startSpinner(text());
-  let timer: unknown;
-  const tick = (): void => {
-    spinner.update(text());
-    timer = factory.clock.setTimeout(tick, 1000);
-  };
-  timer = factory.clock.setTimeout(tick, 1000);
-  try {
-    return await work();
-  } finally {
-    factory.clock.clearTimeout(timer);
-    spinner.stop();
-  }
 }

@@ -7,7 +7,7 @@ import type { DocumentQuery } from '../api/resources/documents.js';
 import { PATHS, type DocumentResponse } from '../contract/types.js';
 import type { Factory } from '../factory.js';
 import { cachedGet, isCached, type CachedGetResult } from './cached-get.js';
-import { waitWithSpinner } from '../commands/shared.js';
+import { waitWithSpinner } from './waiting.js';
 
 /** The cache's view of one document request: its path and query. */
 function documentRequest(query: DocumentQuery): { path: string; query: Record<string, string> } {

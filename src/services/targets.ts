@@ -3,6 +3,7 @@
  * the in-process sandbox mean nothing to the service, nor those of one profile to another. These pure helpers say
  * which flags reach a stored target from the current run, and quote values for the commands pravo suggests.
  */
+import type { TargetOptions } from '../config/target-options.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 
 /** Where a run sends its requests, as pravo stores it beside results and jobs. */
@@ -36,4 +37,19 @@ export function shellQuote(value: string): string {
   const clean = sanitizeLine(value);
   if (clean !== '' && /^[\p{L}\p{N}_\-./:@%+=,]+$/u.test(clean)) return clean;
   return `'${clean.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The target flags of this run, as shell words for a command pravo suggests (`pravo answer wait ID …`, `pravo batch …
+ * --yes`, `pravo doc 1 … --article`): `--profile P`, `--sandbox`, each `--corpus PATH`, `--data-dir DIR`, in that
+ * order, each value shell-quoted ({@link shellQuote}); none when the run used none. The one declaration of which
+ * flags carry a run's target.
+ */
+export function targetFlagWords(globals: TargetOptions & { profile?: string }): string[] {
+  const words: string[] = [];
+  if (globals.profile !== undefined) words.push('--profile', shellQuote(globals.profile));
+  if (globals.sandbox) words.push('--sandbox');
+  for (const corpus of globals.corpus ?? []) words.push('--corpus', shellQuote(corpus));
+  if (globals.dataDir !== undefined) words.push('--data-dir', shellQuote(globals.dataDir));
+  return words;
 }

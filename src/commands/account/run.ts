@@ -4,14 +4,14 @@
  * after confirmation. Both authenticate with the user-session token (`pravo login`).
  */
 import type { AccountFacts } from '../../api/account.js';
-import type { LegalResearchClient } from '../../api/client.js';
 import { OVERAGE_LIMIT_MAX, type OverageUpdateRequest } from '../../contract/types.js';
 import { UsageError, UserCancelledError } from '../../errors/cli.js';
 import { EXIT } from '../../errors/exit-codes.js';
 import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
 import { sanitizeLine } from '../../shared/sanitize.js';
-import { waitWithSpinner } from '../shared.js';
+import { fetchAccount } from '../../services/account.js';
+import { waitWithSpinner } from '../../services/waiting.js';
 
 /** Options of `pravo account`. */
 export interface AccountOptions {
@@ -26,22 +26,6 @@ export interface OveragesOptions {
   limit?: string;
   yes?: boolean;
   json?: boolean;
-}
-
-/**
- * `GET /v1/account` behind a spinner labelled `label`, read (`readAccount`): the raw body and the facts. Sent with
- * `client` when given (a session token not stored yet), else with the run's client.
- * @throws the request's errors (a `SessionError` when the token is refused).
- */
-export async function fetchAccount(
-  f: Factory,
-  label = 'Fetching the account',
-  client?: LegalResearchClient,
-): Promise<{ raw: string; account: AccountFacts }> {
-  const sender = client ?? (await f.client());
-  const response = await waitWithSpinner(f, label, () => sender.account.retrieve({ signal: f.signal }));
-  const { readAccount } = await import('../../api/account.js');
-  return { raw: response.raw, account: readAccount(response.data) };
 }
 
 /** `pravo account`: `GET /v1/account` as aligned lines, TSV, or the server's body (`--json`). Returns the exit code. */

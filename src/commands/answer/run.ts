@@ -18,10 +18,19 @@ import { Printer } from '../../io/printer.js';
 import { absentActLine } from '../../render/fields.js';
 import { sanitizeLine } from '../../shared/sanitize.js';
 import type { AnswerJobRecord } from '../../state/answer-jobs.js';
-import { flagsToReach, shellQuote, type RunTarget } from '../../services/targets.js';
-import { checkedRequest } from '../search/run.js';
+import {
+  answerWaitCommand,
+  checkRecordTarget,
+  latestUnfinishedJob,
+  loadAnswerJobRecord,
+  newAnswerJobRecord,
+  pruneAnswerJobRecords,
+  recordAnswerJob,
+  updateAnswerJobRecord,
+} from '../../services/answer-jobs.js';
+import { checkedRequest } from '../../services/search/checked.js';
 import type { SearchFieldOptions } from '../../services/search/request.js';
-import { waitWithSpinner } from '../shared.js';
+import { waitWithSpinner } from '../../services/waiting.js';
 import type { AnswerOutput } from '../../render/answer.js';
 
 /** Options of `pravo answer wait` and `pravo answer show` (and of asking): output and verification. */
@@ -82,21 +91,10 @@ export async function runAnswer(factory: Factory, query: string, options: Answer
   );
   const createdAt = factory.clock.now();
   const jobId = created.data.job_id;
-  const record: AnswerJobRecord = {
-    job_id: jobId,
-    query: request.query,
-    request,
-    profile: target.profile,
-    sandbox: target.kind === 'sandbox',
-    base_url: target.baseUrl,
-    created_at: new Date(createdAt).toISOString(),
-    last_status: 'queued',
-    checked_at: new Date(createdAt).toISOString(),
-  };
-  await recordJob(factory, printer, record);
+  await recordJob(factory, printer, newAnswerJobRecord(jobId, request, target, createdAt));
 
   if (options.wait === false) {
-    const resume = resumeCommand(factory, jobId);
+    const resume = answerWaitCommand(factory, jobId);
     if (printer.mode === 'json') printer.responseIfJson(created);
     else factory.io.stdout.write(`${sanitizeLine(jobId)}\n`);
     printer.note(`Answer job ${sanitizeLine(jobId)} created (queued). Wait for it with \`${resume}\`; \`pravo answer list\` shows your jobs.`);
@@ -115,7 +113,7 @@ export async function runWait(factory: Factory, jobId: string | undefined, optio
   rejectAskingOptions(options, 'answer wait');
   if (jobId !== undefined) checkJobId(jobId);
   checkVerifyConsent(factory, options);
-  const record = jobId === undefined ? await latestUnfinishedJob(factory) : await loadRecord(factory, jobId);
+  const record = jobId === undefined ? await latestUnfinishedJob(factory) : await loadAnswerJobRecord(factory, jobId);
   const id = jobId ?? record!.job_id;
   if (record) await checkRecordTarget(factory, record, 'wait');
   const printer = new Printer(factory.io, options.json === true);
@@ -139,16 +137,16 @@ export async function runShow(factory: Factory, jobId: string, options: FollowOp
   rejectAskingOptions(options, 'answer show');
   checkJobId(jobId);
   checkVerifyConsent(factory, options);
-  const record = await loadRecord(factory, jobId);
+  const record = await loadAnswerJobRecord(factory, jobId);
   if (record) await checkRecordTarget(factory, record, 'show');
   const printer = new Printer(factory.io, options.json === true);
   const client = await factory.client();
   const response = await waitWithSpinner(factory, 'Fetching the answer job', () => client.answers.retrieve(jobId, { signal: factory.signal }));
-  await updateRecord(factory, response.data);
+  await updateAnswerJobRecord(factory, response.data);
   if (isFinalAnswerJobStatus(response.data.status)) return printFinal(factory, printer, response, options);
   if (printer.mode === 'json') printer.responseIfJson(response);
   else factory.io.stdout.write(`${sanitizeLine(jobId)}\t${response.data.status}\n`);
-  printer.note(`Answer job ${sanitizeLine(jobId)} is ${response.data.status}; wait for it with \`${resumeCommand(factory, jobId)}\`.`);
+  printer.note(`Answer job ${sanitizeLine(jobId)} is ${response.data.status}; wait for it with \`${answerWaitCommand(factory, jobId)}\`.`);
   return EXIT.ok;
 }
 
@@ -206,7 +204,7 @@ async function follow(factory: Factory, printer: Printer, job: FollowedJob, opti
           schedule,
           onUpdate: (current) => {
             trouble = undefined;
-            if (current.status !== status) recorded = recorded.then(() => updateRecord(factory, current));
+            if (current.status !== status) recorded = recorded.then(() => updateAnswerJobRecord(factory, current));
             status = current.status;
           },
           onTransientError: (_error, failures) => {
@@ -217,7 +215,7 @@ async function follow(factory: Factory, printer: Printer, job: FollowedJob, opti
     );
   } catch (error) {
     await recorded;
-    const resume = resumeCommand(factory, job.jobId);
+    const resume = answerWaitCommand(factory, job.jobId);
     if (error instanceof CancelledError || factory.signal.aborted) {
       const seen = status === 'unknown' ? '' : ` (last seen ${status})`;
       if (job.inProcessSandbox) {
@@ -235,7 +233,7 @@ async function follow(factory: Factory, printer: Printer, job: FollowedJob, opti
     throw error;
   }
   await recorded;
-  await updateRecord(factory, response.data);
+  await updateAnswerJobRecord(factory, response.data);
   return printFinal(factory, printer, response, options);
 }
 
@@ -340,74 +338,15 @@ function checkJobId(jobId: string): void {
   }
 }
 
-/** The command that resumes waiting for `jobId` with this run's target options. */
-function resumeCommand(factory: Factory, jobId: string): string {
-  const words = ['pravo', 'answer', 'wait', shellQuote(jobId)];
-  if (factory.globals.profile !== undefined) words.push('--profile', shellQuote(factory.globals.profile));
-  if (factory.globals.sandbox) words.push('--sandbox');
-  if (factory.globals.dataDir !== undefined) words.push('--data-dir', shellQuote(factory.globals.dataDir));
-  return words.join(' ');
-}
-
 /** Writes the new job's record; when it cannot be written, says so with the id, which is then the only way back. */
 async function recordJob(factory: Factory, printer: Printer, record: AnswerJobRecord): Promise<void> {
-  const { saveAnswerJob, pruneAnswerJobs } = await import('../../state/answer-jobs.js');
   try {
-    await saveAnswerJob(factory.env, record);
+    await recordAnswerJob(factory, record);
   } catch (error) {
     printer.note(
-      `Warning: could not record answer job ${sanitizeLine(record.job_id)} (${(error as Error).message}). Keep its id: \`${resumeCommand(factory, record.job_id)}\` comes back to it.`,
+      `Warning: could not record answer job ${sanitizeLine(record.job_id)} (${(error as Error).message}). Keep its id: \`${answerWaitCommand(factory, record.job_id)}\` comes back to it.`,
     );
     return;
   }
-  await pruneAnswerJobs(factory.env);
-}
-
-/** The record of `jobId`, if pravo has one (a damaged or unreadable one counts as none). */
-async function loadRecord(factory: Factory, jobId: string): Promise<AnswerJobRecord | undefined> {
-  const { loadAnswerJob } = await import('../../state/answer-jobs.js');
-  return loadAnswerJob(factory.env, jobId).catch(() => undefined);
-}
-
-/** Brings the job's record up to date with what the server said (best effort; no record, nothing to do). */
-async function updateRecord(factory: Factory, job: AnswerJob): Promise<void> {
-  const { updateAnswerJobStatus } = await import('../../state/answer-jobs.js');
-  await updateAnswerJobStatus(factory.env, job.job_id, job.status, new Date(factory.clock.now()).toISOString(), job.error_code).catch(() => undefined);
-}
-
-/** This run's target, to compare with a record's (`RunTarget`: `--sandbox`, and the profile it resolves to). */
-async function currentTarget(factory: Factory): Promise<RunTarget> {
-  return { sandbox: factory.globals.sandbox === true, profile: (await factory.profile()).name };
-}
-
-/**
- * @throws UsageError when the recorded job was created against another target than this run's (another profile, or
- *   the in-process sandbox vs the service), with the command that reaches it.
- */
-async function checkRecordTarget(factory: Factory, record: AnswerJobRecord, verb: 'wait' | 'show'): Promise<void> {
-  const flags = flagsToReach(record, await currentTarget(factory));
-  if (flags === undefined) return;
-  const where = record.sandbox ? 'the in-process sandbox (--sandbox)' : `profile "${sanitizeLine(record.profile)}"`;
-  throw new UsageError(
-    `Answer job ${sanitizeLine(record.job_id)} was created with ${where}, so it is asked for there: run \`pravo answer ${verb} ${shellQuote(record.job_id)}${flags}\`.`,
-  );
-}
-
-/**
- * The latest recorded job not known to be finished, of this run's target.
- * @throws UsageError when there is none (naming the latest of another target, if any, and its command).
- */
-async function latestUnfinishedJob(factory: Factory): Promise<AnswerJobRecord> {
-  const { listAnswerJobs } = await import('../../state/answer-jobs.js');
-  const unfinished = (await listAnswerJobs(factory.env)).filter((r) => !isFinalAnswerJobStatus(r.last_status));
-  const current = await currentTarget(factory);
-  const mine = unfinished.find((record) => flagsToReach(record, current) === undefined);
-  if (mine) return mine;
-  const other = unfinished[0];
-  if (other) {
-    throw new UsageError(
-      `No unfinished answer job is recorded for this target; the latest unfinished one, ${sanitizeLine(other.job_id)}, was created with ${other.sandbox ? '--sandbox' : `profile "${sanitizeLine(other.profile)}"`}: run \`pravo answer wait ${shellQuote(other.job_id)}${flagsToReach(other, current)}\`.`,
-    );
-  }
-  throw new UsageError('No unfinished answer job is recorded. `pravo answer list` shows the recorded jobs; `pravo answer wait JOB_ID` waits for any job by its id.');
+  await pruneAnswerJobRecords(factory);
 }

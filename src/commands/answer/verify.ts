@@ -13,7 +13,7 @@ import type { Printer } from '../../io/printer.js';
 import type { RetrievedDocument, Verification } from '../../legal/verify.js';
 import { plural } from '../../render/text.js';
 import { isDocumentCached, retrieveDocument } from '../../services/documents.js';
-import { waitWithSpinner } from '../shared.js';
+import { waitWithSpinner } from '../../services/waiting.js';
 
 /**
  * Resolves the job's markers, works out which documents the resolved citations need and how many of them are cached,

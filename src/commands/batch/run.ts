@@ -16,7 +16,8 @@ import { EXIT } from '../../errors/exit-codes.js';
 import type { Factory } from '../../factory.js';
 import { sanitizeLine } from '../../shared/sanitize.js';
 import type { Indicator } from '../../io/iostreams.js';
-import { shellQuote } from '../../services/targets.js';
+import { newAnswerJobRecord, pruneAnswerJobRecords, recordAnswerJob, updateAnswerJobRecord } from '../../services/answer-jobs.js';
+import { shellQuote, targetFlagWords } from '../../services/targets.js';
 import { parseTimeout } from '../../services/search/request.js';
 import type { ItemOutcome, ResultLine, StopReason } from './items.js';
 import type { BatchFiles } from './files.js';
@@ -269,7 +270,7 @@ async function readUsageFacts(factory: Factory): Promise<{ facts?: import('../..
   const [{ readUsage }, errors, { waitWithSpinner }] = await Promise.all([
     import('../../api/usage.js'),
     import('../../api/errors.js'),
-    import('../shared.js'),
+    import('../../services/waiting.js'),
   ]);
   const client = await factory.client();
   try {
@@ -348,7 +349,7 @@ async function runItems(
   if (factory.signal.aborted) onAbort();
 
   let results = files ? (line: ResultLine) => files.writeResult(line) : async (line: ResultLine) => void factory.io.stdout.write(`${resultJson(line)}\n`);
-  let jobRecords: typeof import('../../state/answer-jobs.js') | undefined;
+  let jobsRecorded = false;
   const ctx = {
     factory,
     client,
@@ -367,24 +368,12 @@ async function runItems(
     stopping: () => stop !== undefined,
     cancelled: () => factory.signal.aborted,
     jobCreated: async (item: BatchItem, jobId: string) => {
-      jobRecords ??= await import('../../state/answer-jobs.js');
-      const now = new Date(factory.clock.now()).toISOString();
-      await jobRecords
-        .saveAnswerJob(factory.env, {
-          job_id: jobId,
-          query: item.request.query,
-          request: item.request,
-          profile: target.profile,
-          sandbox: target.sandbox,
-          base_url: runTarget.baseUrl,
-          created_at: now,
-          last_status: 'queued',
-          checked_at: now,
-        })
-        .catch(() => {});
+      // Best effort, as each item's own journal entry is the batch's way back to the job.
+      jobsRecorded = true;
+      await recordAnswerJob(factory, newAnswerJobRecord(jobId, item.request, runTarget, factory.clock.now())).catch(() => {});
     },
     jobUpdated: (job: AnswerJob) => {
-      void jobRecords?.updateAnswerJobStatus(factory.env, job.job_id, job.status, new Date(factory.clock.now()).toISOString(), job.error_code).catch(() => {});
+      void updateAnswerJobRecord(factory, job);
       show();
     },
   };
@@ -417,7 +406,7 @@ async function runItems(
     bar?.stop();
     results = async () => {};
   }
-  await jobRecords?.pruneAnswerJobs(factory.env).catch(() => 0);
+  if (jobsRecorded) await pruneAnswerJobRecords(factory);
 
   const t = tally();
   const lineOf = (wanted: ItemOutcome): number[] => [...outcomes].filter(([, o]) => o === wanted).map(([line]) => line);
@@ -487,10 +476,7 @@ function rerunCommand(factory: Factory, options: BatchOptions, names: { input: s
   if (names.out !== undefined) words.push('--out', shellQuote(names.out));
   if (options.answers) words.push('--answers');
   if (options.fetchDocs !== undefined) words.push('--fetch-docs', shellQuote(options.fetchDocs));
-  if (factory.globals.profile !== undefined) words.push('--profile', shellQuote(factory.globals.profile));
-  if (factory.globals.sandbox) words.push('--sandbox');
-  if (factory.globals.dataDir !== undefined) words.push('--data-dir', shellQuote(factory.globals.dataDir));
-  words.push('--yes');
+  words.push(...targetFlagWords(factory.globals), '--yes');
   return words.join(' ');
 }
 

@@ -9,7 +9,7 @@ import type { JudgesQuery } from '../../api/resources/catalog.js';
 import { UsageError } from '../../errors/cli.js';
 import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
-import { waitWithSpinner } from '../shared.js';
+import { waitWithSpinner } from '../../services/waiting.js';
 import { cachedCourts, cachedJudges, cachedSourceTypes, type CatalogFetchOptions } from '../../services/catalogs.js';
 
 /** The catalogs `pravo catalog` prints. */

@@ -13,7 +13,7 @@ import { elementRefOf, elementsOf, isCourtDecision } from '../../legal/documents
 import { findArticleCitations, referencedArticles } from '../../shared/references.js';
 import type { DocumentViewData, ElementReferences } from '../../render/document.js';
 import { parseTimeout } from '../../services/search/request.js';
-import { shellQuote } from '../../services/targets.js';
+import { shellQuote, targetFlagWords } from '../../services/targets.js';
 import { parseDocArgument, rankedDocument, type DocArgument } from './argument.js';
 import { otherOccurrences, parseElementRequest, selectElement, type SelectedElement } from './select.js';
 import { plural, timeAgo } from '../../render/text.js';
@@ -119,11 +119,7 @@ function openCommand(factory: Factory, parsed: DocArgument): string {
   const words = ['pravo', 'doc'];
   if (parsed.kind === 'rank') words.push(String(parsed.rank));
   else words.push(shellQuote(parsed.document_id), '--collection', shellQuote(parsed.collection));
-  if (factory.globals.profile !== undefined) words.push('--profile', shellQuote(factory.globals.profile));
-  if (factory.globals.sandbox) words.push('--sandbox');
-  for (const corpus of factory.globals.corpus ?? []) words.push('--corpus', shellQuote(corpus));
-  if (factory.globals.dataDir !== undefined) words.push('--data-dir', shellQuote(factory.globals.dataDir));
-  return [...words, '--article'].join(' ');
+  return [...words, ...targetFlagWords(factory.globals), '--article'].join(' ');
 }
 
 /**

@@ -31,7 +31,7 @@ import { Printer } from '../../io/printer.js';
 import { sanitizeLine } from '../../shared/sanitize.js';
 import { describeKey } from '../../render/keys.js';
 import { ensurePrivateDir, pravoPaths } from '../../state/paths.js';
-import { waitWithSpinner } from '../shared.js';
+import { waitWithSpinner } from '../../services/waiting.js';
 import { checkKeyName, fetchKeys } from './run.js';
 
 /** Options of `pravo keys rotate`. */

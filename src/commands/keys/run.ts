@@ -13,7 +13,7 @@ import { EXIT } from '../../errors/exit-codes.js';
 import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
 import { escapeJsonForTerminal, sanitizeLine } from '../../shared/sanitize.js';
-import { waitWithSpinner } from '../shared.js';
+import { waitWithSpinner } from '../../services/waiting.js';
 
 /** Options of `pravo keys create`. */
 export interface CreateOptions {

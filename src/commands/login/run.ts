@@ -95,7 +95,7 @@ export async function runLogin(f: Factory, refused: string | undefined, options:
  */
 async function checkToken(f: Factory, token: string): Promise<AccountFacts> {
   const client = await f.clientFor({ session: { kind: 'session', token } });
-  const { fetchAccount } = await import('../account/run.js');
+  const { fetchAccount } = await import('../../services/account.js');
   return (await fetchAccount(f, 'Checking the session token', client)).account;
 }
 
@@ -146,7 +146,7 @@ async function runLoginStatus(f: Factory, options: LoginOptions): Promise<number
     throw new ConfigError(`Session token ${status.session_token} is ${from}, but profile "${profile.name}" has no base URL to check it against. Set it with \`pravo config set base-url URL\`.`);
   }
   try {
-    const { fetchAccount } = await import('../account/run.js');
+    const { fetchAccount } = await import('../../services/account.js');
     const { account } = await fetchAccount(f, 'Checking the session token');
     Object.assign(status, { valid: true, account_id: account.accountId ?? null, plan: account.plan ?? null });
     printer.report(

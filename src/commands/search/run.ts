@@ -1,17 +1,18 @@
 /**
  * `pravo search` (spec: POST /v1/search): the request checked before anything is sent, a spinner while waiting, the
  * results in the run's output form, and the last results stored for `pravo doc N`. Before sending, `--court` names
- * are resolved to codes and `--type` values checked, against the cached catalogs (`lookups.ts`). When a search
+ * are resolved to codes and `--type` values checked, against the cached catalogs (`services/search/`). When a search
  * limited by source type, court or judge finds nothing, the (cached) source-types catalog tells whether the
  * collection has any such documents at all (see `no-match.ts`).
  */
 import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
 import { absentActLine } from '../../render/fields.js';
-import { waitWithSpinner } from '../shared.js';
+import { waitWithSpinner } from '../../services/waiting.js';
 import type { SearchRequest } from '../../contract/types.js';
 import { CATALOG_LOOKUP_TIMEOUT_MS, cachedSourceTypes } from '../../services/catalogs.js';
-import { buildSearchRequest, courtNamesOf, parseTimeout, searchUsageError, type SearchFieldOptions } from '../../services/search/request.js';
+import { checkedRequest } from '../../services/search/checked.js';
+import type { SearchFieldOptions } from '../../services/search/request.js';
 
 /** Options of `pravo search` as commander parses them. */
 export interface SearchOptions extends SearchFieldOptions {
@@ -54,35 +55,6 @@ export async function runSearch(factory: Factory, query: string, options: Search
   if (absent !== undefined) printer.note(absent);
   await printer.response(response, async () => (await import('../../render/search.js')).searchView);
   return 0;
-}
-
-/**
- * The request to send (of `pravo search`, and of `pravo answer`, whose body has the same fields and rules), and
- * `--timeout` in ms: the options checked locally first (nothing is asked of any server for a request that is wrong
- * anyway), then `--court` names resolved and `--type` values checked against the cached catalogs, every problem
- * found reported at once.
- * @throws UsageError listing the problems (the search is not sent); as `resolveCourtNames` when the courts catalog
- *   cannot be fetched for a name.
- */
-export async function checkedRequest(
-  factory: Factory,
-  query: string,
-  options: SearchFieldOptions & { timeout?: string },
-  unsent = 'The search was not sent.',
-): Promise<{ request: SearchRequest; timeoutMs: number }> {
-  const names = courtNamesOf(options);
-  const local = buildSearchRequest(query, options, { pending: names.length > 0 });
-  const timeoutMs = parseTimeout(options.timeout);
-  if (names.length === 0 && (local.source_types?.length ?? 0) === 0) return { request: local, timeoutMs };
-  const { resolveCourtNames, sourceTypeLookupProblems } = await import('../../services/search/lookups.js');
-  const courts = names.length > 0 ? await resolveCourtNames(factory, names) : { ids: new Map<string, number>(), problems: [] };
-  if (courts.problems.length > 0) {
-    throw searchUsageError([...courts.problems, ...(await sourceTypeLookupProblems(factory, local))], { catalogAsked: true, unsent });
-  }
-  const request = names.length > 0 ? buildSearchRequest(query, options, { ids: courts.ids }) : local;
-  const problems = await sourceTypeLookupProblems(factory, request);
-  if (problems.length > 0) throw searchUsageError(problems, { catalogAsked: true, unsent });
-  return { request, timeoutMs };
 }
 
 /**

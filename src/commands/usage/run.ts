@@ -7,7 +7,7 @@
 import { readUsage } from '../../api/usage.js';
 import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
-import { waitWithSpinner } from '../shared.js';
+import { waitWithSpinner } from '../../services/waiting.js';
 
 /** Options of `pravo usage` as commander parses them (the target options reach the factory as globals). */
 export interface UsageOptions {
