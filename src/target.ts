@@ -142,7 +142,7 @@ export async function startSandboxWithProgress(
   if (sandbox.documentCount === 0) {
     say(
       `Warning: the sandbox corpus ${inputs.corpusFiles.join(', ')} has no documents, so every search will find nothing. ` +
-        'Point --corpus at a corpus file or a directory of them: JSON Lines, one document per line, gzipped or not (README, "Sandbox corpus format").',
+        'Point --corpus at a corpus file or a directory of them: JSON Lines, one document per line, gzipped or not (docs/sandbox.md, "Sandbox corpus format").',
     );
   }
   return sandbox;
@@ -156,7 +156,7 @@ export async function startSandboxWithProgress(
  */
 export function explainStartFailure(error: unknown, options: { dataDir: string; port?: number; host?: string }): unknown {
   if (error instanceof Error && error.name === 'CorpusError') {
-    return new EnvironmentError(`${error.message}\nFix that file, or point --corpus at other files (format: README, "Sandbox corpus format").`, { cause: error });
+    return new EnvironmentError(`${error.message}\nFix that file, or point --corpus at other files (format: docs/sandbox.md, "Sandbox corpus format").`, { cause: error });
   }
   const { code, syscall } = (error ?? {}) as { code?: unknown; syscall?: unknown };
   if (syscall === 'listen' && (code === 'EADDRINUSE' || code === 'EACCES')) {

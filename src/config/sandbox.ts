@@ -1,5 +1,5 @@
 /**
- * Where an in-process or served sandbox takes its corpus and keeps its data (README: "The sandbox"), resolved from
+ * Where an in-process or served sandbox takes its corpus and keeps its data (docs/sandbox.md), resolved from
  * the options every API command accepts (`--sandbox`, `--corpus`, `--data-dir`), the environment and the settings.
  */
 import dns from 'node:dns/promises';
@@ -27,8 +27,8 @@ export function corpusPathsFromEnv(value: string | undefined): string[] {
 }
 
 /**
- * The sandbox's inputs (corpus files and courts file; naming rule in `src/sandbox/corpus/inputs.ts`, README "Sandbox
- * corpus"), from the first source that gives any: `--corpus` (repeatable; each a file or a directory), else
+ * The sandbox's inputs (corpus files and courts file; naming rule in `src/sandbox/corpus/inputs.ts`, docs/sandbox.md,
+ * "Sandbox inputs"), from the first source that gives any: `--corpus` (repeatable; each a file or a directory), else
  * `PRAVO_SANDBOX_CORPUS` (a list, see {@link corpusPathsFromEnv}), else the `sandbox-corpus` setting (a file or a
  * directory). Returns absolute paths; reads directories, not file contents.
  * @throws UsageError when `--corpus` is given an empty value; ConfigError when no source gives a path (saying how to

@@ -3,9 +3,9 @@
  * contract's field names, limits and request rules live. Both sides import it: the CLI (`src/api`, `src/commands`,
  * `src/render`) and the sandbox server (`src/sandbox`), which must import nothing else from the CLI side.
  *
- * Where the spec says "not shown", the names below are the sandbox's documented choices (README, "Sandbox: response
- * fields"); renderers read them through the tolerant accessors at the end of this file so that a live service using
- * other names still renders.
+ * Where the spec says "not shown", the names below are the sandbox's documented choices (docs/sandbox.md,
+ * "Response fields the spec leaves open"); renderers read them through the tolerant accessors at the end of this file
+ * so that a live service using other names still renders.
  */
 
 /** Endpoint paths, relative to the base URL (spec: Endpoints). */
@@ -331,7 +331,7 @@ export type QuotaKind = (typeof QUOTA_KINDS)[number];
 
 /**
  * One kind's consumption in `GET /v1/usage` (spec: "Usage includes consumption against a monthly quota"; field names
- * are the sandbox's, documented in the README, "Sandbox: usage"). All counts are quota units of this kind in the
+ * are the sandbox's, documented in docs/sandbox.md, "Sandbox: usage"). All counts are quota units of this kind in the
  * period.
  */
 export interface QuotaUsage {
@@ -384,8 +384,8 @@ export type ApiKeyStatus = (typeof API_KEY_STATUSES)[number];
 
 /**
  * An API key record (spec: Records whose fields are only partly given: "a name, a prefix, a plan, a status and time
- * data; never the secret value"; the field names are the sandbox's, README "Sandbox: keys and account"). Times are
- * ISO 8601 UTC. A client reads a live service's records tolerantly (`readKeyRecord` in `keys.ts`).
+ * data; never the secret value"; the field names are the sandbox's, docs/sandbox.md, "Sandbox: keys and account").
+ * Times are ISO 8601 UTC. A client reads a live service's records tolerantly (`readKeyRecord` in `keys.ts`).
  */
 export interface ApiKeyRecord {
   /** The key's id, e.g. `key_3f9a…`; the path parameter of `POST /v1/keys/{key_id}/revoke`. */
@@ -452,7 +452,7 @@ export interface UnitPrices {
 
 /**
  * Response of `GET /v1/account` and of `PATCH /v1/account/overages` (spec: Key and account endpoints; fields "not
- * shown", these are the sandbox's, README "Sandbox: keys and account").
+ * shown", these are the sandbox's, docs/sandbox.md, "Sandbox: keys and account").
  */
 export interface AccountResponse {
   account_id: string;
@@ -477,9 +477,9 @@ export const OVERAGE_LIMIT_MAX = 1_000_000;
 
 /**
  * Error codes of the user-session token (spec: User-session token: "Error codes for a missing or invalid session
- * token are not part of the API-key codes"; these are the sandbox's, README "Sandbox: keys and account"), all HTTP 401
- * on the key and account endpoints: no `Authorization: Bearer` token; a token unknown or malformed; a token past its
- * expiry; an API key sent where a session token is required.
+ * token are not part of the API-key codes"; these are the sandbox's, docs/sandbox.md, "Sandbox: keys and account"), all
+ * HTTP 401 on the key and account endpoints: no `Authorization: Bearer` token; a token unknown or malformed; a token
+ * past its expiry; an API key sent where a session token is required.
  */
 export const SESSION_ERROR_CODES = {
   missingSessionToken: 'missing_session_token',

@@ -233,8 +233,8 @@ function describeApiError(error: ApiError, context: ErrorContext, profileFlag: s
 }
 
 /**
- * What fixes a rejected user-session token (codes of the sandbox, README "Sandbox: keys and account"; a live service's
- * are not shown) depends on the code and on where the token came from.
+ * What fixes a rejected user-session token (codes of the sandbox, docs/sandbox.md, "Sandbox: keys and account"; a live
+ * service's are not shown) depends on the code and on where the token came from.
  */
 function sessionHint(error: ApiError, context: ErrorContext, profileFlag: string): string {
   const login = `\`pravo login${profileFlag}\``;

@@ -30,8 +30,8 @@ import {
 /** Options of {@link startSandbox}. */
 export interface StartSandboxOptions {
   /**
-   * The corpus files (JSON Lines, gzipped or not; README: "Sandbox corpus format") and the courts file, resolved (see
-   * `resolveCorpusInputs`). Give this or `corpusPath`.
+   * The corpus files (JSON Lines, gzipped or not; docs/sandbox.md, "Sandbox corpus format") and the courts file,
+   * resolved (see `resolveCorpusInputs`). Give this or `corpusPath`.
    */
   inputs?: CorpusInputs;
   /** Shorthand for `inputs: {corpusFiles: [corpusPath]}`: one corpus file, no courts file. */

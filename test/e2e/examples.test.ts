@@ -1,6 +1,7 @@
 /**
  * Every example pravo shows runs as written: the `$ pravo ...` lines of every command's `--help`, and the ```sh blocks
- * of README.md (except the set-up and test commands, which `.ci/run` runs itself: they reinstall node_modules).
+ * of README.md and of the pages of docs/ (except the set-up and test commands, which `.ci/run` runs itself: they
+ * reinstall node_modules).
  *
  * Each runs with bash in a scratch directory beside a link to `../shared` (so `../shared/corpus/...` resolves as in a
  * checkout), with `pravo` on PATH as the built CLI, the service being the shared test sandbox (PRAVO_BASE_URL and
@@ -123,16 +124,27 @@ function splitGroups(help: string): string[][] {
   return groups;
 }
 
-/** The ```sh blocks of the README, except the set-up and test commands (marked by the comment before them). */
+/**
+ * The ```sh blocks of the README and of every page under docs/ (in that order, the pages by path), except the set-up
+ * and test commands (marked by the comment before them); each example's `where` names its file.
+ */
 function readmeExamples(): Example[] {
-  const text = fs.readFileSync(README, 'utf8');
-  const blocks: string[][] = [];
-  const pattern = /(<!-- [a-z-]+ -->\n)?```sh\n([\s\S]*?)```/g;
-  for (const match of text.matchAll(pattern)) {
-    if (match[1]) continue;
-    blocks.push(match[2]!.split('\n').filter((line) => line.trim() !== '' && !line.trim().startsWith('#')));
-  }
-  return unitsOf('README.md', blocks);
+  const root = path.dirname(README);
+  const pages = fs
+    .readdirSync(path.join(root, 'docs'), { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => ['docs', ...name.split(path.sep)].join('/'))
+    .sort();
+  return ['README.md', ...pages].flatMap((where) => {
+    const text = fs.readFileSync(path.join(root, where), 'utf8');
+    const blocks: string[][] = [];
+    const pattern = /(<!-- [a-z-]+ -->\n)?```sh\n([\s\S]*?)```/g;
+    for (const match of text.matchAll(pattern)) {
+      if (match[1]) continue;
+      blocks.push(match[2]!.split('\n').filter((line) => line.trim() !== '' && !line.trim().startsWith('#')));
+    }
+    return unitsOf(where, blocks);
+  });
 }
 
 /** Runs one example as its text says (see the module comment); resolves with what a failure message needs. */

@@ -1,5 +1,5 @@
 /**
- * The package a user installs: `npm pack` yields a tarball of the CLI alone (bin, dist, completions, README; no
+ * The package a user installs: `npm pack` yields a tarball of the CLI alone (bin, dist, completions, README, docs; no
  * sources, tests, benchmarks, CI scripts or corpus data), which `npm i -g` installs into an empty prefix with this
  * Node 24 (dependencies from npm's cache, as `npm ci` left it), and whose `pravo` then runs: `--help`, the completion
  * scripts it carries, and `search --sandbox` over the shared corpus given by path.
@@ -51,7 +51,7 @@ describe('npm pack, npm i -g', () => {
     expect(files).toContain('dist/cli.js');
     expect(files).toContain('dist/help/help.json');
     expect(files).toEqual(expect.arrayContaining(['completions/pravo.bash', 'completions/_pravo', 'completions/pravo.fish']));
-    expect(files.filter((f) => !/^(bin|dist|completions)\/|^README\.md$|^package\.json$/.test(f))).toEqual([]);
+    expect(files.filter((f) => !/^(bin|dist|completions|docs)\/|^README\.md$|^package\.json$/.test(f))).toEqual([]);
     expect(files.filter((f) => /\.jsonl(\.gz)?$|courts\.json$/.test(f))).toEqual([]);
   });
 

@@ -94,11 +94,12 @@ describe('help topics', () => {
     expect(section).toContain(topicMarkdown(name));
   });
 
-  it('the topics cover every exit code pravo has and every variable the README names', () => {
+  it('the topics cover every exit code pravo has and every variable the README and docs/ name', () => {
     const codes = HELP_TOPICS['exit-codes']!.rows.map((row) => Number(row[0]));
     expect(codes.sort((a, b) => a - b)).toEqual([...new Set(Object.values(EXIT))].sort((a, b) => a - b));
     const variables = HELP_TOPICS.environment!.rows.map((row) => row[0]).join(' ');
-    const readme = fs.readFileSync(path.join(repo, 'README.md'), 'utf8');
+    const pages = fs.readdirSync(path.join(repo, 'docs'), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.md'));
+    const readme = ['README.md', ...pages.map((name) => path.join('docs', name))].map((file) => fs.readFileSync(path.join(repo, file), 'utf8')).join('\n');
     // PRAVO_BENCH_* are the benchmark's, not pravo's.
     for (const name of new Set(readme.match(/\bPRAVO_(?!BENCH_)[A-Z_]+\b/g))) expect(variables, name).toContain(`\`${name}\``);
   });

@@ -33,7 +33,7 @@ export class RawJson {
   }
 }
 
-/** One line of the results (`--out`), in input order of fields; see the README, "pravo batch", for the shape. */
+/** One line of the results (`--out`), in input order of fields; see docs/commands/batch.md for the shape. */
 export interface ResultLine {
   /** The input line number. */
   line: number;

@@ -8,11 +8,11 @@ import type { RunAction } from '../shared.js';
 
 const EXAMPLES = `
 Examples:
-  $ source <(pravo completion bash)          # this shell only; the README says how to install it for good
+  $ source <(pravo completion bash)          # this shell only; docs/commands/completion.md says how to install it for good
   $ pravo completion zsh > _pravo            # then move _pravo into a directory of $fpath
   $ pravo completion fish > pravo.fish       # then move it to ~/.config/fish/completions/
 
-Installing (see the README's "Shell completion"): bash loads ~/.local/share/bash-completion/completions/pravo,
+Installing (see docs/commands/completion.md, "Shell completion: installing"): bash loads ~/.local/share/bash-completion/completions/pravo,
 zsh the file _pravo in a directory of $fpath (before compinit runs), fish ~/.config/fish/completions/pravo.fish.
 Installed with npm i -g, the package holds the same three scripts: "$(npm root -g)/pravo/completions/".
 

@@ -1,7 +1,7 @@
 /**
- * What each § of the corpus changes, linked both ways (README, "What each § amends"): the §§ of amending acts (and
- * the §§ of ordinary acts' final provisions that change other acts) are read by `amendments.ts`; here each change is
- * tied to the act it changes, when the corpus serves that act, so that
+ * What each § of the corpus changes, linked both ways (docs/sandbox.md, "What each § amends"): the §§ of amending acts
+ * (and the §§ of ordinary acts' final provisions that change other acts) are read by `amendments.ts`; here each change
+ * is tied to the act it changes, when the corpus serves that act, so that
  * - an article of the act changed carries `amended_by`: the §§ in the corpus that changed it, newest first;
  * - the § carries `amends`: the acts and articles it changes, with the `document_id` of the act when it is served.
  *

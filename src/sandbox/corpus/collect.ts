@@ -1,5 +1,6 @@
 /**
- * The corpus as the sandbox serves it, from all of its inputs (README, "Sandbox inputs" and "One act, one document"):
+ * The corpus as the sandbox serves it, from all of its inputs (docs/sandbox.md, "Sandbox inputs" and "One act, one
+ * document"):
  *
  * 1. Every input is read whole: JSON Lines files (`reader.ts`), Akoma Ntoso acts (`akn.ts`) and the National
  *    Assembly's act payloads (`payload.ts`). A JSON Lines document of the National Assembly (`act-<id>`, a text as

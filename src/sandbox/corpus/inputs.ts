@@ -4,7 +4,7 @@
  * most one courts file (`bg-courts.json`), named on the command line as files or directories; and the key that
  * identifies a set of inputs by content (the index file's name, the CLI response cache's scope).
  *
- * Naming rule (README, "Sandbox inputs"):
+ * Naming rule (docs/sandbox.md, "Sandbox inputs"):
  * - A directory contributes the files in it and in its sub-directories, recursively (names starting with `.` are
  *   skipped), by name: `*.jsonl`, `*.jsonl.gz` (JSON Lines corpus files), `*.xml`, `*.xml.gz` (Akoma Ntoso acts),
  *   `<digits>.json` (official act payloads, `GET /api/v1/act/{id}` bodies) and `*courts.json` (the courts file).

@@ -1,7 +1,7 @@
 /**
- * `GET /v1/account` and `PATCH /v1/account/overages` (spec: Key and account endpoints; Quota rules 4; README "Sandbox:
- * keys and account"): user-session token, the session's account only. The bodies are the sandbox's (the spec does not
- * show them): `AccountResponse` and `OverageUpdateRequest` in `src/contract/types.ts`.
+ * `GET /v1/account` and `PATCH /v1/account/overages` (spec: Key and account endpoints; Quota rules 4; docs/sandbox.md,
+ * "Sandbox: keys and account"): user-session token, the session's account only. The bodies are the sandbox's (the spec
+ * does not show them): `AccountResponse` and `OverageUpdateRequest` in `src/contract/types.ts`.
  */
 import { ERROR_CODES, OVERAGE_LIMIT_MAX, PATHS, type AccountResponse } from '../../contract/types.js';
 import { HttpError } from '../http/errors.js';

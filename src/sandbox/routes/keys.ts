@@ -1,7 +1,7 @@
 /**
  * `POST /v1/keys`, `GET /v1/keys`, `POST /v1/keys/{key_id}/revoke` (spec: Key and account endpoints; API key facts;
- * States and transitions, API key; README "Sandbox: keys and account"): user-session token, the session's account's
- * keys only. The bodies are the sandbox's (the spec does not show them): see `ApiKeyRecord`, `CreatedApiKey`,
+ * States and transitions, API key; docs/sandbox.md, "Sandbox: keys and account"): user-session token, the session's
+ * account's keys only. The bodies are the sandbox's (the spec does not show them): see `ApiKeyRecord`, `CreatedApiKey`,
  * `KeyCreateRequest` and `ApiKeyList` in `src/contract/types.ts`.
  */
 import {

@@ -1,4 +1,4 @@
-/** `GET /v1/usage` (spec: GET /v1/usage; Quota rules; README, "Sandbox: usage"). */
+/** `GET /v1/usage` (spec: GET /v1/usage; Quota rules; docs/sandbox.md, "Sandbox: usage"). */
 import { PATHS, type UsageResponse } from '../../contract/types.js';
 import type { Route, RouteContext } from '../http/router.js';
 

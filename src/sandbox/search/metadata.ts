@@ -60,7 +60,8 @@ export interface SearchMetadata {
   /**
    * Other light stems of the same Hunspell lexeme, by light stem (`morphology.ts`, `buildLexemes`); when set, they
    * replace the family prefix of a rare typed word (`ranking.ts`, `planQuery`). Undefined in the sandbox: measured
-   * on the judged set, they lost citizen questions (README, "Relevance"); `bench/expansions.js` measures them.
+   * on the judged set, they lost citizen questions (docs/benchmarks.md, "Relevance"); `bench/expansions.js` measures
+   * them.
    */
   lexemes?: ReadonlyMap<string, readonly string[]>;
   /**

@@ -8,9 +8,9 @@
  * `buildLexemes`), which a query can be expanded with.
  *
  * Not used by the search as shipped: measured on the judged set in place of the word family (`ranking.ts`,
- * `SearchMetadata.lexemes`), it lost citizen questions (README, "Search", stage 1). `bench/expansions.js` measures it
- * again; `dictionary-bg` and `hunspell-reader` are development dependencies, so nothing the CLI or the sandbox loads
- * imports this module.
+ * `SearchMetadata.lexemes`), it lost citizen questions (docs/sandbox.md, "Search", stage 1). `bench/expansions.js`
+ * measures it again; `dictionary-bg` and `hunspell-reader` are development dependencies, so nothing the CLI or the
+ * sandbox loads imports this module.
  *
  * Changing anything here that changes the output of `buildLexemes` must bump `MORPHOLOGY_VERSION`.
  */

@@ -135,7 +135,7 @@ function documentPrior(meta: DocumentMeta, allowed: Uint8Array): number {
 }
 const AMENDED_ACT_PRESENT_PRIOR = 0.5;
 const AMENDING_PRIOR = 0.85;
-/** Chosen on the judged questions of `set-a.json` only (README, "Relevance"). */
+/** Chosen on the judged questions of `set-a.json` only (docs/benchmarks.md, "Relevance"). */
 const SUPERSEDED_PRIOR = 0.7;
 /** Weight of the title: a document scores up to `1 + TITLE_WEIGHT` times more when its title holds the whole query. */
 const TITLE_WEIGHT = 1;

@@ -1,6 +1,6 @@
 /**
  * The sandbox's plans and their monthly quotas (spec: Quota rules; "Numeric size of quotas per plan: not shown", so
- * these numbers are the sandbox's, documented in the README, "pravo sandbox serve").
+ * these numbers are the sandbox's, documented in docs/commands/sandbox.md, "pravo sandbox serve").
  *
  * An account's quotas are those of its plan (`accounts.plan`), except for the kinds a server process overrides
  * (`pravo sandbox serve --quota search=N,...`): see {@link effectiveQuotas}. Overrides are not stored; each process

@@ -277,11 +277,11 @@ export class SandboxState {
   }
 
   /**
-   * The body of `GET /v1/account` (and of `PATCH /v1/account/overages`) for `accountId` (`AccountResponse`, README
-   * "Sandbox: keys and account"): `{account_id, plan, overage: {allowed, monthly_limit}, unit_prices: {currency,
-   * search, retrieval, answers}, created_at}`; `monthly_limit` the stored overage limit in units a month (0 when not
-   * allowed); `unit_prices` the sandbox's constant prices of one overage unit per kind (`prices.ts`). Undefined when
-   * the account has no row.
+   * The body of `GET /v1/account` (and of `PATCH /v1/account/overages`) for `accountId` (`AccountResponse`,
+   * docs/sandbox.md, "Sandbox: keys and account"): `{account_id, plan, overage: {allowed, monthly_limit}, unit_prices:
+   * {currency, search, retrieval, answers}, created_at}`; `monthly_limit` the stored overage limit in units a month (0
+   * when not allowed); `unit_prices` the sandbox's constant prices of one overage unit per kind (`prices.ts`).
+   * Undefined when the account has no row.
    * @throws the SQLite error of the read.
    */
   accountResponse(accountId: string): AccountResponse | undefined {
@@ -365,8 +365,8 @@ export class SandboxState {
   }
 
   /**
-   * The body of `GET /v1/usage` for `accountId` (spec: GET /v1/usage; `UsageResponse`, README "Sandbox: usage"): the
-   * current calendar month (UTC) of the state's clock, the plan, each kind's `used`/`limit`/`remaining`/
+   * The body of `GET /v1/usage` for `accountId` (spec: GET /v1/usage; `UsageResponse`, docs/sandbox.md, "Sandbox:
+   * usage"): the current calendar month (UTC) of the state's clock, the plan, each kind's `used`/`limit`/`remaining`/
    * `overage_used` and the overage setting with its use (see `UsageStore.report`).
    * @throws the SQLite error of the reads.
    */

@@ -184,11 +184,11 @@ export class UsageStore {
   }
 
   /**
-   * The body of `GET /v1/usage` for `accountId` (see `UsageResponse` in `src/contract/types.ts`, README "Sandbox: usage"):
-   * the current month of the clock as `period`, the account's plan, per kind `used`, `limit` (null = unlimited),
-   * `remaining` (`max(0, limit - used)`, null = unlimited) and `overage_used` (`max(0, used - limit)`, 0 when
-   * unlimited), and the overage setting with its units used this month. Quotas are this process's. Read in one read
-   * transaction (a consistent snapshot).
+   * The body of `GET /v1/usage` for `accountId` (see `UsageResponse` in `src/contract/types.ts`, docs/sandbox.md,
+   * "Sandbox: usage"): the current month of the clock as `period`, the account's plan, per kind `used`, `limit` (null =
+   * unlimited), `remaining` (`max(0, limit - used)`, null = unlimited) and `overage_used` (`max(0, used - limit)`, 0
+   * when unlimited), and the overage setting with its units used this month. Quotas are this process's. Read in one
+   * read transaction (a consistent snapshot).
    * @throws the SQLite error of the reads.
    */
   report(accountId: string): UsageResponse {
