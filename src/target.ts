@@ -10,7 +10,7 @@ import { ConfigError, EnvironmentError, UsageError, UserCancelledError } from '.
 import type { ResolvedProfile } from './config/profile.js';
 import type { Indicator, IOStreams } from './io/iostreams.js';
 import type { Clock } from './shared/clock.js';
-import { describeFileSystemProblem } from './state/paths.js';
+import { describeFileSystemProblem } from './errors/file-system.js';
 import type { CorpusInputs } from './sandbox/corpus/inputs.js';
 import type { RunningSandbox, StartSandboxOptions } from './sandbox/start.js';
 

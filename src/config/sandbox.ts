@@ -10,7 +10,8 @@ import path from 'node:path';
 import { ConfigError, EnvironmentError, UsageError } from '../errors/cli.js';
 import { makePrivateDir } from '../shared/private-files.js';
 import { resolveCorpusInputs, type CorpusInputs } from '../sandbox/corpus/inputs.js';
-import { describeFileSystemProblem, pravoPaths } from '../state/paths.js';
+import { describeFileSystemProblem } from '../errors/file-system.js';
+import { pravoPaths } from '../state/paths.js';
 
 export { checkTargetOptions, type TargetOptions } from './target-options.js';
 import type { TargetOptions } from './target-options.js';

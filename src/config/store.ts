@@ -11,7 +11,8 @@ import path from 'node:path';
 import type Conf from 'conf';
 import type { AuthHeader } from '../api/client.js';
 import { ConfigError, EnvironmentError, UsageError } from '../errors/cli.js';
-import { describeFileSystemProblem, ensurePrivateDir, pravoPaths } from '../state/paths.js';
+import { describeFileSystemProblem } from '../errors/file-system.js';
+import { ensurePrivateDir, pravoPaths } from '../state/paths.js';
 
 /** One profile: where the service is and how to authenticate. Every field is optional until set. */
 export interface Profile {

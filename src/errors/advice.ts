@@ -27,7 +27,7 @@ import {
 } from '../api/errors.js';
 import { ERROR_CODES, SESSION_ERROR_CODES } from '../contract/types.js';
 import { sanitizeLine } from '../shared/sanitize.js';
-import { describeFileSystemProblem } from '../state/paths.js';
+import { describeFileSystemProblem } from './file-system.js';
 import { CliError, UsageError, UserCancelledError } from './cli.js';
 import { exitCodeOf } from './exit.js';
 

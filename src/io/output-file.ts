@@ -9,7 +9,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomicPackage from 'write-file-atomic';
 import { EnvironmentError } from '../errors/cli.js';
-import { describeFileSystemProblem } from '../state/paths.js';
+import { describeFileSystemProblem } from '../errors/file-system.js';
 
 /**
  * Words for an errno code of a user's output file (`ENOENT` → "its directory does not exist"; other codes as

@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import envPaths from 'env-paths';
 import { EnvironmentError } from '../errors/cli.js';
+import { describeFileSystemProblem } from '../errors/file-system.js';
 import { makePrivateDir } from '../shared/private-files.js';
 
 /**
@@ -94,27 +95,6 @@ export class StateDirectoryError extends EnvironmentError {
 const WHAT_TO_DO =
   'Fix that, or point pravo elsewhere with PRAVO_CONFIG_DIR, PRAVO_STATE_DIR or PRAVO_CACHE_DIR ' +
   '(whichever holds this directory).';
-
-/**
- * What an errno code means for a path pravo needs (a directory it creates, a file it writes), in words (`EACCES` →
- * "permission denied (…)"), for messages of the form "Cannot use DIR: <this>." or "Cannot write FILE: <this>.".
- * The one wording of these codes for every such message.
- */
-export function describeFileSystemProblem(code: string): string {
-  return FILE_SYSTEM_PROBLEMS[code] ?? `it cannot be created (${code})`;
-}
-
-/** Errno codes that say the user's environment is at fault (not pravo), with their words. */
-const FILE_SYSTEM_PROBLEMS: Readonly<Record<string, string>> = {
-  EACCES: 'permission denied (make it or its parent writable by you)',
-  EPERM: 'permission denied (make it or its parent writable by you)',
-  EROFS: 'the file system is read-only',
-  ENOTDIR: 'it, or a part of its path, is a file, not a directory',
-  EISDIR: 'it is a directory',
-  ENOSPC: 'no space left on the device',
-  EDQUOT: 'disk quota exceeded',
-  ENOENT: 'the file system there does not allow creating it',
-};
 
 /**
  * Creates `dir` and any missing parents with mode 0700 (private to the user), for pravo's own directories, in a
