@@ -116,7 +116,7 @@ export class Factory {
     const [{ checkTargetOptions }, targets] = await Promise.all([import('./config/target-options.js'), import('./target.js')]);
     checkTargetOptions(this.globals);
     if (!this.globals.sandbox) return targets.serviceTarget(await this.profile()).baseUrl;
-    const [{ resolveCorpus }, { corpusInputsKey }] = await Promise.all([import('./config/sandbox.js'), import('./sandbox/corpus/inputs.js')]);
+    const [{ resolveCorpus }, { corpusInputsKey }] = await Promise.all([import('./config/sandbox.js'), import('./sandbox/index.js')]);
     const store = await this.config();
     const inputs = resolveCorpus(this.globals.corpus, this.env, store.sandboxCorpus());
     try {

@@ -11,8 +11,7 @@ import type { ResolvedProfile } from './config/profile.js';
 import type { Indicator, IOStreams } from './io/iostreams.js';
 import type { Clock } from './shared/clock.js';
 import { describeFileSystemProblem } from './errors/file-system.js';
-import type { CorpusInputs } from './sandbox/corpus/inputs.js';
-import type { RunningSandbox, StartSandboxOptions } from './sandbox/start.js';
+import type { CorpusInputs, RunningSandbox, StartSandboxOptions } from './sandbox/index.js';
 
 /** A resolved target. */
 export interface Target {
@@ -100,11 +99,7 @@ export async function startSandboxWithProgress(
   options: Omit<StartSandboxOptions, 'onProgress'>,
   display: { bar?: boolean; say?: SayLine } = {},
 ): Promise<RunningSandbox> {
-  const [{ startSandbox }, { progressBar }, { describeInputs }] = await Promise.all([
-    import('./sandbox/start.js'),
-    import('./render/progress.js'),
-    import('./sandbox/corpus/inputs.js'),
-  ]);
+  const [{ startSandbox, describeInputs }, { progressBar }] = await Promise.all([import('./sandbox/index.js'), import('./render/progress.js')]);
   const inputs: CorpusInputs = options.inputs ?? { corpusFiles: options.corpusPath === undefined ? [] : [options.corpusPath] };
   const say = display.say ?? ((line: string) => io.stderr.write(`${line}\n`));
   const useBar = display.bar !== false && io.showsProgress;

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, EnvironmentError, UsageError } from '../errors/cli.js';
 import { makePrivateDir } from '../shared/private-files.js';
-import { resolveCorpusInputs, type CorpusInputs } from '../sandbox/corpus/inputs.js';
+import { resolveCorpusInputs, type CorpusInputs } from '../sandbox/index.js';
 import { describeFileSystemProblem } from '../errors/file-system.js';
 import { pravoPaths } from '../state/paths.js';
 

@@ -137,7 +137,7 @@ export async function runSet(f: Factory, name: string, value: string, options: {
     }
     case 'sandbox-corpus': {
       // Checked now by the rule the sandbox applies (a file, or a directory holding a corpus file), not at first use.
-      const { resolveCorpusInputs } = await import('../../sandbox/corpus/inputs.js');
+      const { resolveCorpusInputs } = await import('../../sandbox/index.js');
       try {
         resolveCorpusInputs([value]);
       } catch (error) {

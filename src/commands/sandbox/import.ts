@@ -15,7 +15,7 @@ import { outputFileProblem } from '../../io/output-file.js';
 import { Printer } from '../../io/printer.js';
 import { sanitizeLine } from '../../shared/sanitize.js';
 import { plural } from '../../render/text.js';
-import type { ImportPlan, ImportResult, SkippedAct } from '../../sandbox/import.js';
+import type { ImportPlan, ImportResult, SkippedAct } from '../../sandbox/index.js';
 import { shellQuote } from '../../services/targets.js';
 
 /** Options of `pravo sandbox import` as commander parses them. */
@@ -41,7 +41,7 @@ export interface ImportJson {
  *   the output cannot be written (nothing written, no temporary file left).
  */
 export async function runImport(f: Factory, source: string, options: ImportOptions): Promise<number> {
-  const { ImportUsageError, ImportWriteError, importActs, planImport } = await import('../../sandbox/import.js');
+  const { ImportUsageError, ImportWriteError, importActs, planImport } = await (await import('../../sandbox/index.js')).loadImporter();
   let plan: ImportPlan;
   try {
     plan = await planImport(source, { out: options.out, ids: options.id, concurrency: options.concurrency });

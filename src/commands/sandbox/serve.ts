@@ -15,9 +15,7 @@ import { UsageError } from '../../errors/cli.js';
 import type { Factory } from '../../factory.js';
 import { sanitizeLine } from '../../shared/sanitize.js';
 import { QUOTA_KINDS, type QuotaKind } from '../../contract/types.js';
-import { defaultSearchWorkers, MAX_SEARCH_WORKERS } from '../../sandbox/search/pool.js';
-import { DEFAULT_AUTH_CACHE_TTL_MS } from '../../sandbox/state/keys.js';
-import type { OverageSetting, Quota, Quotas } from '../../sandbox/state/store.js';
+import { DEFAULT_AUTH_CACHE_TTL_MS, defaultSearchWorkers, MAX_SEARCH_WORKERS, type OverageSetting, type Quota, type Quotas } from '../../sandbox/index.js';
 import { startSandboxWithProgress } from '../../target.js';
 
 /** Options of `pravo sandbox serve` as commander parses them. */

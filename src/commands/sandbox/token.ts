@@ -68,15 +68,10 @@ export async function runToken(f: Factory, options: TokenOptions): Promise<numbe
   const profileName = options.saveToProfile === undefined ? undefined : checkSaveToProfile(options.saveToProfile);
   const store = profileName === undefined ? undefined : await f.config();
   const dataDir = prepareDataDir(options.dataDir, f.env);
-  const { DEFAULT_ACCOUNT_ID, SandboxState } = await import('../../sandbox/state/store.js');
+  const { mintSession, DEFAULT_ACCOUNT_ID } = await import('../../sandbox/index.js');
   let session: { session_token: string; expires_at: string };
   try {
-    const state = SandboxState.open(dataDir, { now: () => new Date(f.clock.now()) });
-    try {
-      session = state.createSession(DEFAULT_ACCOUNT_ID, { ttlMs });
-    } finally {
-      state.close();
-    }
+    session = await mintSession(dataDir, { ttlMs, clock: f.clock });
   } catch (error) {
     throw explainStartFailure(error, { dataDir });
   }
