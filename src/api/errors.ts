@@ -24,7 +24,7 @@
  *     └── UnexpectedResponseError        a success response that does not match the contract
  *         └── ResponseTooLargeError      the response exceeded the size cap
  */
-import { ERROR_CODES } from '../contract/types.js';
+import { ERROR_CODES } from '../contract/errors.js';
 
 /** HTTP methods the client sends. */
 export type HttpMethod = 'GET' | 'POST' | 'PATCH';

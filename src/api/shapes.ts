@@ -4,17 +4,7 @@
  * what the client relies on is. Each parser returns its input typed (or, for the search response, with the optional
  * counts filled in) and throws {@link ShapeError} naming the path of the first thing wrong.
  */
-import {
-  ANSWER_JOB_STATES,
-  type AnswerJob,
-  type AnswerJobCreated,
-  type AnswerJobStatus,
-  type CourtsResponse,
-  type DocumentResponse,
-  type JudgesResponse,
-  type SearchResponse,
-  type SourceTypesResponse,
-} from '../contract/types.js';
+import { ANSWER_JOB_STATES, type AnswerJob, type AnswerJobCreated, type AnswerJobStatus, type CourtsResponse, type DocumentResponse, type JudgesResponse, type SearchResponse, type SourceTypesResponse } from '../contract/types.js';
 
 /** A response body that does not have the shape the contract gives; the message names the path, e.g. `results[2].title is a number, not a string`. */
 export class ShapeError extends Error {

@@ -43,7 +43,7 @@ import {
   type ResponseHeaders,
 } from './errors.js';
 import { ShapeError } from './shapes.js';
-import { buildPath } from '../contract/types.js';
+import { buildPath } from '../contract/paths.js';
 
 /*
  * undici's Agent and connector, each from its own module: the package's index also loads every other API (fetch,

@@ -13,7 +13,8 @@
  *   CRLF line ends and a leading byte-order mark are accepted.
  */
 import crypto from 'node:crypto';
-import { characterLength, searchRequestProblems, type SearchRequest } from '../contract/types.js';
+import { characterLength, searchRequestProblems } from '../contract/requests.js';
+import type { SearchRequest } from '../contract/types.js';
 
 /** One request of the batch. */
 export interface BatchItem {

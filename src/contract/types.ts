@@ -4,59 +4,11 @@
  * `src/render`) and the sandbox server (`src/sandbox`), which must import nothing else from the CLI side.
  *
  * Where the spec says "not shown", the names below are the sandbox's documented choices (docs/sandbox.md,
- * "Response fields the spec leaves open"); renderers read them through the tolerant accessors at the end of this file
- * so that a live service using other names still renders.
+ * "Response fields the spec leaves open"); renderers read them through the tolerant accessors of `src/render/fields.ts`
+ * so that a live service using other names still renders. Beside it: `paths.ts` (endpoints), `limits.ts`, `errors.ts`
+ * (error codes) and `requests.ts` (the request rules both sides check).
  */
 
-/** Endpoint paths, relative to the base URL (spec: Endpoints). */
-export const PATHS = {
-  search: '/v1/search',
-  sourceTypes: '/v1/catalog/source-types',
-  courts: '/v1/catalog/courts',
-  judges: '/v1/catalog/judges',
-  documents: '/v1/documents',
-  usage: '/v1/usage',
-  answers: '/v1/answers',
-  /** One answer job; `:job_id` is replaced by the URL-encoded id. */
-  answer: '/v1/answers/:job_id',
-  keys: '/v1/keys',
-  /** Revokes one key; `:key_id` is replaced by the URL-encoded id. */
-  keyRevoke: '/v1/keys/:key_id/revoke',
-  account: '/v1/account',
-  accountOverages: '/v1/account/overages',
-} as const;
-
-/**
- * A path of {@link PATHS} with each `:name` replaced by `encodeURIComponent(params[name])` (`/v1/answers/ans_1`).
- * @throws TypeError when a parameter is missing, empty, `.` or `..` (which would address another resource).
- */
-export function buildPath(template: string, params: Record<string, string> = {}): string {
-  return template.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_match, name: string) => {
-    const value = Object.hasOwn(params, name) ? params[name] : undefined;
-    if (typeof value !== 'string' || value === '' || value === '.' || value === '..') {
-      throw new TypeError(`Path parameter "${name}" of ${template} is ${JSON.stringify(value) ?? 'missing'}.`);
-    }
-    return encodeURIComponent(value);
-  });
-}
-
-/** Limits of `POST /v1/search` and `POST /v1/answers` (spec: POST /v1/search, Limits). */
-export const LIMITS = {
-  /** `query` length in characters (Unicode code points), inclusive. */
-  queryMinLength: 3,
-  queryMaxLength: 2000,
-  /** `max_results`, inclusive; the server's default when omitted. */
-  maxResultsMin: 1,
-  maxResultsMax: 50,
-  maxResultsDefault: 20,
-  /** Timeout the spec's reference example uses for search, in milliseconds. */
-  searchTimeoutMs: 60_000,
-  /**
-   * An answer job still `queued` or `running` this long after its creation becomes `failed` with `timed_out` at the
-   * next status check, its unit restored (spec: Limits, "Answer job timeout": 15 minutes), in milliseconds.
-   */
-  answerJobTimeoutMs: 15 * 60 * 1000,
-} as const;
 
 /** Source types the spec names (spec: POST /v1/search, `source_types`). Others come from the catalog. */
 export const KNOWN_SOURCE_TYPES = {
@@ -314,12 +266,6 @@ export interface JudgesResponse {
 }
 
 /**
- * `limit` of `GET /v1/catalog/judges` (spec: "Bounds and default: not shown"; the sandbox's): an integer 1 to 100,
- * default 20.
- */
-export const JUDGES_LIMIT = { min: 1, max: 100, default: 20 } as const;
-
-/**
  * The quota kinds (spec: Quota rules): searches, document retrievals (the spec's "retrieval quota") and answer jobs,
  * each with its own monthly quota. The names are those of `GET /v1/usage`, of `sandbox serve --quota` and of
  * `pravo batch`'s plan.
@@ -418,9 +364,6 @@ export interface KeyCreateRequest {
   name: string;
 }
 
-/** Longest key name accepted by `POST /v1/keys`, in characters (the sandbox's bound). */
-export const KEY_NAME_MAX_LENGTH = 100;
-
 /** Response of `GET /v1/keys`: the account's keys, oldest first, never their secrets. */
 export interface ApiKeyList {
   keys: ApiKeyRecord[];
@@ -472,176 +415,5 @@ export interface AccountResponse {
  */
 export type OverageUpdateRequest = { allowed: true; monthly_limit: number } | { allowed: false; monthly_limit?: 0 };
 
-/** Largest `monthly_limit` of overage accepted, in units per month (the sandbox's bound; spec: "not shown"). */
-export const OVERAGE_LIMIT_MAX = 1_000_000;
-
-/**
- * Error codes of the user-session token (spec: User-session token: "Error codes for a missing or invalid session
- * token are not part of the API-key codes"; these are the sandbox's, docs/sandbox.md, "Sandbox: keys and account"), all
- * HTTP 401 on the key and account endpoints: no `Authorization: Bearer` token; a token unknown or malformed; a token
- * past its expiry; an API key sent where a session token is required.
- */
-export const SESSION_ERROR_CODES = {
-  missingSessionToken: 'missing_session_token',
-  invalidSessionToken: 'invalid_session_token',
-  expiredSessionToken: 'expired_session_token',
-  apiKeyNotAccepted: 'api_key_not_accepted',
-} as const;
-
-/** Error codes of the contract (spec: Errors, Authentication). The complete list is not shown; others may arrive. */
-export const ERROR_CODES = {
-  missingApiKey: 'missing_api_key',
-  invalidApiKey: 'invalid_api_key',
-  revokedApiKey: 'revoked_api_key',
-  invalidRequest: 'invalid_request',
-  monthlyQuotaExceeded: 'monthly_quota_exceeded',
-  timedOut: 'timed_out',
-} as const;
-
-/** The error body the sandbox sends (one of the shapes the client accepts; spec: "Standard error body: not shown"). */
-export interface ErrorBody {
-  error: { code: string; message: string };
-}
-
 /** Live keys carry a fixed prefix ending in `_live_` (spec: API key facts). */
 export const LIVE_KEY_PATTERN = /^[a-z0-9]+_live_[A-Za-z0-9_-]{16,}$/;
-
-/** A problem found in a request body: the field it concerns and a message that says what is allowed. */
-export interface RequestProblem {
-  field: keyof SearchRequest | 'body';
-  message: string;
-}
-
-const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** Whether `value` is a real calendar date written `YYYY-MM-DD` (2025-02-29 is not). */
-export function isCalendarDate(value: string): boolean {
-  const m = DATE_PATTERN.exec(value);
-  if (!m) return false;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const d = new Date(0);
-  d.setUTCFullYear(year, month - 1, day); // unlike Date.UTC, keeps years 0 to 99 as written
-  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
-}
-
-/** Length of `text` in characters as the contract counts them (Unicode code points). */
-export function characterLength(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
-}
-
-/**
- * Checks a `POST /v1/search` (or `POST /v1/answers`) body against the contract's rules: field types, `query` 3 to 2000
- * characters, `max_results` an integer 1 to 50, dates real `YYYY-MM-DD` calendar dates with `date_from <= date_to`,
- * `court_ids` integers, and `court_ids` not combined with only known non-court `source_types` (rule 1).
- * Unknown fields and `include_content` are ignored (the latter is deprecated). Returns every problem found, empty when
- * the body is valid. Pure; used by the CLI before sending and by the sandbox on receipt.
- */
-export function searchRequestProblems(body: unknown): RequestProblem[] {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return [{ field: 'body', message: 'the request body must be a JSON object' }];
-  }
-  const b = body as Record<string, unknown>;
-  const problems: RequestProblem[] = [];
-  if (typeof b.query !== 'string') {
-    problems.push({ field: 'query', message: 'query is required and must be a string' });
-  } else {
-    const length = characterLength(b.query);
-    if (length < LIMITS.queryMinLength || length > LIMITS.queryMaxLength) {
-      problems.push({
-        field: 'query',
-        message: `query must be ${LIMITS.queryMinLength} to ${LIMITS.queryMaxLength} characters long (got ${length})`,
-      });
-    }
-  }
-  if (b.source_types !== undefined) {
-    if (!Array.isArray(b.source_types) || b.source_types.some((t) => typeof t !== 'string' || t.length === 0)) {
-      problems.push({ field: 'source_types', message: 'source_types must be an array of non-empty strings' });
-    }
-  }
-  if (b.court_ids !== undefined) {
-    if (!Array.isArray(b.court_ids) || b.court_ids.some((c) => !Number.isSafeInteger(c))) {
-      problems.push({ field: 'court_ids', message: 'court_ids must be an array of integers' });
-    } else if (
-      b.court_ids.length > 0 &&
-      Array.isArray(b.source_types) &&
-      b.source_types.length > 0 &&
-      b.source_types.every((t) => typeof t === 'string' && isCourtSourceType(t) === false)
-    ) {
-      problems.push({
-        field: 'court_ids',
-        message: 'court_ids applies only to case-law sources, and every selected source type is a non-court source',
-      });
-    }
-  }
-  if (b.judge_name !== undefined && (typeof b.judge_name !== 'string' || b.judge_name.trim() === '')) {
-    problems.push({ field: 'judge_name', message: 'judge_name must be a non-empty string' });
-  }
-  for (const field of ['date_from', 'date_to'] as const) {
-    const v = b[field];
-    if (v !== undefined && (typeof v !== 'string' || !isCalendarDate(v))) {
-      problems.push({ field, message: `${field} must be a real calendar date written YYYY-MM-DD` });
-    }
-  }
-  if (
-    typeof b.date_from === 'string' &&
-    typeof b.date_to === 'string' &&
-    isCalendarDate(b.date_from) &&
-    isCalendarDate(b.date_to) &&
-    b.date_from > b.date_to
-  ) {
-    problems.push({ field: 'date_from', message: `date_from (${b.date_from}) is after date_to (${b.date_to})` });
-  }
-  if (b.max_results !== undefined) {
-    const n = b.max_results;
-    if (!Number.isInteger(n) || (n as number) < LIMITS.maxResultsMin || (n as number) > LIMITS.maxResultsMax) {
-      problems.push({
-        field: 'max_results',
-        message: `max_results must be an integer from ${LIMITS.maxResultsMin} to ${LIMITS.maxResultsMax}`,
-      });
-    }
-  }
-  return problems;
-}
-
-/** Relevance score of a result or excerpt: `score`, else the first numeric field among common alternates. */
-export function scoreOf(item: object): number | undefined {
-  const r = item as Record<string, unknown>;
-  for (const key of ['score', 'relevance_score', 'relevance']) {
-    if (typeof r[key] === 'number') return r[key];
-  }
-  return undefined;
-}
-
-/** Explanation of relevance of a result: `explanation`, else a common alternate; `undefined` when absent. */
-export function explanationOf(result: object): string | undefined {
-  const r = result as Record<string, unknown>;
-  for (const key of ['explanation', 'relevance_explanation', 'reason']) {
-    if (typeof r[key] === 'string' && r[key] !== '') return r[key];
-  }
-  return undefined;
-}
-
-/** Text of an excerpt: `text`, else a common alternate; empty when absent. */
-export function excerptTextOf(excerpt: object): string {
-  const r = excerpt as Record<string, unknown>;
-  for (const key of ['text', 'content', 'snippet']) {
-    if (typeof r[key] === 'string') return r[key];
-  }
-  return '';
-}
-
-/** Label of a document element: `label`, else a common alternate, else `ref`; empty when none. */
-export function elementLabelOf(element: object): string {
-  const r = element as Record<string, unknown>;
-  for (const key of ['label', 'title', 'heading', 'ref']) {
-    if (typeof r[key] === 'string' && r[key] !== '') return r[key];
-  }
-  return '';
-}
-
-/** Text of a document element: `text`, else a common alternate; empty when absent. */
-export function elementTextOf(element: object): string {
-  return excerptTextOf(element);
-}

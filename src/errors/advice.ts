@@ -25,7 +25,7 @@ import {
   ResponseTooLargeError,
   InvalidBaseUrlError,
 } from '../api/errors.js';
-import { ERROR_CODES, SESSION_ERROR_CODES } from '../contract/types.js';
+import { ERROR_CODES, SESSION_ERROR_CODES } from '../contract/errors.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 import { describeFileSystemProblem } from './file-system.js';
 import { CliError, UsageError, UserCancelledError } from './cli.js';

@@ -8,7 +8,8 @@
  * typography (quotes, dashes, white space, soft hyphens) cannot fail a faithful quotation, while one changed word
  * does.
  */
-import { elementTextOf, excerptTextOf, type DocumentElement, type DocumentResponse, type Excerpt } from '../contract/types.js';
+import type { DocumentElement, DocumentResponse, Excerpt } from '../contract/types.js';
+import { elementTextOf, excerptTextOf } from '../render/fields.js';
 import { elementsOf } from './documents.js';
 import { excerptsOf, type AnswerSource, type ResolvedAnswer } from './citations.js';
 

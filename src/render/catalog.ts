@@ -10,7 +10,8 @@
  * - judges: `name`, `decision_count`, `latest_date`, `court_ids` (codes joined by `,`).
  */
 import { Chalk } from 'chalk';
-import { isCourtSourceType, JUDGES_LIMIT, type CourtEntry, type CourtsResponse, type JudgeEntry, type JudgesResponse, type SourceTypeEntry, type SourceTypesResponse } from '../contract/types.js';
+import { JUDGES_LIMIT } from '../contract/limits.js';
+import { isCourtSourceType, type CourtEntry, type CourtsResponse, type JudgeEntry, type JudgesResponse, type SourceTypeEntry, type SourceTypesResponse } from '../contract/types.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 import type { View } from '../io/printer.js';
 import { booleanField, courtIdOf, numberField, stringField } from './fields.js';

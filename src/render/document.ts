@@ -7,7 +7,8 @@
  * `wrapText`.
  */
 import { Chalk } from 'chalk';
-import { elementLabelOf, elementTextOf, type DocumentElement, type DocumentResponse } from '../contract/types.js';
+import type { DocumentElement, DocumentResponse } from '../contract/types.js';
+import { elementLabelOf, elementTextOf } from './fields.js';
 import type { View } from '../io/printer.js';
 import { sanitizeLine, sanitizeText } from '../shared/sanitize.js';
 import { elementRefOf, elementsOf, isCourtDecision } from '../legal/documents.js';

@@ -107,3 +107,44 @@ export function absentActLine(item: object | undefined): string | undefined {
   if (title === undefined) return undefined;
   return `The service holds only amendments of „${sanitizeLine(title)}“, not the act itself: the results are acts amending it, and the act's text is not among them.`;
 }
+
+/** Relevance score of a result or excerpt: `score`, else the first numeric field among common alternates. */
+export function scoreOf(item: object): number | undefined {
+  const r = item as Record<string, unknown>;
+  for (const key of ['score', 'relevance_score', 'relevance']) {
+    if (typeof r[key] === 'number') return r[key];
+  }
+  return undefined;
+}
+
+/** Explanation of relevance of a result: `explanation`, else a common alternate; `undefined` when absent. */
+export function explanationOf(result: object): string | undefined {
+  const r = result as Record<string, unknown>;
+  for (const key of ['explanation', 'relevance_explanation', 'reason']) {
+    if (typeof r[key] === 'string' && r[key] !== '') return r[key];
+  }
+  return undefined;
+}
+
+/** Text of an excerpt: `text`, else a common alternate; empty when absent. */
+export function excerptTextOf(excerpt: object): string {
+  const r = excerpt as Record<string, unknown>;
+  for (const key of ['text', 'content', 'snippet']) {
+    if (typeof r[key] === 'string') return r[key];
+  }
+  return '';
+}
+
+/** Label of a document element: `label`, else a common alternate, else `ref`; empty when none. */
+export function elementLabelOf(element: object): string {
+  const r = element as Record<string, unknown>;
+  for (const key of ['label', 'title', 'heading', 'ref']) {
+    if (typeof r[key] === 'string' && r[key] !== '') return r[key];
+  }
+  return '';
+}
+
+/** Text of a document element: `text`, else a common alternate; empty when absent. */
+export function elementTextOf(element: object): string {
+  return excerptTextOf(element);
+}

@@ -5,13 +5,8 @@
  */
 import Table from 'cli-table3';
 import { Chalk } from 'chalk';
-import {
-  excerptTextOf,
-  explanationOf,
-  scoreOf,
-  type SearchResponse,
-  type SearchResult,
-} from '../contract/types.js';
+import type { SearchResponse, SearchResult } from '../contract/types.js';
+import { excerptTextOf, explanationOf, scoreOf } from './fields.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 import type { View } from '../io/printer.js';
 import { decisionFieldsOf, textStatusOf } from './fields.js';

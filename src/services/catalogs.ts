@@ -5,7 +5,8 @@
  * these, so one cached copy serves all of them and a hit sends nothing.
  */
 import type { JudgesQuery } from '../api/resources/catalog.js';
-import { PATHS, type CourtsResponse, type JudgesResponse, type SourceTypesResponse } from '../contract/types.js';
+import { PATHS } from '../contract/paths.js';
+import type { CourtsResponse, JudgesResponse, SourceTypesResponse } from '../contract/types.js';
 import type { Factory } from '../factory.js';
 import { cachedGet, type CachedGetResult } from './cached-get.js';
 

@@ -4,7 +4,8 @@
  * pair of the target, so a document either command retrieved is never retrieved again while fresh.
  */
 import type { DocumentQuery } from '../api/resources/documents.js';
-import { PATHS, type DocumentResponse } from '../contract/types.js';
+import { PATHS } from '../contract/paths.js';
+import type { DocumentResponse } from '../contract/types.js';
 import type { Factory } from '../factory.js';
 import { cachedGet, isCached, type CachedGetResult } from './cached-get.js';
 import { waitWithSpinner } from './waiting.js';

@@ -25,7 +25,8 @@ import {
 } from '../../src/api/errors.js';
 import { parseObject } from '../../src/api/shapes.js';
 import { tlsProblem } from '../../src/api/transport.js';
-import { PATHS, type SearchRequest } from '../../src/contract/types.js';
+import { PATHS } from '../../src/contract/paths.js';
+import type { SearchRequest } from '../../src/contract/types.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import {
   KEY,

@@ -3,15 +3,9 @@
  * search and what the sandbox checks on receipt.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  LIMITS,
-  excerptTextOf,
-  explanationOf,
-  isCalendarDate,
-  scoreOf,
-  searchRequestProblems,
-  type RequestProblem,
-} from '../../src/contract/types.js';
+import { LIMITS } from '../../src/contract/limits.js';
+import { isCalendarDate, searchRequestProblems, type RequestProblem } from '../../src/contract/requests.js';
+import { excerptTextOf, explanationOf, scoreOf } from '../../src/render/fields.js';
 
 /** The fields a list of problems concerns, for compact assertions. */
 const fields = (problems: RequestProblem[]): string[] => problems.map((p) => p.field);

@@ -1,7 +1,8 @@
 /** Account management (spec: Key and account endpoints): user-session token, bodies not shown (any JSON object). */
 import { parseObject, parseObjectOrEmpty } from '../shapes.js';
 import type { ApiResponse } from '../transport.js';
-import { PATHS, type OverageUpdateRequest } from '../../contract/types.js';
+import { PATHS } from '../../contract/paths.js';
+import type { OverageUpdateRequest } from '../../contract/types.js';
 import { Resource, type CallOptions } from './resource.js';
 
 export class Account extends Resource {

@@ -3,14 +3,9 @@ import { ConnectionError, NetworkError, RateLimitError, ServerError, TimeoutErro
 import { pollUntil } from '../polling.js';
 import { parseAnswerJob, parseAnswerJobCreated } from '../shapes.js';
 import type { ApiResponse } from '../transport.js';
-import {
-  LIMITS,
-  PATHS,
-  isFinalAnswerJobStatus,
-  type AnswerJob,
-  type AnswerJobCreated,
-  type SearchRequest,
-} from '../../contract/types.js';
+import { LIMITS } from '../../contract/limits.js';
+import { PATHS } from '../../contract/paths.js';
+import { isFinalAnswerJobStatus, type AnswerJob, type AnswerJobCreated, type SearchRequest } from '../../contract/types.js';
 import { Resource, type CallOptions } from './resource.js';
 
 /** Options of {@link Answers.poll}. */

@@ -1,7 +1,8 @@
 /** Catalogs of filter values (spec: GET /v1/catalog/source-types, /courts, /judges). API key; GETs, retried when safe. */
 import { parseCourts, parseJudges, parseSourceTypes } from '../shapes.js';
 import type { ApiResponse } from '../transport.js';
-import { PATHS, type CourtsResponse, type JudgesResponse, type SourceTypesResponse } from '../../contract/types.js';
+import { PATHS } from '../../contract/paths.js';
+import type { CourtsResponse, JudgesResponse, SourceTypesResponse } from '../../contract/types.js';
 import { Resource, type CallOptions } from './resource.js';
 
 /** Query of `GET /v1/catalog/judges`. */

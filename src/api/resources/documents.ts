@@ -1,7 +1,8 @@
 /** `GET /v1/documents` (spec: GET /v1/documents). */
 import { parseDocument } from '../shapes.js';
 import type { ApiResponse } from '../transport.js';
-import { PATHS, type DocumentResponse } from '../../contract/types.js';
+import { PATHS } from '../../contract/paths.js';
+import type { DocumentResponse } from '../../contract/types.js';
 import { Resource, type CallOptions } from './resource.js';
 
 /** The pair from a search result that identifies a document. */

@@ -1,7 +1,7 @@
 /** Key management (spec: Key and account endpoints): user-session token, bodies not shown (any JSON object). */
 import { parseObject, parseObjectOrEmpty } from '../shapes.js';
 import type { ApiResponse } from '../transport.js';
-import { PATHS } from '../../contract/types.js';
+import { PATHS } from '../../contract/paths.js';
 import { Resource, type CallOptions } from './resource.js';
 
 /** Body of `POST /v1/keys`. */

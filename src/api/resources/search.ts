@@ -1,7 +1,9 @@
 /** `POST /v1/search` (spec: POST /v1/search). */
 import { parseSearchResponse } from '../shapes.js';
 import type { ApiResponse } from '../transport.js';
-import { LIMITS, PATHS, type SearchRequest, type SearchResponse } from '../../contract/types.js';
+import { LIMITS } from '../../contract/limits.js';
+import { PATHS } from '../../contract/paths.js';
+import type { SearchRequest, SearchResponse } from '../../contract/types.js';
 import { Resource, type CallOptions } from './resource.js';
 
 export class Search extends Resource {

@@ -1,7 +1,7 @@
 /** `GET /v1/usage` (spec: GET /v1/usage). */
 import { parseObject } from '../shapes.js';
 import type { ApiResponse } from '../transport.js';
-import { PATHS } from '../../contract/types.js';
+import { PATHS } from '../../contract/paths.js';
 import { Resource, type CallOptions } from './resource.js';
 
 export class Usage extends Resource {

@@ -4,7 +4,8 @@
  * after confirmation. Both authenticate with the user-session token (`pravo login`).
  */
 import type { AccountFacts } from '../../api/account.js';
-import { OVERAGE_LIMIT_MAX, type OverageUpdateRequest } from '../../contract/types.js';
+import { OVERAGE_LIMIT_MAX } from '../../contract/limits.js';
+import type { OverageUpdateRequest } from '../../contract/types.js';
 import { UsageError, UserCancelledError } from '../../errors/cli.js';
 import { EXIT } from '../../errors/exit-codes.js';
 import type { Factory } from '../../factory.js';

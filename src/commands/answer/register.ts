@@ -4,7 +4,7 @@
  * when a command runs.
  */
 import type { Command } from 'commander';
-import { LIMITS } from '../../contract/types.js';
+import { LIMITS } from '../../contract/limits.js';
 import { addTargetOptions, collect, type RunAction } from '../shared.js';
 import type { Factory } from '../../factory.js';
 import type { AnswerOptions, FollowOptions, ListOptions } from './run.js';

@@ -10,7 +10,9 @@
  */
 import { CancelledError } from '../../api/errors.js';
 import type { ApiResponse } from '../../api/transport.js';
-import { ERROR_CODES, LIMITS, isFinalAnswerJobStatus, type AnswerJob, type AnswerJobStatus } from '../../contract/types.js';
+import { ERROR_CODES } from '../../contract/errors.js';
+import { LIMITS } from '../../contract/limits.js';
+import { isFinalAnswerJobStatus, type AnswerJob, type AnswerJobStatus } from '../../contract/types.js';
 import { UsageError, UserCancelledError } from '../../errors/cli.js';
 import { EXIT } from '../../errors/exit-codes.js';
 import type { Factory } from '../../factory.js';

@@ -3,7 +3,7 @@
  * rules): flags to options; the work is in `run.ts`, loaded when the command runs.
  */
 import type { Command } from 'commander';
-import { LIMITS } from '../../contract/types.js';
+import { LIMITS } from '../../contract/limits.js';
 import { addTargetOptions, type RunAction } from '../shared.js';
 import type { BatchOptions } from './run.js';
 

@@ -174,7 +174,7 @@ async function readInput(factory: Factory, source: string): Promise<string> {
     return await fs.readFile(source, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
-    const { describeFileSystemProblem } = await import('../../state/paths.js');
+    const { describeFileSystemProblem } = await import('../../errors/file-system.js');
     const why = code === 'ENOENT' ? 'there is no such file' : describeFileSystemProblem(code);
     throw new EnvironmentError(`Cannot read ${sanitizeLine(source)}: ${why}. Nothing was sent.`);
   }

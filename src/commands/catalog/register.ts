@@ -1,6 +1,6 @@
 /** Registration of `pravo catalog`: flags to options; the work is in `run.ts`, loaded when a subcommand runs. */
 import type { Command } from 'commander';
-import { JUDGES_LIMIT } from '../../contract/types.js';
+import { JUDGES_LIMIT } from '../../contract/limits.js';
 import { addTargetOptions, examples, type RunAction } from '../shared.js';
 import type { CatalogName, CatalogOptions } from './run.js';
 

@@ -4,7 +4,7 @@
  * `--refresh` asks again), printed in the run's output form: a table on a terminal, TSV when piped, `--json` the
  * server's body exactly (the cached body is the body as received).
  */
-import { JUDGES_LIMIT } from '../../contract/types.js';
+import { JUDGES_LIMIT } from '../../contract/limits.js';
 import type { JudgesQuery } from '../../api/resources/catalog.js';
 import { UsageError } from '../../errors/cli.js';
 import type { Factory } from '../../factory.js';

@@ -5,7 +5,8 @@
  * element of it, as JSON, or written to a file.
  */
 import type { DocumentQuery } from '../../api/resources/documents.js';
-import { elementLabelOf, elementTextOf, type DocumentElement, type DocumentResponse } from '../../contract/types.js';
+import type { DocumentElement, DocumentResponse } from '../../contract/types.js';
+import { elementLabelOf, elementTextOf } from '../../render/fields.js';
 import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
 import { sanitizeLine } from '../../shared/sanitize.js';

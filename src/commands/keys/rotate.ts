@@ -21,7 +21,7 @@ import path from 'node:path';
 import type { LegalResearchClient } from '../../api/client.js';
 import { ApiError, CancelledError, NotFoundError } from '../../api/errors.js';
 import type { KeyFacts } from '../../api/keys.js';
-import { KEY_NAME_MAX_LENGTH } from '../../contract/types.js';
+import { KEY_NAME_MAX_LENGTH } from '../../contract/limits.js';
 import { maskKey, type ResolvedProfile } from '../../config/profile.js';
 import type { ConfigStore, Profile } from '../../config/store.js';
 import { ConfigError, UsageError, UserCancelledError } from '../../errors/cli.js';

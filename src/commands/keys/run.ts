@@ -5,7 +5,7 @@
  * secret and mark the key of the profile in use. `keys rotate` is in `rotate.ts`.
  */
 import type { KeyFacts } from '../../api/keys.js';
-import { KEY_NAME_MAX_LENGTH } from '../../contract/types.js';
+import { KEY_NAME_MAX_LENGTH } from '../../contract/limits.js';
 import { normalizeBaseUrl } from '../../api/base-url.js';
 import { checkSaveToProfile } from '../../config/store.js';
 import { UsageError, UserCancelledError } from '../../errors/cli.js';

@@ -1,6 +1,6 @@
 /** Registration of `pravo search`: flags to options; the work is in `run.ts`, loaded when the command runs. */
 import type { Command } from 'commander';
-import { LIMITS } from '../../contract/types.js';
+import { LIMITS } from '../../contract/limits.js';
 import { addTargetOptions, collect, type RunAction } from '../shared.js';
 import type { SearchOptions } from './run.js';
 

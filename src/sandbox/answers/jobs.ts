@@ -21,7 +21,10 @@
  */
 import crypto from 'node:crypto';
 import { systemClock, type Clock } from '../../shared/clock.js';
-import { buildPath, ERROR_CODES, LIMITS, PATHS, type AnswerJob, type AnswerJobCreated, type SearchRequest } from '../../contract/types.js';
+import { ERROR_CODES } from '../../contract/errors.js';
+import { LIMITS } from '../../contract/limits.js';
+import { buildPath, PATHS } from '../../contract/paths.js';
+import type { AnswerJob, AnswerJobCreated, SearchRequest } from '../../contract/types.js';
 import type { Searcher } from '../search/searcher.js';
 import { UNFINISHED_STATUSES, type AnswerJobRecord, type Consumption, type SandboxState } from '../state/store.js';
 import { composeAnswer, type ComposedAnswer } from './compose.js';

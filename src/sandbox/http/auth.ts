@@ -7,7 +7,8 @@
  * endpoint takes.
  */
 import type http from 'node:http';
-import { ERROR_CODES, LIVE_KEY_PATTERN, SESSION_ERROR_CODES } from '../../contract/types.js';
+import { ERROR_CODES, SESSION_ERROR_CODES } from '../../contract/errors.js';
+import { LIVE_KEY_PATTERN } from '../../contract/types.js';
 import { SESSION_TOKEN_PREFIX, type SandboxState } from '../state/store.js';
 import { HttpError } from './errors.js';
 

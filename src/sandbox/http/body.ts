@@ -1,6 +1,6 @@
 /** Reading JSON request bodies. */
 import type http from 'node:http';
-import { ERROR_CODES } from '../../contract/types.js';
+import { ERROR_CODES } from '../../contract/errors.js';
 import { ClientAbortError, HttpError } from './errors.js';
 
 /** Largest request body accepted, in bytes (1 MiB). */

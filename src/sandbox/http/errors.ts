@@ -4,7 +4,7 @@
  * Error body (the sandbox's choice; spec: Errors, "Standard error body format: not shown"):
  * `{"error":{"code":"…","message":"…","request_id":"req_…"}}`, `request_id` equal to the response's `x-request-id`.
  */
-import type { ErrorBody } from '../../contract/types.js';
+import type { ErrorBody } from '../../contract/errors.js';
 import { sqliteTrouble } from '../state/db.js';
 
 /** The sandbox's error body: the contract's `{error: {code, message}}` plus the request's id. */

@@ -10,7 +10,8 @@
  * Endpoints of the spec not built yet are routes too (`notImplemented: true`), answered 501 `not_implemented`.
  */
 import type http from 'node:http';
-import { ERROR_CODES, type QuotaKind } from '../../contract/types.js';
+import { ERROR_CODES } from '../../contract/errors.js';
+import type { QuotaKind } from '../../contract/types.js';
 import type { AnswerRunner } from '../answers/jobs.js';
 import type { SearchIndex } from '../corpus/index-db.js';
 import type { Searcher } from '../search/searcher.js';

@@ -37,7 +37,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ERROR_CODES } from '../../contract/types.js';
+import { ERROR_CODES } from '../../contract/errors.js';
 import { authenticateApiKey, authenticateSession, redactKeys, rejectKeyInUrl } from './auth.js';
 import { readJsonBody } from './body.js';
 import {

@@ -3,7 +3,10 @@
  * "Sandbox: keys and account"): user-session token, the session's account only. The bodies are the sandbox's (the spec
  * does not show them): `AccountResponse` and `OverageUpdateRequest` in `src/contract/types.ts`.
  */
-import { ERROR_CODES, OVERAGE_LIMIT_MAX, PATHS, type AccountResponse } from '../../contract/types.js';
+import { ERROR_CODES } from '../../contract/errors.js';
+import { OVERAGE_LIMIT_MAX } from '../../contract/limits.js';
+import { PATHS } from '../../contract/paths.js';
+import type { AccountResponse } from '../../contract/types.js';
 import { HttpError } from '../http/errors.js';
 import type { Route, RouteContext, ServerDeps } from '../http/router.js';
 import type { OverageSetting } from '../state/store.js';

@@ -1,12 +1,8 @@
 /** `POST /v1/answers` and `GET /v1/answers/{job_id}` (spec: POST /v1/answers, GET /v1/answers/{job_id}, Answer job). */
-import {
-  ERROR_CODES,
-  PATHS,
-  searchRequestProblems,
-  type AnswerJob,
-  type AnswerJobCreated,
-  type SearchRequest,
-} from '../../contract/types.js';
+import { ERROR_CODES } from '../../contract/errors.js';
+import { PATHS } from '../../contract/paths.js';
+import { searchRequestProblems } from '../../contract/requests.js';
+import type { AnswerJob, AnswerJobCreated, SearchRequest } from '../../contract/types.js';
 import type { AnswerRunner } from '../answers/jobs.js';
 import { HttpError } from '../http/errors.js';
 import type { Route, RouteContext, ServerDeps } from '../http/router.js';

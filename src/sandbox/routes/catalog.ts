@@ -1,13 +1,6 @@
 /** The catalogs (spec: GET /v1/catalog/source-types, GET /v1/catalog/courts, GET /v1/catalog/judges, in `judges.ts`). */
-import {
-  isCourtSourceType,
-  KNOWN_SOURCE_TYPES,
-  PATHS,
-  type CourtEntry,
-  type CourtsResponse,
-  type SourceTypeEntry,
-  type SourceTypesResponse,
-} from '../../contract/types.js';
+import { PATHS } from '../../contract/paths.js';
+import { isCourtSourceType, KNOWN_SOURCE_TYPES, type CourtEntry, type CourtsResponse, type SourceTypeEntry, type SourceTypesResponse } from '../../contract/types.js';
 import type { SearchIndex } from '../corpus/index-db.js';
 import { SOURCE_TYPE_NAMES } from '../corpus/index-db.js';
 import type { Route } from '../http/router.js';

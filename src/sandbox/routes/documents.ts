@@ -1,5 +1,6 @@
 /** `GET /v1/documents` (spec: GET /v1/documents, Quota rules 1). */
-import { ERROR_CODES, PATHS } from '../../contract/types.js';
+import { ERROR_CODES } from '../../contract/errors.js';
+import { PATHS } from '../../contract/paths.js';
 import { HttpError } from '../http/errors.js';
 import { RawJson, type Route, type RouteContext } from '../http/router.js';
 import { quotaExceeded } from './quota.js';

@@ -3,7 +3,10 @@
  * decisions, with how many of its decisions each sat on and the latest date. The response shape is the sandbox's
  * (`JudgesResponse` in `src/contract/types.ts`; the spec does not show it).
  */
-import { ERROR_CODES, JUDGES_LIMIT, PATHS, type JudgeEntry, type JudgesResponse } from '../../contract/types.js';
+import { ERROR_CODES } from '../../contract/errors.js';
+import { JUDGES_LIMIT } from '../../contract/limits.js';
+import { PATHS } from '../../contract/paths.js';
+import type { JudgeEntry, JudgesResponse } from '../../contract/types.js';
 import { resolveCourt, type NamedCourt } from '../../shared/courts.js';
 import { HttpError } from '../http/errors.js';
 import type { Route, RouteContext } from '../http/router.js';

@@ -4,16 +4,11 @@
  * account's keys only. The bodies are the sandbox's (the spec does not show them): see `ApiKeyRecord`, `CreatedApiKey`,
  * `KeyCreateRequest` and `ApiKeyList` in `src/contract/types.ts`.
  */
-import {
-  characterLength,
-  ERROR_CODES,
-  KEY_NAME_MAX_LENGTH,
-  PATHS,
-  type ApiKeyList,
-  type ApiKeyRecord,
-  type CreatedApiKey,
-  type KeyCreateRequest,
-} from '../../contract/types.js';
+import { ERROR_CODES } from '../../contract/errors.js';
+import { KEY_NAME_MAX_LENGTH } from '../../contract/limits.js';
+import { PATHS } from '../../contract/paths.js';
+import { characterLength } from '../../contract/requests.js';
+import type { ApiKeyList, ApiKeyRecord, CreatedApiKey, KeyCreateRequest } from '../../contract/types.js';
 import { HttpError } from '../http/errors.js';
 import type { Route, RouteContext } from '../http/router.js';
 

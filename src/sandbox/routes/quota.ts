@@ -1,5 +1,5 @@
 /** The answer to a refused unit of quota (spec: Errors, `monthly_quota_exceeded`; Quota rules), shared by the routes. */
-import { ERROR_CODES } from '../../contract/types.js';
+import { ERROR_CODES } from '../../contract/errors.js';
 import { HttpError } from '../http/errors.js';
 import type { Consumption } from '../state/store.js';
 

@@ -1,5 +1,8 @@
 /** `POST /v1/search` (spec: POST /v1/search). */
-import { ERROR_CODES, PATHS, searchRequestProblems, type SearchRequest, type SearchResponse } from '../../contract/types.js';
+import { ERROR_CODES } from '../../contract/errors.js';
+import { PATHS } from '../../contract/paths.js';
+import { searchRequestProblems } from '../../contract/requests.js';
+import type { SearchRequest, SearchResponse } from '../../contract/types.js';
 import { HttpError } from '../http/errors.js';
 import type { Route, RouteContext } from '../http/router.js';
 import { quotaExceeded } from './quota.js';

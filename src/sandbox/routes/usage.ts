@@ -1,5 +1,6 @@
 /** `GET /v1/usage` (spec: GET /v1/usage; Quota rules; docs/sandbox.md, "Sandbox: usage"). */
-import { PATHS, type UsageResponse } from '../../contract/types.js';
+import { PATHS } from '../../contract/paths.js';
+import type { UsageResponse } from '../../contract/types.js';
 import type { Route, RouteContext } from '../http/router.js';
 
 /**

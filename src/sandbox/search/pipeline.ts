@@ -16,7 +16,8 @@
  *    in the excerpted articles (named), in the title, elsewhere in the document, not found, searched also as legal
  *    terms, skipped as too frequent for the query's budget, or skipped as too common or too short.
  */
-import { LIMITS, type SearchRequest, type SearchResponse, type SearchResult } from '../../contract/types.js';
+import { LIMITS } from '../../contract/limits.js';
+import type { SearchRequest, SearchResponse, SearchResult } from '../../contract/types.js';
 import type { SearchIndex } from '../corpus/index-db.js';
 import { analyze, analyzeQuery, createStemMatcher, stem } from './analysis.js';
 import { excerptArticles, excerptsOf } from './excerpts.js';

@@ -2,12 +2,7 @@
  * Which source types a search covers (spec: POST /v1/search, `source_types`: "When omitted, the service chooses types
  * by the question"; rule 1 for `court_ids`), and the `invalid_request` errors of that choice.
  */
-import {
-  isCourtSourceType,
-  KNOWN_SOURCE_TYPES,
-  type SearchRequest,
-  type SourceTypeEntry,
-} from '../../contract/types.js';
+import { isCourtSourceType, KNOWN_SOURCE_TYPES, type SearchRequest, type SourceTypeEntry } from '../../contract/types.js';
 
 /** A request the contract allows syntactically but the service rejects (spec: Errors, `invalid_request`). */
 export class SearchRequestError extends Error {

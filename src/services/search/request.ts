@@ -2,7 +2,10 @@
  * Pure request builders of `pravo search` (spec: POST /v1/search): command-line options to a checked request body.
  * Shared by every command that sends the search fields (search, and later answer and batch).
  */
-import { characterLength, ERROR_CODES, isCalendarDate, isCourtSourceType, KNOWN_SOURCE_TYPES, LIMITS, searchRequestProblems, type SearchRequest } from '../../contract/types.js';
+import { ERROR_CODES } from '../../contract/errors.js';
+import { LIMITS } from '../../contract/limits.js';
+import { characterLength, isCalendarDate, searchRequestProblems } from '../../contract/requests.js';
+import { isCourtSourceType, KNOWN_SOURCE_TYPES, type SearchRequest } from '../../contract/types.js';
 import { UsageError } from '../../errors/cli.js';
 import { sanitizeLine } from '../../shared/sanitize.js';
 

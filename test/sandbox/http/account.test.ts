@@ -5,7 +5,8 @@
  * once on the next request past a quota: counted as overage when allowed, 429 `monthly_quota_exceeded` when not.
  */
 import { describe, expect, it } from 'vitest';
-import { OVERAGE_LIMIT_MAX, type AccountResponse, type UsageResponse } from '../../../src/contract/types.js';
+import { OVERAGE_LIMIT_MAX } from '../../../src/contract/limits.js';
+import type { AccountResponse, UsageResponse } from '../../../src/contract/types.js';
 import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/store.js';
 import { expectError, request, useTestServers, type Reply, type TestServer } from './harness.js';
 
