@@ -95,11 +95,17 @@ export class Factory {
     const [{ checkTargetOptions }, targets] = await Promise.all([import('./config/target-options.js'), import('./target.js')]);
     checkTargetOptions(this.globals);
     if (!this.globals.sandbox) return targets.serviceTarget(await this.profile());
-    const { resolveCorpus, prepareDataDir } = await import('./config/sandbox.js');
+    const { answerDelayFromEnv, resolveCorpus, prepareDataDir } = await import('./config/sandbox.js');
     const store = await this.config();
     const inputs = resolveCorpus(this.globals.corpus, this.env, store.sandboxCorpus());
     const dataDir = prepareDataDir(this.globals.dataDir, this.env);
-    const target = await targets.sandboxTarget(this.io, this.clock, { inputs, dataDir, signal: this.signal });
+    const answerDelaySeconds = answerDelayFromEnv(this.env);
+    const target = await targets.sandboxTarget(this.io, this.clock, {
+      inputs,
+      dataDir,
+      signal: this.signal,
+      ...(answerDelaySeconds !== undefined ? { answerDelayMs: Math.round(answerDelaySeconds * 1000) } : {}),
+    });
     this.defer(() => target.close());
     return target;
   }

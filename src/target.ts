@@ -55,17 +55,19 @@ export function serviceTarget(profile: ResolvedProfile): Target {
 /**
  * A sandbox started in this process for one command, with a key and a user session (so that the key and account
  * commands work with `--sandbox` too) that are deleted when it stops. `signal` (the run's cancellation) stops an index
- * build: see {@link startSandboxWithProgress}.
+ * build: see {@link startSandboxWithProgress}. `answerDelayMs`: its answer jobs' time from creation to the final
+ * status (`PRAVO_SANDBOX_ANSWER_DELAY`; default the sandbox's, 3 s).
  */
 export async function sandboxTarget(
   io: IOStreams,
   clock: Clock,
-  options: { inputs: CorpusInputs; dataDir: string; signal?: AbortSignal },
+  options: { inputs: CorpusInputs; dataDir: string; signal?: AbortSignal; answerDelayMs?: number },
 ): Promise<Target> {
   const sandbox = await startSandboxWithProgress(io, clock, {
     inputs: options.inputs,
     dataDir: options.dataDir,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.answerDelayMs !== undefined ? { answers: { delayMs: options.answerDelayMs } } : {}),
     ephemeralKey: true,
     keyName: 'pravo --sandbox',
   });

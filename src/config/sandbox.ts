@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, EnvironmentError, UsageError } from '../errors/cli.js';
 import { makePrivateDir } from '../shared/private-files.js';
+import { sanitizeLine } from '../shared/sanitize.js';
 import { resolveCorpusInputs, type CorpusInputs } from '../sandbox/index.js';
 import { describeFileSystemProblem } from '../errors/file-system.js';
 import { pravoPaths } from '../state/paths.js';
@@ -128,4 +129,23 @@ export async function checkListenHost(host: string): Promise<void> {
       `--host ${host} is neither an IP address nor a host name that resolves (${code}). Give an address of this machine, e.g. 127.0.0.1 (the default) or 0.0.0.0 for every interface.`,
     );
   }
+}
+
+/** Longest answer delay of a sandbox, in seconds (an hour: far past the 15 minutes after which a job times out). */
+export const ANSWER_DELAY_MAX_SECONDS = 3600;
+
+/**
+ * `PRAVO_SANDBOX_ANSWER_DELAY`: seconds from an answer job's creation to its final status on a sandbox (the in-process
+ * sandbox of `--sandbox`, and `pravo sandbox serve` without `--answer-delay`): a decimal from 0 to
+ * {@link ANSWER_DELAY_MAX_SECONDS}. `undefined` when unset or empty (the sandbox's default, 3 s, applies).
+ * @throws UsageError naming the variable for any other value.
+ */
+export function answerDelayFromEnv(env: NodeJS.ProcessEnv): number | undefined {
+  const value = env.PRAVO_SANDBOX_ANSWER_DELAY?.trim();
+  if (value === undefined || value === '') return undefined;
+  const seconds = Number(value);
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(value) || !(seconds <= ANSWER_DELAY_MAX_SECONDS)) {
+    throw new UsageError(`PRAVO_SANDBOX_ANSWER_DELAY takes a number of seconds from 0 to ${ANSWER_DELAY_MAX_SECONDS}, not "${sanitizeLine(value)}"`);
+  }
+  return seconds;
 }

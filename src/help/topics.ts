@@ -45,6 +45,7 @@ const ENVIRONMENT: readonly (readonly string[])[] = [
   ['`PRAVO_CACHE_TTL`', 'hours a cached document or catalog stays fresh, e.g. `24` or `0.5`; `0` always asks the server (default 24)'],
   ['`PRAVO_SANDBOX_CORPUS`', 'corpus files or directories of `--sandbox` and `pravo sandbox serve`, separated by `:` (`;` on Windows); default `pravo config set sandbox-corpus`'],
   ['`PRAVO_SANDBOX_DATA_DIR`', "the sandbox's index and state (default `sandbox` in the user data directory, `~/.local/share/pravo/sandbox` on Linux)"],
+  ['`PRAVO_SANDBOX_ANSWER_DELAY`', "seconds from an answer job's creation to its answer on a sandbox (`--sandbox`, and `pravo sandbox serve` without `--answer-delay`), 0 to 3600 (default 3)"],
   ['`PRAVO_PAGER`', 'the pager of long output on a terminal (default `PAGER`, else `less`)'],
   ['`PAGER`', 'the pager when `PRAVO_PAGER` is not set; `less` gets `LESS=FRX` and `lv` gets `LV=-c` unless they are set'],
   ['`NO_COLOR`', 'any non-empty value turns colours off, as `--no-color` does (no-color.org)'],

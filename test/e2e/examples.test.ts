@@ -6,7 +6,8 @@
  * Each runs with bash in a scratch directory beside a link to `../shared` (so `../shared/corpus/...` resolves as in a
  * checkout), with `pravo` on PATH as the built CLI, the service being the shared test sandbox (PRAVO_BASE_URL and
  * PRAVO_API_KEY, and its session token in PRAVO_SESSION_TOKEN), the sandbox corpus and data directory given by
- * PRAVO_SANDBOX_CORPUS and PRAVO_SANDBOX_DATA_DIR, HOME a scratch directory (examples that install something in the
+ * PRAVO_SANDBOX_CORPUS and PRAVO_SANDBOX_DATA_DIR, answer jobs of in-process sandboxes as quick as the shared sandbox's
+ * (PRAVO_SANDBOX_ANSWER_DELAY), HOME a scratch directory (examples that install something in the
  * home install it there), and the outside things an example names provided: a `pass` that prints a made-up key (or, asked for a session, the test sandbox's session token), a `key.txt`, and the inputs of
  * `pravo batch` (`questions.txt`, `questions.jsonl`). How an example is
  * run follows from its text:
@@ -24,6 +25,7 @@ import { spawn } from 'node:child_process';
 import { execa } from 'execa';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { CLI, CORPUS } from './paths.js';
+import { TEST_ANSWER_DELAY_SECONDS } from './global-setup.js';
 import { tempDir } from './helpers.js';
 
 const README = path.join(path.dirname(CLI), '..', 'README.md');
@@ -73,6 +75,7 @@ function exampleEnv(): Record<string, string> {
     PRAVO_SESSION_TOKEN: sandbox.sessionToken,
     PRAVO_SANDBOX_CORPUS: CORPUS,
     PRAVO_SANDBOX_DATA_DIR: sandbox.dataDir,
+    PRAVO_SANDBOX_ANSWER_DELAY: String(TEST_ANSWER_DELAY_SECONDS),
   };
 }
 

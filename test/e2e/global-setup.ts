@@ -1,6 +1,6 @@
 /**
- * Global setup of the test run: starts one `pravo sandbox serve` (the built CLI, as a user runs it) over the shared
- * corpus directory (statutes, court decisions and courts) on an ephemeral loopback port, with its own data directory, and provides its base URL, key, session token and data
+ * Global setup of the test run: starts one `pravo sandbox serve` (the built CLI, as a user runs it, with a short answer
+ * delay) over the shared corpus directory (statutes, court decisions and courts) on an ephemeral loopback port, with its own data directory, and provides its base URL, key, session token and data
  * directory to the end-to-end tests. The index is built once here and reused by every test that starts another
  * sandbox on the same data directory.
  */
@@ -18,6 +18,13 @@ declare module 'vitest' {
   }
 }
 
+/**
+ * The answer delay of the tests' sandboxes, in seconds: the shared one, and the in-process sandboxes of the examples
+ * (`PRAVO_SANDBOX_ANSWER_DELAY`). pravo checks a job first 2 s after creating it (the contract's polling rule), so any
+ * delay up to that gives the answer at the first check; the default 3 s would take a second check, 6 s after creation.
+ */
+export const TEST_ANSWER_DELAY_SECONDS = 1;
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (!fs.existsSync(path.join(path.dirname(CLI), '..', 'dist', 'cli.js'))) {
     throw new Error('The CLI is not built: run `npm run build` first (`npm test` does it for you).');
@@ -27,7 +34,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pravo-e2e-'));
   const dataDir = path.join(root, 'sandbox-data');
-  const server: ResultPromise = execa('node', [CLI, 'sandbox', 'serve', '--port', '0', '--corpus', CORPUS, '--data-dir', dataDir], {
+  const server: ResultPromise = execa('node', [CLI, 'sandbox', 'serve', '--port', '0', '--corpus', CORPUS, '--data-dir', dataDir, '--answer-delay', String(TEST_ANSWER_DELAY_SECONDS)], {
     env: { PRAVO_CONFIG_DIR: path.join(root, 'config') },
     extendEnv: true,
     reject: false,

@@ -151,7 +151,7 @@ export function registerSandbox(program: Command, run: RunAction): void {
     .option('--retrieval-quota <n>', 'alias of --quota retrieval=N: document retrievals a month, a whole number or unlimited')
     .option('--answers-quota <n>', 'alias of --quota answers=N: answer jobs a month, a whole number or unlimited')
     .option('--overage <off|n>', 'store acct_sandbox\'s overage: off, or allowed up to N units a month beyond the quotas (default: the stored setting, off at first)')
-    .option('--answer-delay <seconds>', 'seconds from an answer job\'s creation to its answer, 0 to 3600, decimals allowed', '3')
+    .option('--answer-delay <seconds>', 'seconds from an answer job\'s creation to its answer, 0 to 3600, decimals allowed (default: PRAVO_SANDBOX_ANSWER_DELAY, else 3)')
     .option('--answer-failure-rate <r>', 'probability, 0 to 1, that an answer job fails with answer_failed (no unit consumed)', '0')
     .option('--auth-cache-ttl <seconds>', 'seconds an accepted API key is accepted without reading the database again (how long a key revoked by another process stays accepted here), 0 to 3600, decimals allowed', '60')
     .option(

@@ -9,7 +9,7 @@
  * nowhere.
  */
 import { normalizeBaseUrl } from '../../api/base-url.js';
-import { checkListenHost, prepareDataDir, resolveCorpus } from '../../config/sandbox.js';
+import { ANSWER_DELAY_MAX_SECONDS, answerDelayFromEnv, checkListenHost, prepareDataDir, resolveCorpus } from '../../config/sandbox.js';
 import { checkSaveToProfile } from '../../config/store.js';
 import { UsageError } from '../../errors/cli.js';
 import type { Factory } from '../../factory.js';
@@ -67,7 +67,7 @@ export async function runServe(f: Factory, options: ServeOptions): Promise<numbe
     answers: options.answersQuota,
   });
   const overage = parseOverageOption(options.overage);
-  const answerDelaySeconds = decimalOption('--answer-delay', options.answerDelay, ANSWER_DELAY_MAX_SECONDS, 'a number of seconds');
+  const answerDelaySeconds = decimalOption('--answer-delay', options.answerDelay, ANSWER_DELAY_MAX_SECONDS, 'a number of seconds') ?? answerDelayFromEnv(f.env);
   const failureRate = decimalOption('--answer-failure-rate', options.answerFailureRate, 1, 'a probability');
   const authCacheSeconds = decimalOption('--auth-cache-ttl', options.authCacheTtl, AUTH_CACHE_TTL_MAX_SECONDS, 'a number of seconds');
   const searchWorkers = parseSearchWorkers(options.searchWorkers);
@@ -226,8 +226,6 @@ export function parseSearchWorkers(value: string | undefined): number {
   return number;
 }
 
-/** Longest `--answer-delay`, in seconds (an hour: far past the 15 minutes after which a job times out). */
-export const ANSWER_DELAY_MAX_SECONDS = 3600;
 
 /** Longest `--auth-cache-ttl`, in seconds (an hour). */
 export const AUTH_CACHE_TTL_MAX_SECONDS = 3600;
