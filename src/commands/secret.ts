@@ -23,8 +23,8 @@ export interface SecretSpec {
  * @throws UsageError when there is no terminal to prompt on and no `--stdin`, when nothing was given, or when it holds
  *   white space (no key or token does); the prompt's cancellation (exit 130) on Ctrl-C.
  */
-export async function readSecret(f: Factory, spec: SecretSpec): Promise<string> {
-  const { io } = f;
+export async function readSecret(factory: Factory, spec: SecretSpec): Promise<string> {
+  const { io } = factory;
   let secret: string;
   if (spec.stdin) {
     secret = (await readAllText(io.stdin)).trim();
@@ -38,7 +38,7 @@ export async function readSecret(f: Factory, spec: SecretSpec): Promise<string> 
           toggleMask: false,
           theme: { style: { maskedText: '(hidden while you type or paste; Enter to store)' } },
         },
-        { input: io.stdin, output: io.promptOutput, signal: f.signal },
+        { input: io.stdin, output: io.promptOutput, signal: factory.signal },
       )
     ).trim();
   } else {

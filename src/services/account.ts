@@ -13,12 +13,12 @@ import { waitWithSpinner } from './waiting.js';
  * @throws the request's errors (a `SessionError` when the token is refused).
  */
 export async function fetchAccount(
-  f: Factory,
+  factory: Factory,
   label = 'Fetching the account',
   client?: LegalResearchClient,
 ): Promise<{ raw: string; account: AccountFacts }> {
-  const sender = client ?? (await f.client());
-  const response = await waitWithSpinner(f, label, () => sender.account.retrieve({ signal: f.signal }));
+  const sender = client ?? (await factory.client());
+  const response = await waitWithSpinner(factory, label, () => sender.account.retrieve({ signal: factory.signal }));
   const { readAccount } = await import('../api/account.js');
   return { raw: response.raw, account: readAccount(response.data) };
 }

@@ -30,9 +30,9 @@ export interface OveragesOptions {
 }
 
 /** `pravo account`: `GET /v1/account` as aligned lines, TSV, or the server's body (`--json`). Returns the exit code. */
-export async function runAccount(f: Factory, options: AccountOptions): Promise<number> {
-  const printer = new Printer(f.io, options.json === true);
-  const { raw, account } = await fetchAccount(f);
+export async function runAccount(factory: Factory, options: AccountOptions): Promise<number> {
+  const printer = new Printer(factory.io, options.json === true);
+  const { raw, account } = await fetchAccount(factory);
   await printer.response({ raw, data: account }, async () => (await import('../../render/account.js')).accountView);
   return EXIT.ok;
 }
@@ -74,15 +74,15 @@ function alreadySet(facts: AccountFacts, wanted: OverageUpdateRequest): boolean 
  *   UserCancelledError when the user declines. The requests' errors (400 `invalid_request` for a limit the server
  *   does not accept).
  */
-export async function runOverages(f: Factory, options: OveragesOptions): Promise<number> {
+export async function runOverages(factory: Factory, options: OveragesOptions): Promise<number> {
   const wanted = overageRequest(options);
-  if (!options.yes && !f.io.canPrompt) {
+  if (!options.yes && !factory.io.canPrompt) {
     throw new UsageError('Changing the overage setting affects billing, and there is no terminal to confirm on: add --yes.');
   }
-  const printer = new Printer(f.io, options.json === true);
-  const client = await f.client();
+  const printer = new Printer(factory.io, options.json === true);
+  const client = await factory.client();
   const [{ readAccount, highestUnitPrice }, render] = await Promise.all([import('../../api/account.js'), import('../../render/account.js')]);
-  const before = (await fetchAccount(f)).account;
+  const before = (await fetchAccount(factory)).account;
   if (alreadySet(before, wanted)) {
     printer.report({ changed: false, overage: { allowed: wanted.allowed, monthly_limit: wanted.allowed ? wanted.monthly_limit : 0 } }, `Nothing to change: overage is already ${render.describeOverage(before.overage)}.`);
     return EXIT.ok;
@@ -99,10 +99,10 @@ export async function runOverages(f: Factory, options: OveragesOptions): Promise
       ? `Allow overage of up to ${wanted.monthly_limit} units a month beyond the quotas (now: ${before.overage.allowed ? `allowed up to ${before.overage.monthlyLimit ?? '?'}` : 'not allowed'})?${cost}`
       : 'Stop overage? Past a quota, requests will fail with monthly_quota_exceeded until the next month.';
     const { confirm } = await import('@inquirer/prompts');
-    const go = await confirm({ message: question, default: true }, { input: f.io.stdin, output: f.io.promptOutput, signal: f.signal });
+    const go = await confirm({ message: question, default: true }, { input: factory.io.stdin, output: factory.io.promptOutput, signal: factory.signal });
     if (!go) throw new UserCancelledError('The overage setting was not changed; nothing was sent.');
   }
-  const response = await waitWithSpinner(f, 'Changing the overage setting', () => client.account.updateOverages(wanted, { signal: f.signal }));
+  const response = await waitWithSpinner(factory, 'Changing the overage setting', () => client.account.updateOverages(wanted, { signal: factory.signal }));
   const after = response.raw.trim() === '' ? { ...before, overage: { allowed: wanted.allowed, monthlyLimit: wanted.allowed ? wanted.monthly_limit : 0 } } : readAccount(response.data);
   await printer.response({ raw: response.raw.trim() === '' ? JSON.stringify({ overage: wanted }) : response.raw, data: after }, render.accountView);
   if (printer.mode !== 'json') printer.note(`Overage is now ${render.describeOverage(after.overage)}.`);

@@ -11,8 +11,8 @@ import { readSecret, secretArgumentError } from '../secret.js';
 import { SETTINGS, type Setting } from './settings.js';
 
 /** `pravo config set-key`: returns the exit code. */
-export async function runSetKey(f: Factory, refused: string | undefined, options: { stdin?: boolean; json?: boolean }): Promise<number> {
-  const { io } = f;
+export async function runSetKey(factory: Factory, refused: string | undefined, options: { stdin?: boolean; json?: boolean }): Promise<number> {
+  const { io } = factory;
   if (refused !== undefined) {
     throw secretArgumentError(
       'a key',
@@ -20,8 +20,8 @@ export async function runSetKey(f: Factory, refused: string | undefined, options
       'rotate it (`pravo keys rotate` replaces the key of a profile)',
     );
   }
-  const [store, profile] = [await f.config(), { name: activeProfileName(f.env, f.globals.profile) }];
-  const key = await readSecret(f, { what: 'key', message: `API key for profile "${profile.name}":`, stdin: options.stdin === true });
+  const [store, profile] = [await factory.config(), { name: activeProfileName(factory.env, factory.globals.profile) }];
+  const key = await readSecret(factory, { what: 'key', message: `API key for profile "${profile.name}":`, stdin: options.stdin === true });
 
   const { maskKey, looksLikeLiveKey } = await import('../../config/profile.js');
   store.setProfileField(profile.name, 'api_key', key);
@@ -76,8 +76,8 @@ function showLines(shown: ShownConfig): string {
  * one carrying credentials is refused, never echoed.
  * @throws InvalidBaseUrlError for an unacceptable base URL.
  */
-export async function runShow(f: Factory, options: { json?: boolean }): Promise<number> {
-  const [store, profile] = [await f.config(), await f.profile()];
+export async function runShow(factory: Factory, options: { json?: boolean }): Promise<number> {
+  const [store, profile] = [await factory.config(), await factory.profile()];
   const { maskKey } = await import('../../config/profile.js');
   const shown: ShownConfig = {
     profile: profile.name,
@@ -89,9 +89,9 @@ export async function runShow(f: Factory, options: { json?: boolean }): Promise<
     session_token: profile.session_token ? maskKey(profile.session_token) : null,
     session_token_source: sourceName(profile.sources.session_token, 'PRAVO_SESSION_TOKEN'),
     config_path: store.path,
-    sandbox_corpus: f.env.PRAVO_SANDBOX_CORPUS || store.sandboxCorpus() || null,
+    sandbox_corpus: factory.env.PRAVO_SANDBOX_CORPUS || store.sandboxCorpus() || null,
   };
-  await new Printer(f.io, options.json === true).local(shown, showView);
+  await new Printer(factory.io, options.json === true).local(shown, showView);
   return 0;
 }
 
@@ -100,7 +100,7 @@ function sourceName(source: 'env' | 'profile' | 'unset', variable: string): stri
 }
 
 /** `pravo config set NAME VALUE`: returns the exit code. */
-export async function runSet(f: Factory, name: string, value: string, options: { json?: boolean }): Promise<number> {
+export async function runSet(factory: Factory, name: string, value: string, options: { json?: boolean }): Promise<number> {
   if (name === 'api-key' || name === 'api_key' || name === 'key') {
     // The value is never echoed: it may be a real key.
     throw new UsageError(
@@ -110,8 +110,8 @@ export async function runSet(f: Factory, name: string, value: string, options: {
     );
   }
   const setting = checkSetting(name);
-  const [store, profile] = [await f.config(), { name: activeProfileName(f.env, f.globals.profile) }];
-  const printer = new Printer(f.io, options.json === true);
+  const [store, profile] = [await factory.config(), { name: activeProfileName(factory.env, factory.globals.profile) }];
+  const printer = new Printer(factory.io, options.json === true);
   switch (setting) {
     case 'base-url': {
       const url = normalizeBaseUrl(value);
@@ -120,7 +120,7 @@ export async function runSet(f: Factory, name: string, value: string, options: {
       if (url.startsWith('http:') && !isLoopbackUrl(url)) {
         printer.note('Warning: plain http:// sends the API key unencrypted over the network; use https:// unless this is a trusted local service.');
       }
-      if (f.env.PRAVO_BASE_URL) printer.note('Note: PRAVO_BASE_URL is set in this environment and overrides it.');
+      if (factory.env.PRAVO_BASE_URL) printer.note('Note: PRAVO_BASE_URL is set in this environment and overrides it.');
       return 0;
     }
     case 'auth-header': {
@@ -155,9 +155,9 @@ export async function runSet(f: Factory, name: string, value: string, options: {
 }
 
 /** `pravo config unset NAME`: returns the exit code. */
-export async function runUnset(f: Factory, name: string, options: { json?: boolean }): Promise<number> {
+export async function runUnset(factory: Factory, name: string, options: { json?: boolean }): Promise<number> {
   const setting = name === 'api-key' ? 'api-key' : checkSetting(name);
-  const [store, profile] = [await f.config(), { name: activeProfileName(f.env, f.globals.profile) }];
+  const [store, profile] = [await factory.config(), { name: activeProfileName(factory.env, factory.globals.profile) }];
   const global = setting === 'sandbox-corpus';
   let removed: boolean;
   if (global) {
@@ -170,20 +170,20 @@ export async function runUnset(f: Factory, name: string, options: { json?: boole
     if (removed) store.setProfileField(profile.name, field, undefined);
   }
   const where = global ? '' : ` from profile "${profile.name}"`;
-  const printer = new Printer(f.io, options.json === true);
+  const printer = new Printer(factory.io, options.json === true);
   printer.report(
     { profile: global ? null : profile.name, setting, removed },
     removed ? `Removed ${setting}${where}.` : `Nothing to remove: ${setting} is not stored${global ? '' : ` in profile "${profile.name}"`}.`,
   );
   const variable = ({ 'api-key': 'PRAVO_API_KEY', 'base-url': 'PRAVO_BASE_URL', 'sandbox-corpus': 'PRAVO_SANDBOX_CORPUS' } as Record<string, string>)[setting];
-  if (variable && f.env[variable]) printer.note(`Note: ${variable} is set in this environment and still applies.`);
+  if (variable && factory.env[variable]) printer.note(`Note: ${variable} is set in this environment and still applies.`);
   return 0;
 }
 
 /** `pravo config path`: returns the exit code. */
-export async function runPath(f: Factory, options: { json?: boolean }): Promise<number> {
-  const file = (await f.config()).path;
-  await new Printer(f.io, options.json === true).local({ config_path: file }, { table: () => `${file}\n`, tsv: () => `${file}\n` });
+export async function runPath(factory: Factory, options: { json?: boolean }): Promise<number> {
+  const file = (await factory.config()).path;
+  await new Printer(factory.io, options.json === true).local({ config_path: file }, { table: () => `${file}\n`, tsv: () => `${file}\n` });
   return 0;
 }
 

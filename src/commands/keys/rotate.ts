@@ -158,7 +158,7 @@ interface RotationResult {
 
 /** The world of one rotation run. */
 interface Rotation {
-  f: Factory;
+  factory: Factory;
   store: ConfigStore;
   profile: ResolvedProfile;
   /** The profile as stored at the start: its `api_key` (and `api_key_id`) is the key being replaced. */
@@ -179,12 +179,12 @@ interface Rotation {
  *   the old key (the new key is in use; a rerun revokes it). The requests' errors, after the state of each key was
  *   said on stderr.
  */
-export async function runRotate(f: Factory, options: RotateOptions): Promise<number> {
-  if (!options.yes && !f.io.canPrompt) {
+export async function runRotate(factory: Factory, options: RotateOptions): Promise<number> {
+  if (!options.yes && !factory.io.canPrompt) {
     throw new UsageError('keys rotate asks before it revokes the old key, and there is no terminal to ask on: add --yes to revoke it once the new key works.');
   }
   const name = options.name === undefined ? undefined : checkKeyName(options.name);
-  const [store, profile] = await Promise.all([f.config(), f.profile()]);
+  const [store, profile] = await Promise.all([factory.config(), factory.profile()]);
   // The profile's own key is what is rotated, whatever PRAVO_API_KEY says (it is named in a note at the end).
   const stored = store.profile(profile.name);
   if (stored.api_key === undefined) {
@@ -192,23 +192,23 @@ export async function runRotate(f: Factory, options: RotateOptions): Promise<num
       `Profile "${profile.name}" has no key to rotate. Create one with \`pravo keys create --name NAME --save-to-profile ${profile.name}\`.`,
     );
   }
-  await f.target();
-  const lockFile = path.join(ensurePrivateDir(pravoPaths(f.env).state), `keys-rotate-${profile.name}.lock`);
+  await factory.target();
+  const lockFile = path.join(ensurePrivateDir(pravoPaths(factory.env).state), `keys-rotate-${profile.name}.lock`);
   const { acquireLock } = await import('../../state/lock.js');
   const lock = await acquireLock(
     lockFile,
     (who) => `Another pravo keys rotate${who} is rotating the key of profile "${profile.name}". Wait for it to finish; if it is surely gone, remove ${lockFile}.`,
-    () => f.clock.now(),
+    () => factory.clock.now(),
   );
-  f.defer(() => lock.release());
+  factory.defer(() => lock.release());
 
-  const printer = new Printer(f.io, options.json === true);
+  const printer = new Printer(factory.io, options.json === true);
   const rotation: Rotation = {
-    f,
+    factory,
     store,
     profile,
     stored,
-    client: await f.client(),
+    client: await factory.client(),
     printer,
     options: { ...options, ...(name !== undefined ? { name } : {}) },
     step: (line) => printer.note(`  ${line}`),
@@ -248,7 +248,7 @@ function writeJournal(r: Rotation, journal: RotationJournal | undefined, change:
 
 /** `GET /v1/keys`, read (see `fetchKeys`). */
 async function listKeys(r: Rotation, label: string): Promise<KeyFacts[]> {
-  return (await fetchKeys(r.f, label)).keys;
+  return (await fetchKeys(r.factory, label)).keys;
 }
 
 /**
@@ -267,9 +267,9 @@ async function plan(r: Rotation): Promise<RotationJournal> {
   }
   const journal: RotationJournal = {
     version: 1,
-    started_at: new Date(r.f.clock.now()).toISOString(),
+    started_at: new Date(r.factory.clock.now()).toISOString(),
     base_url: r.profile.base_url ?? '',
-    name: r.options.name ?? rotatedName(old.name, r.f.clock.now()),
+    name: r.options.name ?? rotatedName(old.name, r.factory.clock.now()),
     old: {
       key_id: old.keyId,
       ...(old.prefix !== undefined ? { prefix: old.prefix } : {}),
@@ -298,7 +298,7 @@ async function revokeOrphans(r: Rotation, journal: RotationJournal): Promise<voi
       (k.createdAt === undefined || Number.isNaN(Date.parse(k.createdAt)) || Date.parse(k.createdAt) >= since),
   );
   for (const orphan of orphans) {
-    await waitWithSpinner(r.f, 'Revoking the lost key', () => r.client.keys.revoke(orphan.keyId, { signal: r.f.signal }));
+    await waitWithSpinner(r.factory, 'Revoking the lost key', () => r.client.keys.revoke(orphan.keyId, { signal: r.factory.signal }));
     r.step(`✓ revoked ${describeKey(orphan)}: the interrupted run created it, but its value was never stored`);
   }
 }
@@ -310,7 +310,7 @@ async function revokeOrphans(r: Rotation, journal: RotationJournal): Promise<voi
 async function createAndDeploy(r: Rotation, journal: RotationJournal): Promise<RotationJournal> {
   let response;
   try {
-    response = await waitWithSpinner(r.f, 'Creating the new key', () => r.client.keys.create({ name: journal.name }, { signal: r.f.signal }));
+    response = await waitWithSpinner(r.factory, 'Creating the new key', () => r.client.keys.create({ name: journal.name }, { signal: r.factory.signal }));
   } catch (error) {
     // A 4xx refused the request (only a 5xx, a timeout or a dropped connection may hide a created key).
     if (error instanceof ApiError && error.status < 500) writeJournal(r, undefined);
@@ -321,7 +321,7 @@ async function createAndDeploy(r: Rotation, journal: RotationJournal): Promise<R
   if (created === undefined) {
     // A key pravo cannot use: revoke it if its id can be read, so it does not stay active unseen.
     const record = readKeyRecord(response.data);
-    if (record !== undefined) await r.client.keys.revoke(record.keyId, { signal: r.f.signal });
+    if (record !== undefined) await r.client.keys.revoke(record.keyId, { signal: r.factory.signal });
     writeJournal(r, undefined);
     throw new UsageError(
       `The server created a key, but its response holds no key value and id that pravo recognizes${record ? `; pravo revoked it (${sanitizeLine(record.keyId)})` : ''}. The profile keeps its old key. \`pravo keys create --json\` shows what the server sends.`,
@@ -353,11 +353,11 @@ async function createAndDeploy(r: Rotation, journal: RotationJournal): Promise<R
  */
 async function confirmNewKey(r: Rotation, journal: RotationJournal): Promise<RotationJournal> {
   const newKey = r.store.profile(r.profile.name).api_key ?? '';
-  const client = await r.f.clientFor({ api_key: { kind: 'api_key', apiKey: newKey, header: r.profile.auth_header } });
+  const client = await r.factory.clientFor({ api_key: { kind: 'api_key', apiKey: newKey, header: r.profile.auth_header } });
   try {
-    await waitWithSpinner(r.f, 'Confirming a request with the new key', () => client.usage.retrieve({ signal: r.f.signal }));
+    await waitWithSpinner(r.factory, 'Confirming a request with the new key', () => client.usage.retrieve({ signal: r.factory.signal }));
   } catch (error) {
-    if (error instanceof CancelledError || error instanceof UserCancelledError || r.f.signal.aborted) throw error;
+    if (error instanceof CancelledError || error instanceof UserCancelledError || r.factory.signal.aborted) throw error;
     const reverted: RotationJournal = { ...journal, step: 'reverted' };
     delete reverted.previous_api_key;
     writeJournal(r, reverted, (profile) => {
@@ -384,7 +384,7 @@ async function confirmNewKey(r: Rotation, journal: RotationJournal): Promise<Rot
 async function revokeUnused(r: Rotation, journal: RotationJournal): Promise<void> {
   const unused = journal.new!;
   try {
-    await waitWithSpinner(r.f, 'Revoking the unused new key', () => r.client.keys.revoke(unused.key_id, { signal: r.f.signal }));
+    await waitWithSpinner(r.factory, 'Revoking the unused new key', () => r.client.keys.revoke(unused.key_id, { signal: r.factory.signal }));
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
   }
@@ -405,12 +405,12 @@ async function revokeOld(r: Rotation, journal: RotationJournal): Promise<void> {
           message: `Revoke the old key ${keyWords(journal.old)}${journal.old.name ? ` "${sanitizeLine(journal.old.name)}"` : ''}? Integrations still using it stop working; profile "${r.profile.name}" already uses the new key.`,
           default: true,
         },
-        { input: r.f.io.stdin, output: r.f.io.promptOutput, signal: r.f.signal },
+        { input: r.factory.io.stdin, output: r.factory.io.promptOutput, signal: r.factory.signal },
       );
       if (!go) throw new UserCancelledError('The old key was not revoked.', describeRotationState(journal, r.profile.name));
     }
     try {
-      await waitWithSpinner(r.f, 'Revoking the old key', () => r.client.keys.revoke(journal.old.key_id, { signal: r.f.signal }));
+      await waitWithSpinner(r.factory, 'Revoking the old key', () => r.client.keys.revoke(journal.old.key_id, { signal: r.factory.signal }));
       r.step(`✓ revoked the old key ${keyWords(journal.old)}`);
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;

@@ -71,26 +71,26 @@ export function mayHaveReachedServer(error: unknown): boolean {
  *   the command), naming a profile that already holds a key (`keys rotate` replaces one) or that points at another
  *   service. The request's errors; when it may have reached the server, a note says how to find the key.
  */
-export async function runCreate(f: Factory, options: CreateOptions): Promise<number> {
+export async function runCreate(factory: Factory, options: CreateOptions): Promise<number> {
   const name = checkKeyName(options.name);
-  const printer = new Printer(f.io, options.json === true);
+  const printer = new Printer(factory.io, options.json === true);
   let saveTo: string | undefined;
   if (options.saveToProfile !== undefined) {
     saveTo = checkSaveToProfile(options.saveToProfile);
-    if (f.globals.sandbox) {
+    if (factory.globals.sandbox) {
       throw new UsageError(
         '--save-to-profile with --sandbox would store a key for a server that stops with this command. Run `pravo sandbox serve --save-to-profile NAME` for a sandbox that stays up, and create keys against that profile.',
       );
     }
   }
-  const target = await f.target();
-  const store = saveTo === undefined ? undefined : await f.config();
+  const target = await factory.target();
+  const store = saveTo === undefined ? undefined : await factory.config();
   if (store !== undefined && saveTo !== undefined) checkProfileCanReceive(store.data().profiles?.[saveTo], saveTo, target.baseUrl);
 
-  const client = await f.client();
+  const client = await factory.client();
   let response;
   try {
-    response = await waitWithSpinner(f, 'Creating the key', () => client.keys.create({ name }, { signal: f.signal }));
+    response = await waitWithSpinner(factory, 'Creating the key', () => client.keys.create({ name }, { signal: factory.signal }));
   } catch (error) {
     if (mayHaveReachedServer(error)) {
       printer.note(`The key "${name}" may have been created without pravo seeing it. \`pravo keys list\` shows it; revoke it with \`pravo keys revoke KEY_ID\` if so.`);
@@ -101,8 +101,8 @@ export async function runCreate(f: Factory, options: CreateOptions): Promise<num
   const created = readCreatedKey(response.data);
   if (created === undefined) {
     // The key exists but pravo cannot tell where its value is: the body is its only copy, so it is printed whole.
-    const raw = f.io.stdoutIsTTY ? escapeJsonForTerminal(response.raw) : response.raw;
-    f.io.stdout.write(raw.endsWith('\n') ? raw : `${raw}\n`);
+    const raw = factory.io.stdoutIsTTY ? escapeJsonForTerminal(response.raw) : response.raw;
+    factory.io.stdout.write(raw.endsWith('\n') ? raw : `${raw}\n`);
     printer.note('The server created a key, but its response holds no key value and id that pravo recognizes; the body is printed above as sent. Keep what you need of it now.');
     return EXIT.error;
   }
@@ -124,7 +124,7 @@ export async function runCreate(f: Factory, options: CreateOptions): Promise<num
     return EXIT.ok;
   }
   if (printer.mode === 'json') printer.responseIfJson(response);
-  else f.io.stdout.write(`${created.apiKey}\n`);
+  else factory.io.stdout.write(`${created.apiKey}\n`);
   printer.note(
     `Created key ${described}. This is the only time its full value is shown: store it now, e.g. in a profile with \`pravo config set-key --stdin --profile NAME\`.`,
   );
@@ -169,11 +169,11 @@ export interface CurrentKey {
 }
 
 /** The key the run's target uses. */
-export async function currentKey(f: Factory): Promise<CurrentKey> {
-  const target = await f.target();
+export async function currentKey(factory: Factory): Promise<CurrentKey> {
+  const target = await factory.target();
   const apiKey = target.credentials.api_key?.apiKey;
   if (target.kind === 'sandbox') return { apiKey, keyId: undefined, source: 'the in-process sandbox' };
-  const profile = await f.profile();
+  const profile = await factory.profile();
   return {
     apiKey,
     keyId: profile.api_key_id,
@@ -182,22 +182,22 @@ export async function currentKey(f: Factory): Promise<CurrentKey> {
 }
 
 /** `GET /v1/keys` with the run's client, behind a spinner labelled `label`, read: the records and the raw response. */
-export async function fetchKeys(f: Factory, label = 'Listing the keys'): Promise<{ keys: KeyFacts[]; raw: string }> {
-  const client = await f.client();
-  const response = await waitWithSpinner(f, label, () => client.keys.list({ signal: f.signal }));
+export async function fetchKeys(factory: Factory, label = 'Listing the keys'): Promise<{ keys: KeyFacts[]; raw: string }> {
+  const client = await factory.client();
+  const response = await waitWithSpinner(factory, label, () => client.keys.list({ signal: factory.signal }));
   const { readKeyList } = await import('../../api/keys.js');
   return { keys: readKeyList(response.data), raw: response.raw };
 }
 
 /** `pravo keys list`: `GET /v1/keys`, as a table, TSV or the server's body (`--json`). Returns the exit code. */
-export async function runList(f: Factory, options: ListOptions): Promise<number> {
-  const printer = new Printer(f.io, options.json === true);
-  const current = await currentKey(f);
-  const { keys, raw } = await fetchKeys(f);
+export async function runList(factory: Factory, options: ListOptions): Promise<number> {
+  const printer = new Printer(factory.io, options.json === true);
+  const current = await currentKey(factory);
+  const { keys, raw } = await fetchKeys(factory);
   const { findKeyRecord } = await import('../../api/keys.js');
   const mine = findKeyRecord(keys, current.apiKey, current.keyId);
-  const now = f.clock.now();
-  await keepKnownKeys(f, keys, now);
+  const now = factory.clock.now();
+  await keepKnownKeys(factory, keys, now);
   await printer.response(
     { raw, data: { keys, ...(mine ? { currentKeyId: mine.keyId } : {}), ...(current.apiKey ? { currentSource: current.source } : {}) } },
     async () => (await import('../../render/keys.js')).keysView(now),
@@ -212,19 +212,19 @@ export async function runList(f: Factory, options: ListOptions): Promise<number>
  * @throws UsageError before anything is sent: a bad id; no terminal to ask on and no `--yes`. UserCancelledError when
  *   the user declines. The request's errors (404 `not_found` for an id not on the account: exit 1).
  */
-export async function runRevoke(f: Factory, keyIdArgument: string, options: RevokeOptions): Promise<number> {
+export async function runRevoke(factory: Factory, keyIdArgument: string, options: RevokeOptions): Promise<number> {
   const keyId = checkKeyId(keyIdArgument);
-  if (!options.yes && !f.io.canPrompt) {
+  if (!options.yes && !factory.io.canPrompt) {
     throw new UsageError('Revoking a key cannot be undone, and there is no terminal to confirm on: add --yes to revoke it.');
   }
-  const printer = new Printer(f.io, options.json === true);
-  const current = await currentKey(f);
+  const printer = new Printer(factory.io, options.json === true);
+  const current = await currentKey(factory);
   const { findKeyRecord } = await import('../../api/keys.js');
   const { describeKey } = await import('../../render/keys.js');
   let record: KeyFacts | undefined;
   let isCurrent = false;
   if (!options.yes) {
-    const { keys } = await fetchKeys(f, 'Looking up the key');
+    const { keys } = await fetchKeys(factory, 'Looking up the key');
     record = keys.find((k) => k.keyId === keyId);
     isCurrent = record !== undefined && findKeyRecord(keys, current.apiKey, current.keyId)?.keyId === keyId;
     if (record?.status === 'revoked') {
@@ -236,16 +236,16 @@ export async function runRevoke(f: Factory, keyIdArgument: string, options: Revo
     const { confirm } = await import('@inquirer/prompts');
     const go = await confirm(
       { message: `Revoke key ${what}?${warning} This cannot be undone.`, default: !isCurrent },
-      { input: f.io.stdin, output: f.io.promptOutput, signal: f.signal },
+      { input: factory.io.stdin, output: factory.io.promptOutput, signal: factory.signal },
     );
     if (!go) throw new UserCancelledError('Not revoked; nothing was sent.');
   }
-  const client = await f.client();
-  const response = await waitWithSpinner(f, 'Revoking the key', () => client.keys.revoke(keyId, { signal: f.signal }));
+  const client = await factory.client();
+  const response = await waitWithSpinner(factory, 'Revoking the key', () => client.keys.revoke(keyId, { signal: factory.signal }));
   const { readKeyRecord } = await import('../../api/keys.js');
   const revoked = readKeyRecord(response.data) ?? record ?? { keyId };
   if (options.yes && current.apiKey !== undefined) isCurrent = (current.keyId !== undefined ? current.keyId === keyId : findKeyRecord([revoked], current.apiKey) !== undefined);
-  await forgetRevokedKey(f, keyId);
+  await forgetRevokedKey(factory, keyId);
   if (printer.mode === 'json' && response.raw.trim() !== '') printer.responseIfJson(response);
   else printer.report({ key_id: keyId, status: 'revoked' }, `Revoked key ${describeKey({ ...revoked, status: 'revoked' })}.`);
   if (printer.mode !== 'json') {
@@ -263,22 +263,22 @@ export async function runRevoke(f: Factory, keyIdArgument: string, options: Revo
  * Keeps the ids, names and statuses of a listing for shell completion (`pravo keys revoke <TAB>`; `state/known-keys.ts`).
  * Best effort: a listing that cannot be kept costs only the completion, never the command.
  */
-async function keepKnownKeys(f: Factory, keys: readonly KeyFacts[], now: number): Promise<void> {
+async function keepKnownKeys(factory: Factory, keys: readonly KeyFacts[], now: number): Promise<void> {
   const { knownKeysScope, saveKnownKeys } = await import('../../state/known-keys.js');
-  const scope = knownKeysScope((await f.profile()).name, f.globals.sandbox === true);
+  const scope = knownKeysScope((await factory.profile()).name, factory.globals.sandbox === true);
   const kept = keys.map((k) => ({ key_id: k.keyId, name: k.name ?? '', status: k.status ?? '' }));
-  await saveKnownKeys(f.env, scope, { saved_at: new Date(now).toISOString(), keys: kept }).catch(() => {});
+  await saveKnownKeys(factory.env, scope, { saved_at: new Date(now).toISOString(), keys: kept }).catch(() => {});
 }
 
 /** Marks a revoked key so in the kept listing, when there is one, so completion stops offering it. Best effort. */
-async function forgetRevokedKey(f: Factory, keyId: string): Promise<void> {
+async function forgetRevokedKey(factory: Factory, keyId: string): Promise<void> {
   const [{ knownKeysFile, knownKeysScope, saveKnownKeys }, { readJsonFile }] = await Promise.all([
     import('../../state/known-keys.js'),
     import('../../state/atomic.js'),
   ]);
-  const scope = knownKeysScope((await f.profile()).name, f.globals.sandbox === true);
-  const known = await readJsonFile<import('../../state/known-keys.js').KnownKeys>(knownKeysFile(f.env, scope)).catch(() => undefined);
+  const scope = knownKeysScope((await factory.profile()).name, factory.globals.sandbox === true);
+  const known = await readJsonFile<import('../../state/known-keys.js').KnownKeys>(knownKeysFile(factory.env, scope)).catch(() => undefined);
   if (!known || !Array.isArray(known.keys)) return;
   const keys = known.keys.map((k) => (k.key_id === keyId ? { ...k, status: 'revoked' } : k));
-  await saveKnownKeys(f.env, scope, { ...known, keys }).catch(() => {});
+  await saveKnownKeys(factory.env, scope, { ...known, keys }).catch(() => {});
 }

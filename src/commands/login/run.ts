@@ -41,7 +41,7 @@ interface LoginResult {
  *   `--stdin`/`--no-verify` with `--status` (nothing is read or sent); ConfigError when there is no base URL to check
  *   against; the request's errors (a `SessionError`, exit 4, for a rejected token: nothing is stored then).
  */
-export async function runLogin(f: Factory, refused: string | undefined, options: LoginOptions): Promise<number> {
+export async function runLogin(factory: Factory, refused: string | undefined, options: LoginOptions): Promise<number> {
   if (refused !== undefined) {
     throw secretArgumentError(
       'a session token',
@@ -52,11 +52,11 @@ export async function runLogin(f: Factory, refused: string | undefined, options:
   if (options.status) {
     const misplaced = [...(options.stdin ? ['--stdin'] : []), ...(options.verify === false ? ['--no-verify'] : [])];
     if (misplaced.length > 0) throw new UsageError(`${misplaced.join(' and ')} ${misplaced.length === 1 ? 'applies' : 'apply'} to signing in, not to --status.`);
-    return runLoginStatus(f, options);
+    return runLoginStatus(factory, options);
   }
-  const store = await f.config();
-  const name = activeProfileName(f.env, f.globals.profile);
-  const token = await readSecret(f, { what: 'session token', message: `Session token for profile "${name}":`, stdin: options.stdin === true });
+  const store = await factory.config();
+  const name = activeProfileName(factory.env, factory.globals.profile);
+  const token = await readSecret(factory, { what: 'session token', message: `Session token for profile "${name}":`, stdin: options.stdin === true });
   if (looksLikeLiveKey(token)) {
     throw new UsageError(
       'That is an API key (its prefix ends in "_live_"), not a user-session token; nothing was stored. ' +
@@ -65,13 +65,13 @@ export async function runLogin(f: Factory, refused: string | undefined, options:
   }
   let account: AccountFacts | undefined;
   if (options.verify !== false) {
-    const profile = await f.profile();
+    const profile = await factory.profile();
     if (!profile.base_url) {
       throw new ConfigError(
         `No base URL is configured for profile "${name}", so the token cannot be checked. Set it with \`pravo config set base-url URL\`, or store the token unchecked with --no-verify.`,
       );
     }
-    account = await checkToken(f, token);
+    account = await checkToken(factory, token);
   }
   store.setProfileField(name, 'session_token', token);
   const result: LoginResult = {
@@ -83,9 +83,9 @@ export async function runLogin(f: Factory, refused: string | undefined, options:
     config_path: store.path,
   };
   const who = account ? ` (account ${sanitizeLine(account.accountId ?? '–')}, plan ${sanitizeLine(account.plan ?? '–')})` : ' without checking it (--no-verify)';
-  const printer = new Printer(f.io, options.json === true);
+  const printer = new Printer(factory.io, options.json === true);
   printer.report(result, `Signed in: stored session token ${result.session_token} for profile "${name}"${who} in ${store.path}.`);
-  if (f.env.PRAVO_SESSION_TOKEN) printer.note('Note: PRAVO_SESSION_TOKEN is set in this environment and overrides the stored token.');
+  if (factory.env.PRAVO_SESSION_TOKEN) printer.note('Note: PRAVO_SESSION_TOKEN is set in this environment and overrides the stored token.');
   return EXIT.ok;
 }
 
@@ -93,10 +93,10 @@ export async function runLogin(f: Factory, refused: string | undefined, options:
  * `GET /v1/account` with `token`: the account when the token is accepted.
  * @throws the request's errors: a `SessionError` (exit 4) when the token is refused.
  */
-async function checkToken(f: Factory, token: string): Promise<AccountFacts> {
-  const client = await f.clientFor({ session: { kind: 'session', token } });
+async function checkToken(factory: Factory, token: string): Promise<AccountFacts> {
+  const client = await factory.clientFor({ session: { kind: 'session', token } });
   const { fetchAccount } = await import('../../services/account.js');
-  return (await fetchAccount(f, 'Checking the session token', client)).account;
+  return (await fetchAccount(factory, 'Checking the session token', client)).account;
 }
 
 /** `pravo login --status`'s `--json` object. */
@@ -123,9 +123,9 @@ interface LoginStatus {
  * @throws ConfigError without a base URL to check against (when a token is configured); errors of the request other
  *   than a refusal of the token.
  */
-async function runLoginStatus(f: Factory, options: LoginOptions): Promise<number> {
-  const profile = await f.profile();
-  const printer = new Printer(f.io, options.json === true);
+async function runLoginStatus(factory: Factory, options: LoginOptions): Promise<number> {
+  const profile = await factory.profile();
+  const printer = new Printer(factory.io, options.json === true);
   const status: LoginStatus = {
     profile: profile.name,
     signed_in: profile.session_token !== undefined,
@@ -147,7 +147,7 @@ async function runLoginStatus(f: Factory, options: LoginOptions): Promise<number
   }
   try {
     const { fetchAccount } = await import('../../services/account.js');
-    const { account } = await fetchAccount(f, 'Checking the session token');
+    const { account } = await fetchAccount(factory, 'Checking the session token');
     Object.assign(status, { valid: true, account_id: account.accountId ?? null, plan: account.plan ?? null });
     printer.report(
       status,
@@ -167,17 +167,17 @@ async function runLoginStatus(f: Factory, options: LoginOptions): Promise<number
 }
 
 /** `pravo logout`: forgets the profile's stored session token (the server is not told: the contract has no such endpoint). */
-export async function runLogout(f: Factory, options: { json?: boolean }): Promise<number> {
-  const store = await f.config();
-  const name = activeProfileName(f.env, f.globals.profile);
+export async function runLogout(factory: Factory, options: { json?: boolean }): Promise<number> {
+  const store = await factory.config();
+  const name = activeProfileName(factory.env, factory.globals.profile);
   // Read raw: logging out must work even when the stored token is of the wrong type (a file edited by hand).
   const removed = store.data().profiles?.[name]?.session_token !== undefined;
   if (removed) store.setProfileField(name, 'session_token', undefined);
-  const printer = new Printer(f.io, options.json === true);
+  const printer = new Printer(factory.io, options.json === true);
   printer.report(
     { profile: name, removed },
     removed ? `Signed out: removed the session token of profile "${name}".` : `Nothing to do: profile "${name}" has no stored session token.`,
   );
-  if (f.env.PRAVO_SESSION_TOKEN) printer.note('Note: PRAVO_SESSION_TOKEN is set in this environment and still applies.');
+  if (factory.env.PRAVO_SESSION_TOKEN) printer.note('Note: PRAVO_SESSION_TOKEN is set in this environment and still applies.');
   return EXIT.ok;
 }

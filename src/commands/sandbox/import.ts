@@ -40,7 +40,7 @@ export interface ImportJson {
  * @throws UsageError for a bad SOURCE, `--out`, `--id` or `--concurrency` (nothing read or sent); EnvironmentError when
  *   the output cannot be written (nothing written, no temporary file left).
  */
-export async function runImport(f: Factory, source: string, options: ImportOptions): Promise<number> {
+export async function runImport(factory: Factory, source: string, options: ImportOptions): Promise<number> {
   const { ImportUsageError, ImportWriteError, importActs, planImport } = await (await import('../../sandbox/index.js')).loadImporter();
   let plan: ImportPlan;
   try {
@@ -53,11 +53,11 @@ export async function runImport(f: Factory, source: string, options: ImportOptio
   let spinner: Indicator | undefined;
   let result: ImportResult;
   try {
-    if (f.io.showsProgress) spinner = await f.io.startSpinner(progressText(0, plan.ids.length));
+    if (factory.io.showsProgress) spinner = await factory.io.startSpinner(progressText(0, plan.ids.length));
     result = await importActs(plan, {
-      signal: f.signal,
-      clock: f.clock,
-      userAgent: `pravo/${f.version}`,
+      signal: factory.signal,
+      clock: factory.clock,
+      userAgent: `pravo/${factory.version}`,
       onProgress: (done, total) => spinner?.update(progressText(done, total)),
     });
   } catch (error) {
@@ -71,7 +71,7 @@ export async function runImport(f: Factory, source: string, options: ImportOptio
   } finally {
     spinner?.stop();
   }
-  return report(f, plan, result, source, options.json === true);
+  return report(factory, plan, result, source, options.json === true);
 }
 
 /** `Importing 3/10 acts…`. */
@@ -80,13 +80,13 @@ export function progressText(done: number, total: number): string {
 }
 
 /** Prints the outcome (see the module comment) and returns the exit code. */
-function report(f: Factory, plan: ImportPlan, result: ImportResult, source: string, json: boolean): number {
-  const printer = new Printer(f.io, json);
+function report(factory: Factory, plan: ImportPlan, result: ImportResult, source: string, json: boolean): number {
+  const printer = new Printer(factory.io, json);
   const skipped = result.skipped.map((s) => ({ id: s.id, reason: sanitizeLine(s.reason) }));
   const exitCode = importExitCode(result);
   if (json) {
     const body: ImportJson = { out: result.written ? plan.out : null, imported: result.imported, skipped };
-    f.io.stdout.write(`${JSON.stringify(body)}\n`);
+    factory.io.stdout.write(`${JSON.stringify(body)}\n`);
     return exitCode;
   }
   for (const s of skipped) printer.note(`Skipped act ${s.id}: ${s.reason}`);

@@ -57,8 +57,8 @@ type ReadyLine = { base_url: string; api_key: string; session_token: string } | 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
 
 /** Runs the server until SIGINT or SIGTERM; returns the exit code. @throws UsageError, ConfigError, EnvironmentError. */
-export async function runServe(f: Factory, options: ServeOptions): Promise<number> {
-  const { io } = f;
+export async function runServe(factory: Factory, options: ServeOptions): Promise<number> {
+  const { io } = factory;
   const port = Number(options.port);
   if (!/^\d+$/.test(options.port) || port > 65535) throw new UsageError(`--port takes a number from 0 to 65535, not "${options.port}"`);
   const quotas = parseQuotaOptions(options.quota ?? [], {
@@ -67,23 +67,23 @@ export async function runServe(f: Factory, options: ServeOptions): Promise<numbe
     answers: options.answersQuota,
   });
   const overage = parseOverageOption(options.overage);
-  const answerDelaySeconds = decimalOption('--answer-delay', options.answerDelay, ANSWER_DELAY_MAX_SECONDS, 'a number of seconds') ?? answerDelayFromEnv(f.env);
+  const answerDelaySeconds = decimalOption('--answer-delay', options.answerDelay, ANSWER_DELAY_MAX_SECONDS, 'a number of seconds') ?? answerDelayFromEnv(factory.env);
   const failureRate = decimalOption('--answer-failure-rate', options.answerFailureRate, 1, 'a probability');
   const authCacheSeconds = decimalOption('--auth-cache-ttl', options.authCacheTtl, AUTH_CACHE_TTL_MAX_SECONDS, 'a number of seconds');
   const searchWorkers = parseSearchWorkers(options.searchWorkers);
   const profileName = options.saveToProfile === undefined ? undefined : checkSaveToProfile(options.saveToProfile);
   await checkListenHost(options.host);
-  const store = await f.config();
-  const inputs = resolveCorpus(options.corpus, f.env, store.sandboxCorpus());
-  const dataDir = prepareDataDir(options.dataDir, f.env);
+  const store = await factory.config();
+  const inputs = resolveCorpus(options.corpus, factory.env, store.sandboxCorpus());
+  const dataDir = prepareDataDir(options.dataDir, factory.env);
   const log = (line: string): void => {
-    const time = new Date(f.clock.now()).toISOString();
+    const time = new Date(factory.clock.now()).toISOString();
     io.stderr.write(options.json ? `${JSON.stringify({ time, message: line })}\n` : `${time} ${line}\n`);
   };
 
   const sandbox = await startSandboxWithProgress(
     io,
-    f.clock,
+    factory.clock,
     {
       inputs,
       dataDir,
@@ -97,13 +97,13 @@ export async function runServe(f: Factory, options: ServeOptions): Promise<numbe
       },
       ...(authCacheSeconds !== undefined ? { authCacheTtlMs: Math.round(authCacheSeconds * 1000) } : {}),
       searchWorkers,
-      keyName: `sandbox serve ${new Date(f.clock.now()).toISOString()}`,
-      signal: f.signal,
+      keyName: `sandbox serve ${new Date(factory.clock.now()).toISOString()}`,
+      signal: factory.signal,
       log,
     },
     { bar: !options.json, say: log },
   );
-  f.defer(() => sandbox.close());
+  factory.defer(() => sandbox.close());
   let ready: ReadyLine = { base_url: sandbox.baseUrl, api_key: sandbox.apiKey, session_token: sandbox.sessionToken };
   if (profileName !== undefined) {
     // Only now that the server listens: the profile never points at a server that failed to start.
@@ -125,8 +125,8 @@ export async function runServe(f: Factory, options: ServeOptions): Promise<numbe
   );
   if (!LOOPBACK_HOSTS.has(options.host)) log(`warning: listening on ${options.host}: the sandbox is reachable from other machines`);
 
-  if (!f.signal.aborted) await new Promise<void>((resolve) => f.signal.addEventListener('abort', () => resolve(), { once: true }));
-  log(`${String(f.signal.reason ?? 'signal')}: stopping`);
+  if (!factory.signal.aborted) await new Promise<void>((resolve) => factory.signal.addEventListener('abort', () => resolve(), { once: true }));
+  log(`${String(factory.signal.reason ?? 'signal')}: stopping`);
   await sandbox.close();
   log('stopped');
   return 0;

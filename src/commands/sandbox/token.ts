@@ -61,17 +61,17 @@ export function parseExpiresIn(value: string): number {
  * @throws UsageError for a bad `--expires-in`, `--save-to-profile` name or `--data-dir`; ConfigError or
  *   EnvironmentError when the data directory or the config file cannot be used (naming it).
  */
-export async function runToken(f: Factory, options: TokenOptions): Promise<number> {
-  const { io } = f;
+export async function runToken(factory: Factory, options: TokenOptions): Promise<number> {
+  const { io } = factory;
   const given = options.expiresIn ?? '24h';
   const ttlMs = parseExpiresIn(given);
   const profileName = options.saveToProfile === undefined ? undefined : checkSaveToProfile(options.saveToProfile);
-  const store = profileName === undefined ? undefined : await f.config();
-  const dataDir = prepareDataDir(options.dataDir, f.env);
+  const store = profileName === undefined ? undefined : await factory.config();
+  const dataDir = prepareDataDir(options.dataDir, factory.env);
   const { mintSession, DEFAULT_ACCOUNT_ID } = await import('../../sandbox/index.js');
   let session: { session_token: string; expires_at: string };
   try {
-    session = await mintSession(dataDir, { ttlMs, clock: f.clock });
+    session = await mintSession(dataDir, { ttlMs, clock: factory.clock });
   } catch (error) {
     throw explainStartFailure(error, { dataDir });
   }
