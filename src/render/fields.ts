@@ -110,20 +110,12 @@ export function absentActLine(item: object | undefined): string | undefined {
 
 /** Relevance score of a result or excerpt: `score`, else the first numeric field among common alternates. */
 export function scoreOf(item: object): number | undefined {
-  const r = item as Record<string, unknown>;
-  for (const key of ['score', 'relevance_score', 'relevance']) {
-    if (typeof r[key] === 'number') return r[key];
-  }
-  return undefined;
+  return numberField(item, ['score', 'relevance_score', 'relevance']);
 }
 
-/** Explanation of relevance of a result: `explanation`, else a common alternate; `undefined` when absent. */
+/** Explanation of relevance of a result: `explanation`, else a common alternate; `undefined` when absent or blank. */
 export function explanationOf(result: object): string | undefined {
-  const r = result as Record<string, unknown>;
-  for (const key of ['explanation', 'relevance_explanation', 'reason']) {
-    if (typeof r[key] === 'string' && r[key] !== '') return r[key];
-  }
-  return undefined;
+  return stringField(result, ['explanation', 'relevance_explanation', 'reason']);
 }
 
 /** Text of an excerpt: `text`, else a common alternate; empty when absent. */
@@ -135,13 +127,9 @@ export function excerptTextOf(excerpt: object): string {
   return '';
 }
 
-/** Label of a document element: `label`, else a common alternate, else `ref`; empty when none. */
+/** Label of a document element: `label`, else a common alternate, else `ref`; empty when none is a non-blank string. */
 export function elementLabelOf(element: object): string {
-  const r = element as Record<string, unknown>;
-  for (const key of ['label', 'title', 'heading', 'ref']) {
-    if (typeof r[key] === 'string' && r[key] !== '') return r[key];
-  }
-  return '';
+  return stringField(element, ['label', 'title', 'heading', 'ref']) ?? '';
 }
 
 /** Text of a document element: `text`, else a common alternate; empty when absent. */
