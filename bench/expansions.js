@@ -1,6 +1,6 @@
 // The query expansions measured against the light stemmer alone, on the tuning part and the held-out part of the judged
 // set: thesaurus synonyms of the senses the query's best candidates support (shipped; the thesaurus the index was built
-// with, src/sandbox/search/thesaurus.ts), Bulgarian word forms from the Hunspell dictionary in place of the family
+// with, src/sandbox/text/thesaurus.ts), Bulgarian word forms from the Hunspell dictionary in place of the family
 // prefix (dictionary-bg read by hunspell-reader, src/sandbox/search/morphology.ts; not shipped), and relevance feedback
 // within the best acts on top of the thesaurus (ranking.ts, feedbackWithinDocument; not shipped).
 //

@@ -5,7 +5,8 @@
  */
 import type { AddressInfo } from 'node:net';
 import { AnswerRunner, checkAnswerRunnerOptions, type AnswerRunnerOptions } from './answers/jobs.js';
-import { openIndex, type IndexProgress } from './corpus/index-db.js';
+import type { IndexProgress } from './corpus/index-build.js';
+import { openIndex } from './corpus/index-db.js';
 import type { CorpusInputs } from './corpus/inputs.js';
 import { createSandboxServer } from './http/server.js';
 import { ROUTES } from './routes/table.js';

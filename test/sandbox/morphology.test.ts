@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stem } from '../../src/sandbox/search/analysis.js';
+import { stem } from '../../src/sandbox/text/analysis.js';
 import { buildLexemes, MORPHOLOGY_VERSION } from '../../src/sandbox/search/morphology.js';
 
 const TMP = mkdtempSync(join(tmpdir(), 'pravo-morphology-test-'));

@@ -1,5 +1,5 @@
 /**
- * The MyThes thesaurus reader of the sandbox search (`src/sandbox/search/thesaurus.ts`): senses and phrases, headword
+ * The MyThes thesaurus reader of the sandbox search (`src/sandbox/text/thesaurus.ts`): senses and phrases, headword
  * keys by stem and merged headwords, the restriction to an index's stems, the errors (encoding, malformed lines, with
  * their line numbers), gzip and plain files.
  *
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { analyze, stem } from '../../src/sandbox/search/analysis.js';
+import { analyze, stem } from '../../src/sandbox/text/analysis.js';
 import {
   MAX_SYNONYM_STEMS,
   parseThesaurus,
@@ -21,7 +21,7 @@ import {
   THESAURUS_VERSION,
   ThesaurusError,
   type ThesaurusSense,
-} from '../../src/sandbox/search/thesaurus.js';
+} from '../../src/sandbox/text/thesaurus.js';
 import { tempDirsPerTest } from './fixtures.js';
 
 const REAL_THESAURUS = fileURLToPath(new URL('../../../shared/corpus/bg-thesaurus.dat.gz', import.meta.url));

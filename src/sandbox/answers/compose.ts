@@ -16,7 +16,7 @@
  * `sources` is empty.
  */
 import type { Excerpt, SearchRequest, SearchResponse, SearchResult } from '../../contract/types.js';
-import { analyzeQuery, createStemMatcher, type StemMatch } from '../search/analysis.js';
+import { analyzeQuery, createStemMatcher, type StemMatch } from '../text/analysis.js';
 
 /**
  * One source of an answer: a search result as `POST /v1/search` sends it (`document_id`, `collection`, `type`,
@@ -91,7 +91,7 @@ interface Candidate {
  * the rule in this module's doc). Pure and deterministic.
  *
  * Choice: for each result in rank order, each excerpt's best quotable sentence (see {@link quotableSentences}): the one
- * with the most distinct query words (by the search's stemming, `analysis.ts`), then the most occurrences, then the
+ * with the most distinct query words (the search's stemming, `text/analysis.ts`), then the most occurrences, then the
  * first; a sentence with no query word is not chosen, nor one already quoted from another result (amending acts repeat
  * their acts' text). Of those, the document's {@link MAX_SENTENCES_PER_DOCUMENT} best, quoted in excerpt order; until
  * {@link MAX_QUOTED_SENTENCES} are quoted.

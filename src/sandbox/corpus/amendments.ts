@@ -35,8 +35,8 @@
  */
 import { compareArticleRefs, splitArticleRef } from '../../shared/article-ref.js';
 import { findArticleCitations, type ArticleCitation } from '../../shared/references.js';
-import { AMENDING_TITLE } from '../search/metadata.js';
-import { stem } from '../search/analysis.js';
+import { AMENDING_TITLE } from '../text/act-titles.js';
+import { stem } from '../text/analysis.js';
 
 /** What a § does to an article. */
 export type AmendmentAction = 'amends' | 'inserts' | 'repeals';

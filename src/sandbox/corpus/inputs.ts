@@ -23,11 +23,11 @@ import fs from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { runPool } from '../../shared/pool.js';
-import { ANALYZER_VERSION } from '../search/analysis.js';
-import { THESAURUS_VERSION } from '../search/thesaurus.js';
+import { ANALYZER_VERSION } from '../text/analysis.js';
+import { THESAURUS_VERSION } from '../text/thesaurus.js';
 import { cancelledError, CorpusError, hashCorpusFile } from './reader.js';
 
-/** Version of the index's table layout (`index-db.ts`); part of the inputs key, so a layout change rebuilds indexes. */
+/** Version of the index's tables (`index-build.ts`); part of the inputs key, so a layout change rebuilds indexes. */
 export const INDEX_SCHEMA_VERSION = 6;
 
 /** A resolved set of inputs: absolute paths of existing files. */

@@ -9,7 +9,8 @@
 import type http from 'node:http';
 import { ERROR_CODES, SESSION_ERROR_CODES } from '../../contract/errors.js';
 import { LIVE_KEY_PATTERN } from '../../contract/types.js';
-import { SESSION_TOKEN_PREFIX, type SandboxState } from '../state/store.js';
+import { SESSION_TOKEN_PREFIX } from '../session-tokens.js';
+import type { SandboxStore } from '../storage.js';
 import { HttpError } from './errors.js';
 
 /** Who an accepted API key is: its `key_id` and the account it belongs to. */
@@ -24,9 +25,9 @@ export interface ApiKeyIdentity {
  * @returns the key's `key_id` and account.
  * @throws HttpError 401 `missing_api_key` (no header, or an empty one), 401 `invalid_api_key` (also for a user-session
  *   token, `sbx_sess_…`, saying that this endpoint takes an API key), 401 `revoked_api_key`; 400 `invalid_request`
- *   when both headers are sent; the state's SQLite error when the lookup fails.
+ *   when both headers are sent; the state store's error when the lookup fails.
  */
-export function authenticateApiKey(request: http.IncomingMessage, state: SandboxState): ApiKeyIdentity {
+export function authenticateApiKey(request: http.IncomingMessage, state: SandboxStore): ApiKeyIdentity {
   const header = request.headers['x-api-key'];
   const xApiKey = Array.isArray(header) ? header[0] : header;
   const authorization = request.headers.authorization;
@@ -79,9 +80,9 @@ const GET_A_SESSION_TOKEN =
  *   sent, or the bearer value has the form of a live key (these endpoints take a session token, not an API key);
  *   `missing_session_token` when neither `Authorization` nor `X-API-Key` is sent, or the bearer value is empty;
  *   `invalid_session_token` for another scheme than Bearer, or a token malformed or unknown; `expired_session_token`
- *   for a token past its `expires_at`. The state's SQLite error when the lookup fails.
+ *   for a token past its `expires_at`. The state store's error when the lookup fails.
  */
-export function authenticateSession(request: http.IncomingMessage, state: SandboxState): SessionIdentity {
+export function authenticateSession(request: http.IncomingMessage, state: SandboxStore): SessionIdentity {
   const notAccepted = (): HttpError =>
     new HttpError(
       401,

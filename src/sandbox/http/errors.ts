@@ -5,7 +5,7 @@
  * `{"error":{"code":"…","message":"…","request_id":"req_…"}}`, `request_id` equal to the response's `x-request-id`.
  */
 import type { ErrorBody } from '../../contract/errors.js';
-import { sqliteTrouble } from '../state/db.js';
+import type { StorageUnavailable } from '../storage.js';
 
 /** The sandbox's error body: the contract's `{error: {code, message}}` plus the request's id. */
 export interface SandboxErrorBody extends ErrorBody {
@@ -32,7 +32,7 @@ export class HttpError extends Error {
   }
 }
 
-/** Code of a 503 answered while `state.sqlite` is busy (locked by another connection) or full. */
+/** Code of a 503 answered while the state store is busy (locked by another process) or full: {@link knownHttpError}. */
 export const SERVICE_UNAVAILABLE = 'service_unavailable';
 /** Code of a 500 for an unexpected failure. */
 export const INTERNAL_ERROR = 'internal_error';
@@ -54,31 +54,20 @@ export class ClientAbortError extends Error {
 /**
  * The HTTP error for anything a handler or authentication threw:
  * - an {@link HttpError}: itself;
- * - SQLite busy/locked (SQLITE_BUSY 5, SQLITE_LOCKED 6): 503 `service_unavailable`, `Retry-After: 1`, saying the state
- *   database is busy;
- * - SQLite full (SQLITE_FULL 13): 503 `service_unavailable`, `Retry-After: 1`, saying it is full;
+ * - an error `unavailable` says makes the state store unavailable for a moment (busy: locked by another process; full:
+ *   the store or its disk is full; see `SandboxStore.unavailable` in `../storage.ts`): 503 `service_unavailable`,
+ *   `Retry-After: 1`, with the store's message;
  * - anything else: undefined (the caller answers 500 `internal_error` and logs the error).
+ * @param unavailable the state store's classifier (`deps.state.unavailable`); must not throw.
  */
-export function knownHttpError(error: unknown): HttpError | undefined {
+export function knownHttpError(
+  error: unknown,
+  unavailable: (error: unknown) => StorageUnavailable | undefined,
+): HttpError | undefined {
   if (error instanceof HttpError) return error;
-  switch (sqliteTrouble(error)) {
-    case 'busy':
-      return new HttpError(
-        503,
-        SERVICE_UNAVAILABLE,
-        "The sandbox's state database (state.sqlite) is busy: another process holds a lock on it. Retry in a moment.",
-        { 'retry-after': '1' },
-      );
-    case 'full':
-      return new HttpError(
-        503,
-        SERVICE_UNAVAILABLE,
-        "The sandbox's state database (state.sqlite) cannot be written: the database or disk is full. Free some space and retry.",
-        { 'retry-after': '1' },
-      );
-    default:
-      return undefined;
-  }
+  const trouble = unavailable(error);
+  if (trouble === undefined) return undefined;
+  return new HttpError(503, SERVICE_UNAVAILABLE, trouble.message, { 'retry-after': '1' });
 }
 
 /** The 500 answered for an unexpected error (details go to the log only). */

@@ -13,9 +13,8 @@ import type http from 'node:http';
 import { ERROR_CODES } from '../../contract/errors.js';
 import type { QuotaKind } from '../../contract/types.js';
 import type { AnswerRunner } from '../answers/jobs.js';
-import type { SearchIndex } from '../corpus/index-db.js';
 import type { Searcher } from '../search/searcher.js';
-import type { SandboxState } from '../state/store.js';
+import type { SandboxStore, SearchIndex } from '../storage.js';
 import { HttpError } from './errors.js';
 
 /** What handlers need: the corpus index, its searcher, the account state, the answer jobs' runner, a clock and a log. */
@@ -27,7 +26,8 @@ export interface ServerDeps {
    * (`inProcessSearcher`). Its owner closes it when the server stops.
    */
   searcher: Searcher;
-  state: SandboxState;
+  /** The account state (keys, sessions, accounts, usage; see `SandboxStore`), shared by every request. */
+  state: SandboxStore;
   /**
    * Creates and runs answer jobs (`POST /v1/answers`, `GET /v1/answers/{job_id}`); its owner closes it (clearing its
    * timers) when the server stops. Without one, both answer endpoints answer 501 `not_implemented`.
@@ -91,7 +91,8 @@ export interface Route {
   notImplemented?: boolean;
   /**
    * Produces the response body (serialized as JSON with `status`).
-   * @throws HttpError for an error response; any other error becomes 503 (SQLite busy/full) or 500 (see `errors.ts`).
+   * @throws HttpError for an error response; any other error becomes 503 (the state store busy or full, see
+   *   `SandboxStore.unavailable`) or 500 (see `errors.ts`).
    */
   /** The response body: a JSON value to serialize, or a {@link RawJson} sent as it is. */
   handler(context: RouteContext): unknown;

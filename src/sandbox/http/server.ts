@@ -17,9 +17,9 @@
  * (`missing_session_token`, `invalid_session_token`, `expired_session_token`, `api_key_not_accepted`); 400
  * `invalid_request`; 413 `invalid_request` for a body over 1 MiB;
  * 414 `invalid_request` for a path or query over 8192 bytes; 429 `monthly_quota_exceeded`; 404, 405, 501 as above;
- * 503 `service_unavailable` with `Retry-After: 1` when `state.sqlite` is locked by another process past the busy
- * timeout (250 ms) or full; 500 `internal_error` for anything else a handler or authentication throws (logged with its
- * stack, keys redacted).
+ * 503 `service_unavailable` with `Retry-After: 1` when the state store is locked by another process past its busy
+ * timeout (250 ms) or full (`deps.state.unavailable`); 500 `internal_error` for anything else a handler or
+ * authentication throws (logged with its stack, keys redacted).
  *
  * Requests node:http itself refuses (see {@link createSandboxServer}) get the same body and an `x-request-id`: 400
  * `invalid_request` for a request that is not valid HTTP/1.1, 431 `invalid_request` for headers over 16 KiB, 408
@@ -246,7 +246,7 @@ function createRequestListener(
 
     handle()
       .catch((error: unknown) => {
-        const known = knownHttpError(error);
+        const known = knownHttpError(error, (thrown) => deps.state.unavailable(thrown));
         if (known) return respondError(known);
         if (error instanceof ClientAbortError) return closedByClient(true);
         if (clientGone()) return closedByClient(false);

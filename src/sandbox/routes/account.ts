@@ -68,7 +68,7 @@ function noAccount(): HttpError {
   return new HttpError(404, 'not_found', "The session's account does not exist in this sandbox's data directory.");
 }
 
-/** The account's `AccountResponse`. @throws HttpError 404 when it has no row; the state's SQLite error. */
+/** The account's `AccountResponse`. @throws HttpError 404 when it has no row; the state store's error. */
 function accountOf(deps: ServerDeps, accountId: string): AccountResponse {
   const account = deps.state.accountResponse(accountId);
   if (!account) throw noAccount();
@@ -78,8 +78,8 @@ function accountOf(deps: ServerDeps, accountId: string): AccountResponse {
 /**
  * `GET /v1/account` (session): HTTP 200 `AccountResponse` of the session's account: `{account_id, plan, overage:
  * {allowed, monthly_limit}, unit_prices: {currency, search, retrieval, answers}, created_at}` (see
- * `SandboxState.accountResponse`).
- * @throws HttpError 404 when the account has no row; the state's SQLite error (busy/full → 503).
+ * `SandboxStore.accountResponse`).
+ * @throws HttpError 404 when the account has no row; the state store's error (busy/full → 503).
  */
 function handleAccount({ deps, accountId }: RouteContext): AccountResponse {
   return accountOf(deps, accountId);
@@ -87,11 +87,11 @@ function handleAccount({ deps, accountId }: RouteContext): AccountResponse {
 
 /**
  * `PATCH /v1/account/overages` (session): stores the session's account's overage setting (see
- * {@link checkOverageUpdate} and `SandboxState.setOverage`), which then decides whether a unit past a quota is counted
+ * {@link checkOverageUpdate} and `SandboxStore.setOverage`), which then decides whether a unit past a quota is counted
  * as overage or refused with 429 `monthly_quota_exceeded`.
  * @returns HTTP 200 the `AccountResponse` after the change.
  * @throws HttpError 400 `invalid_request` listing every problem of the body (prices among them: read-only), 413 for a
- *   body over 1 MiB, 404 when the account has no row; the state's SQLite error (busy/full → 503).
+ *   body over 1 MiB, 404 when the account has no row; the state store's error (busy/full → 503).
  */
 async function handleOverages({ body, deps, accountId }: RouteContext): Promise<AccountResponse> {
   const checked = checkOverageUpdate(await body());

@@ -23,7 +23,7 @@ function runnerOf(deps: ServerDeps, method: string, pattern: string): AnswerRunn
  * unit of the key's account's `answers` quota (or of its overage) is consumed and the job stored `queued` (429
  * `monthly_quota_exceeded`, nothing stored, when refused: see `quotaExceeded`), and its execution scheduled in this process (see `AnswerRunner`).
  * @returns HTTP 202 `{"job_id":"ans_…","status":"queued","poll_url":"/v1/answers/ans_…"}`.
- * @throws HttpError 400/413/429 as above, 501 without a runner; the state's SQLite error (busy/full → 503).
+ * @throws HttpError 400/413/429 as above, 501 without a runner; the state store's error (busy/full → 503).
  */
 async function handleCreate({ body, deps, keyId, accountId }: RouteContext): Promise<AnswerJobCreated> {
   const runner = runnerOf(deps, 'POST', PATHS.answers);
@@ -47,7 +47,7 @@ async function handleCreate({ body, deps, keyId, accountId }: RouteContext): Pro
  * `GET /v1/answers/{job_id}`: the job in every status with HTTP 200 (see `AnswerRunner.check` and `jobBody`), after
  * the 15-minute rule; `HEAD` is a status check too. A job of another account, or no job with this id: 404
  * `not_found`.
- * @throws HttpError 404 as above, 501 without a runner; the state's SQLite error (busy/full → 503).
+ * @throws HttpError 404 as above, 501 without a runner; the state store's error (busy/full → 503).
  */
 function handleCheck({ params, deps, accountId }: RouteContext): AnswerJob {
   const job = runnerOf(deps, 'GET', PATHS.answer).check(params.job_id ?? '', accountId);

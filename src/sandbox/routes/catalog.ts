@@ -1,9 +1,9 @@
 /** The catalogs (spec: GET /v1/catalog/source-types, GET /v1/catalog/courts, GET /v1/catalog/judges, in `judges.ts`). */
 import { PATHS } from '../../contract/paths.js';
 import { isCourtSourceType, KNOWN_SOURCE_TYPES, type CourtEntry, type CourtsResponse, type SourceTypeEntry, type SourceTypesResponse } from '../../contract/types.js';
-import type { SearchIndex } from '../corpus/index-db.js';
-import { SOURCE_TYPE_NAMES } from '../corpus/index-db.js';
+import { SOURCE_TYPE_NAMES } from '../catalog-rules.js';
 import type { Route } from '../http/router.js';
+import type { SearchIndex } from '../storage.js';
 
 /**
  * The catalog's source types: the corpus's (see `SearchIndex.sourceTypes`), then each type the spec names that the

@@ -42,9 +42,9 @@ function requiredParameters(query: URLSearchParams): Record<(typeof REQUIRED)[nu
  * `monthly_quota_exceeded` when refused, see `quotaExceeded`). The document's JSON text is read in full before the
  * unit is consumed (`readDocumentJson`: the stored elements spliced in unparsed), so a failure to read it costs
  * nothing and nothing of the handler can fail after the consumption (there is nothing to give back).
- * `HEAD` answers as `GET` would (including 429 when a unit would be refused: `SandboxState.allows`) but consumes
+ * `HEAD` answers as `GET` would (including 429 when a unit would be refused: `SandboxStore.allows`) but consumes
  * nothing: it transfers no document.
- * @throws HttpError 400/404/429 as above; the state's SQLite error (busy/full → 503, see `http/errors.ts`).
+ * @throws HttpError 400/404/429 as above; the state store's error (busy/full → 503, see `http/errors.ts`).
  */
 function handleDocument({ query, deps, request, accountId }: RouteContext): RawJson {
   const { document_id, collection } = requiredParameters(query);

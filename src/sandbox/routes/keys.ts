@@ -66,11 +66,11 @@ export function checkKeyCreateRequest(body: unknown): { request: KeyCreateReques
 
 /**
  * `POST /v1/keys` (session): creates an active key of the session's account with the account's plan (see
- * `SandboxState.createKey`).
+ * `SandboxStore.createKey`).
  * @returns HTTP 201 `CreatedApiKey`: `{key_id, name, prefix, plan, status: "active", created_at, last_used_at: null,
  *   revoked_at: null, api_key}`, the full key in `api_key`, shown this once (only its SHA-256 is stored).
  * @throws HttpError 400 `invalid_request` listing every problem of the body (see {@link checkKeyCreateRequest}), 413
- *   for a body over 1 MiB; the state's SQLite error (busy/full → 503).
+ *   for a body over 1 MiB; the state store's error (busy/full → 503).
  */
 async function handleCreate({ body, deps, accountId }: RouteContext): Promise<CreatedApiKey> {
   const checked = checkKeyCreateRequest(await body());
@@ -81,19 +81,19 @@ async function handleCreate({ body, deps, accountId }: RouteContext): Promise<Cr
 /**
  * `GET /v1/keys` (session): HTTP 200 `{keys: ApiKeyRecord[]}`, every key of the session's account (revoked ones and
  * the temporary keys of `--sandbox` runs too), oldest first; never a secret.
- * @throws the state's SQLite error (busy/full → 503).
+ * @throws the state store's error (busy/full → 503).
  */
 function handleList({ deps, accountId }: RouteContext): ApiKeyList {
   return { keys: deps.state.listKeys(accountId) };
 }
 
 /**
- * `POST /v1/keys/{key_id}/revoke` (session; no body): revokes the key (see `SandboxState.revokeKey`): from now on it
+ * `POST /v1/keys/{key_id}/revoke` (session; no body): revokes the key (see `SandboxStore.revokeKey`): from now on it
  * is refused with 401 `revoked_api_key` by this server at once, and by other processes on the same data directory
  * within their authentication cache's TTL. Idempotent: revoking a revoked key answers the same record.
  * @returns HTTP 200 the key's `ApiKeyRecord` (status `revoked`, `revoked_at` the first revocation's time).
  * @throws HttpError 404 `not_found` when the session's account has no key with this id (another account's key
- *   included), saying to take the id from `GET /v1/keys`; the state's SQLite error (busy/full → 503).
+ *   included), saying to take the id from `GET /v1/keys`; the state store's error (busy/full → 503).
  */
 function handleRevoke({ params, deps, accountId }: RouteContext): ApiKeyRecord {
   const record = deps.state.revokeKey(accountId, params.key_id ?? '');

@@ -17,7 +17,7 @@ import { SearchRequestError } from '../search/source-types.js';
  * request; any other failure of the search (a worker that died, a searcher closed) also gives the unit back (and
  * becomes a 500).
  * @returns HTTP 200 with the search response (spec: Search response).
- * @throws HttpError 400/413/429 as above; the state's SQLite error (busy/full → 503, see `http/errors.ts`).
+ * @throws HttpError 400/413/429 as above; the state store's error (busy/full → 503, see `http/errors.ts`).
  */
 async function handleSearch({ body, deps, accountId }: RouteContext): Promise<SearchResponse> {
   const request = await body();

@@ -5,10 +5,10 @@ import type { Route, RouteContext } from '../http/router.js';
 
 /**
  * `GET /v1/usage` (no parameters; API key; consumes nothing): HTTP 200 with the `UsageResponse` of the key's account
- * (see `SandboxState.usage`): `{period: {start, end, month}, plan, quotas: {search, retrieval, answers: {used, limit,
+ * (see `SandboxStore.usage`): `{period: {start, end, month}, plan, quotas: {search, retrieval, answers: {used, limit,
  * remaining, overage_used}}, overage: {allowed, limit, used}}`, the current calendar month (UTC) of the state's clock,
  * counts in units, `limit` and `remaining` null when unlimited. Other accounts' usage is never shown.
- * @throws the state's SQLite error (busy/full → 503, see `http/errors.ts`).
+ * @throws the state store's error (busy/full → 503, see `http/errors.ts`).
  */
 function handleUsage({ deps, accountId }: RouteContext): UsageResponse {
   return deps.state.usage(accountId);

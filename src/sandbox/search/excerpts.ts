@@ -4,8 +4,8 @@
  * densest run of matched words.
  */
 import type { Excerpt } from '../../contract/types.js';
-import type { ArticleRow, SearchIndex } from '../corpus/index-db.js';
-import type { StemMatch } from './analysis.js';
+import type { ArticleRow, SearchIndex } from '../storage.js';
+import type { StemMatch } from '../text/analysis.js';
 import { relativeScore, type ArticleHit, type DocumentHit } from './ranking.js';
 
 /** Maximum length of an excerpt's `text`, in UTF-16 code units, "…" marks included. */

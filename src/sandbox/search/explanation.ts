@@ -2,7 +2,7 @@
  * The Bulgarian `explanation` of a `POST /v1/search` result (stage 5; spec: Search result, "an explanation in
  * Bulgarian"): what became of every word of the query in this document, the words as typed.
  */
-import { isIndexable, STOPWORDS, type AnalyzedQuery } from './analysis.js';
+import { isIndexable, STOPWORDS, type AnalyzedQuery } from '../text/analysis.js';
 import type { ArticleHit, DocumentHit, GroupStem, GroupWeight } from './ranking.js';
 
 /** "с" or "със" before a word (Bulgarian: "със" before с/з). */

@@ -4,9 +4,10 @@
  * while the index object lives.
  */
 import type { SourceTypeEntry } from '../../contract/types.js';
-import type { DocumentRow, SearchIndex } from '../corpus/index-db.js';
-import { analyze } from './analysis.js';
-import type { ThesaurusSense } from './thesaurus.js';
+import type { DocumentRow, SearchIndex } from '../storage.js';
+import { AMENDING_TITLE } from '../text/act-titles.js';
+import { analyze } from '../text/analysis.js';
+import type { ThesaurusSense } from '../text/thesaurus.js';
 
 /** A document as the search sees it: its stored row plus what ranking derives from the title. */
 export interface DocumentMeta extends Omit<DocumentRow, 'title_stems' | 'judges_json'> {
@@ -52,7 +53,7 @@ export interface SearchMetadata {
    */
   stemCounts: Map<string, number>;
   /**
-   * Thesaurus senses by headword stem (`thesaurus.ts`): set by `search` on first use from the index
+   * Thesaurus senses by headword stem (`text/thesaurus.ts`): set by `search` on first use from the index
    * (`SearchIndex.thesaurus`, an empty map when it has none), not when this is loaded, so that starting stays fast.
    * Measurements replace it (`bench/expansions.js`).
    */
@@ -72,14 +73,6 @@ export interface SearchMetadata {
 }
 
 const cache = new WeakMap<SearchIndex, SearchMetadata>();
-
-/**
- * Titles of acts that only change other acts: "Закон за изменение (и допълнение) на …", "Закон за допълнение на …",
- * "Закон за отмяна на …" (the corpus's most numerous kind). The first group after "на" is the amended act's title
- * (in the definite form: "на Закона за …", "на Кодекса за …").
- */
-export const AMENDING_TITLE =
-  /^\s*(?:закон|кодекс)\s+за\s+(?:изменени[ея]|допълнени[ея]|отмяна|отменяне)(?!\p{L})(?:\s+и\s+(?:изменени[ея]|допълнени[ея]))?(?:\s+на\s+(.+))?$/iu;
 
 /**
  * Whether the index holds an act of the analysed title `amended` (stems joined by spaces): a primary act's title of

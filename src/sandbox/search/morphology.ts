@@ -1,11 +1,11 @@
 /**
  * Bulgarian morphology for the sandbox search: the Hunspell dictionary of `dictionary-bg`, read by `hunspell-reader`.
  *
- * The light stemmer of `analysis.ts` strips inflections but keeps apart forms of one word that are written differently:
- * the verb forms a citizen types („уволних“, „уволни“) and the participle the statute writes („уволнен“) get different
- * light stems. The dictionary knows that all of them are forms of one entry („уволня“), so grouping the light stems of
- * the forms of each entry gives, for a light stem, the other light stems of the same word: its "mates" (see
- * `buildLexemes`), which a query can be expanded with.
+ * The light stemmer of `text/analysis.ts` strips inflections but keeps apart forms of one word that are written
+ * differently: the verb forms a citizen types („уволних“, „уволни“) and the participle the statute writes („уволнен“)
+ * get different light stems. The dictionary knows that all of them are forms of one entry („уволня“), so grouping the
+ * light stems of the forms of each entry gives, for a light stem, the other light stems of the same word: its "mates"
+ * (see `buildLexemes`), which a query can be expanded with.
  *
  * Not used by the search as shipped: measured on the judged set in place of the word family (`ranking.ts`,
  * `SearchMetadata.lexemes`), it lost citizen questions (docs/sandbox.md, "Search", stage 1). `bench/expansions.js`
@@ -16,8 +16,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { IterableHunspellReader } from 'hunspell-reader';
-import { isIndexable, stem } from './analysis.js';
-import { memoized } from './memo.js';
+import { isIndexable, stem } from '../text/analysis.js';
+import { memoized } from '../text/memo.js';
 
 /** Version of the lexeme table (dictionary, form filtering, grouping); bump when `buildLexemes`' output changes. */
 export const MORPHOLOGY_VERSION = 1;
@@ -79,7 +79,7 @@ function defaultDictionaryFiles(): HunspellDictionaryFiles {
  *
  * Cost, with dictionary-bg (78k entries expanded to 891k forms, 229k distinct light stems) on a 2-CPU machine: 2.4–3 s
  * and about 400 MB peak RSS. About 1.1 s and 95 MB are hunspell-reader's affix expansion (forms are streamed one entry
- * at a time, never held all at once); most of the rest is `stem` with its shared cache (`analysis.ts`, bounded at
+ * at a time, never held all at once); most of the rest is `stem` with its shared cache (`text/analysis.ts`, bounded at
  * 500k words): the 867k distinct forms fill it, it is cleared once on the way, and afterwards it keeps holding ~370k
  * dictionary forms (~40 MB of heap) until it next fills up. The result: 199k keys and 2.1M mates with every stem held
  * (~45 MB of heap); 52k keys and 109k mates with the 150k stems of the sandbox's index (a few MB).

@@ -1,8 +1,8 @@
 /**
  * The sandbox's `POST /v1/search` (spec: POST /v1/search, Search result, Search response): multi-stage ranking over the
- * corpus index (`corpus/index-db.ts`).
+ * corpus index (`SearchIndex`, `../storage.ts`; over the file of `corpus/index-db.ts`).
  *
- * 1. Analysis (`analysis.ts`): the query's distinct stems with the words typed for them; none left → 0 results.
+ * 1. Analysis (`text/analysis.ts`): the query's distinct stems with the words typed for them; none left → 0 results.
  *    Source types chosen (`source-types.ts`) and documents filtered (`filters.ts`). Each word becomes a term group
  *    with the legal terms the vocabulary gives for it (`vocabulary.ts`).
  * 2. Plan and candidates (`ranking.ts`, `planQuery`, `scoreArticles`): groups matched rarest first within the
@@ -18,8 +18,8 @@
  */
 import { LIMITS } from '../../contract/limits.js';
 import type { SearchRequest, SearchResponse, SearchResult } from '../../contract/types.js';
-import type { SearchIndex } from '../corpus/index-db.js';
-import { analyze, analyzeQuery, createStemMatcher, stem } from './analysis.js';
+import type { SearchIndex } from '../storage.js';
+import { analyze, analyzeQuery, createStemMatcher, stem } from '../text/analysis.js';
 import { excerptArticles, excerptsOf } from './excerpts.js';
 import { explain } from './explanation.js';
 import { allowedDocuments } from './filters.js';

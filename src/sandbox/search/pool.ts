@@ -18,7 +18,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SearchRequest, SearchResponse } from '../../contract/types.js';
-import type { SearchIndex } from '../corpus/index-db.js';
+import type { SearchIndex } from '../storage.js';
 import type { Searcher } from './searcher.js';
 import { fromWorkerError, type SearchJobMessage, type WorkerMessage, type WorkerStart } from './worker-messages.js';
 

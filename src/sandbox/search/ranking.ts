@@ -3,8 +3,8 @@
  * scored from them, and documents scored from their articles. The scale of the final `score` is described at
  * {@link absoluteScore}.
  */
-import type { SearchIndex } from '../corpus/index-db.js';
-import type { QueryTerm, StemMatch } from './analysis.js';
+import type { SearchIndex } from '../storage.js';
+import type { QueryTerm, StemMatch } from '../text/analysis.js';
 import type { DocumentMeta, SearchMetadata } from './metadata.js';
 
 /** Candidate articles kept after stage 2 (best first); bounds the work of the later stages. */

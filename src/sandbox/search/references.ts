@@ -14,9 +14,10 @@
  * `corpus/structure.ts`); where an input still keeps §§ inside an article's text, a `§` reference falls back to the
  * element whose text holds `§ N.`, the last one first.
  */
-import { analyze } from './analysis.js';
-import type { SearchIndex } from '../corpus/index-db.js';
-import { AMENDING_TITLE, type SearchMetadata } from './metadata.js';
+import { analyze } from '../text/analysis.js';
+import type { SearchIndex } from '../storage.js';
+import { AMENDING_TITLE } from '../text/act-titles.js';
+import type { SearchMetadata } from './metadata.js';
 
 /** An act named in a query, resolved against the corpus. */
 export interface ActResolution {

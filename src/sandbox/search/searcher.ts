@@ -5,7 +5,7 @@
  * requests.
  */
 import type { SearchRequest, SearchResponse } from '../../contract/types.js';
-import type { SearchIndex } from '../corpus/index-db.js';
+import type { SearchIndex } from '../storage.js';
 import { search } from './pipeline.js';
 
 /** Runs searches; every implementation gives the response `search(index, request)` gives. */

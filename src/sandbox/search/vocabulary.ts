@@ -10,10 +10,10 @@
  * terms (phrases are fine; their stopwords are dropped). Keep entries to real equivalents: a term that is only
  * related widens every query with the word.
  */
-import { analyze, isIndexable, stem } from './analysis.js';
-import type { QueryTerm } from './analysis.js';
+import { analyze, isIndexable, stem } from '../text/analysis.js';
+import type { QueryTerm } from '../text/analysis.js';
 import { EXPANSION_WEIGHT, type GroupStem, type TermGroup } from './ranking.js';
-import type { ThesaurusSense } from './thesaurus.js';
+import type { ThesaurusSense } from '../text/thesaurus.js';
 
 /** One entry: everyday words and the legal terms they stand for. */
 export interface VocabularyEntry {
@@ -159,7 +159,7 @@ export const SENSE_SUPPORT = 4;
  * of the question found speak of it, and a sense of the word that nothing else in the question is about stays out.
  * Stems the query already searches are not added twice, and a word the vocabulary ({@link VOCABULARY}) knows gets
  * none: its legal terms say what it means in the law better than a general synonym.
- * @param thesaurus senses by headword stem (`thesaurus.ts`, restricted to the index's stems).
+ * @param thesaurus senses by headword stem (`text/thesaurus.ts`, restricted to the index's stems).
  * @returns new groups (the given ones are not changed); the same array when nothing was added.
  */
 export function withThesaurus(

@@ -28,6 +28,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { ensurePrivateDir, makePrivate, PRIVATE_FILE_MODE } from '../files.js';
+import { sqliteTrouble } from './db-errors.js';
 
 /** File name of the state database inside the data directory. */
 export const STATE_FILE = 'state.sqlite';
@@ -314,29 +315,4 @@ export function patiently<T>(db: DatabaseSync, work: () => T, timeoutMs: number 
   } finally {
     setBusyTimeout(db, BUSY_TIMEOUT_MS);
   }
-}
-
-/** SQLite primary result codes the server turns into 503 (see {@link sqliteTrouble}). */
-const SQLITE_BUSY = 5;
-const SQLITE_LOCKED = 6;
-const SQLITE_FULL = 13;
-
-/**
- * Classifies an error thrown by node:sqlite: `busy` for SQLITE_BUSY (5) / SQLITE_LOCKED (6) (another connection holds
- * a lock past the busy timeout; messages "database is locked", "database is busy", "database table is locked"),
- * `full` for SQLITE_FULL (13) ("database or disk is full"); undefined for anything else. Extended result codes are
- * reduced to their primary code (low 8 bits).
- */
-export function sqliteTrouble(error: unknown): 'busy' | 'full' | undefined {
-  if (!(error instanceof Error)) return undefined;
-  const errcode = (error as { errcode?: unknown }).errcode;
-  if (typeof errcode === 'number') {
-    const primary = errcode & 0xff;
-    if (primary === SQLITE_BUSY || primary === SQLITE_LOCKED) return 'busy';
-    if (primary === SQLITE_FULL) return 'full';
-  }
-  if ((error as { code?: unknown }).code !== 'ERR_SQLITE_ERROR') return undefined;
-  if (/database (table )?is (locked|busy)/i.test(error.message)) return 'busy';
-  if (/database or disk is full/i.test(error.message)) return 'full';
-  return undefined;
 }

@@ -20,7 +20,7 @@ import crypto from 'node:crypto';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { LIVE_KEY_PATTERN, type ApiKeyRecord, type ApiKeyStatus } from '../../contract/types.js';
 import { processIsRunning } from '../../shared/processes.js';
-import { sqliteTrouble } from './db.js';
+import { sqliteTrouble } from './db-errors.js';
 
 /** Prefix of every sandbox key; ends in `_live_` as the spec requires of live keys. */
 export const SANDBOX_KEY_PREFIX = 'sbx_live_';

@@ -4,22 +4,17 @@
  * identity provider; the sandbox mints its own for `acct_sandbox`: one at each start (the ready line of `pravo sandbox
  * serve`) and one per `pravo sandbox token`.
  *
- * A token is `sbx_sess_` + 32 random characters of [0-9A-Za-z]; like a key, it is returned once, at creation, and only
- * its SHA-256 is stored. Every token expires (`expires_at`, ISO 8601 UTC); it is refused with `expired_session_token`
- * from that instant on (`expires_at <= now`, on the state's clock), and its row is deleted a day later by
- * {@link SessionStore.deleteExpired} (run at each sandbox start), after which it is just unknown
- * (`invalid_session_token`). Sessions are read from the database at every request, never cached, so a token minted by
+ * A token is `sbx_sess_` + 32 random characters of [0-9A-Za-z] (`../session-tokens.ts`); like a key, it is returned
+ * once, at creation, and only its SHA-256 is stored. Every token expires (`expires_at`, ISO 8601 UTC); it is refused
+ * with `expired_session_token` from that instant on (`expires_at <= now`, on the state's clock), and its row is
+ * deleted a day later by {@link SessionStore.deleteExpired} (run at each sandbox start), after which it is just
+ * unknown (`invalid_session_token`). Sessions are read from the database at every request, never cached, so a token minted by
  * another process (`pravo sandbox token`) works at once.
  */
 import crypto from 'node:crypto';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { SESSION_TOKEN_PATTERN, SESSION_TOKEN_PREFIX } from '../session-tokens.js';
 import { randomBase62, sha256 } from './keys.js';
-
-/** Prefix of every sandbox session token. It does not contain `_live_`: a session token is not an API key. */
-export const SESSION_TOKEN_PREFIX = 'sbx_sess_';
-
-/** The form of a session token the sandbox issues: the prefix and 32 characters of [0-9A-Za-z]. */
-export const SESSION_TOKEN_PATTERN = /^sbx_sess_[0-9A-Za-z]{32}$/;
 
 /** Lifetime of the session of `pravo sandbox serve`, and the default of `pravo sandbox token`: 24 hours, in ms. */
 export const DEFAULT_SESSION_TTL_MS = 24 * 60 * 60 * 1000;

@@ -4,16 +4,22 @@
  * account (`usage.ts`) and answer jobs (`answer-jobs.ts`), over the database opened and migrated by `db.ts`.
  *
  * Single writer per process; several processes may open the same directory (WAL). During a request, a lock held by
- * another process makes a write fail after {@link BUSY_TIMEOUT_MS} with SQLITE_BUSY, which the HTTP server answers
- * with 503 `service_unavailable` (see `http/errors.ts`). Opening, issuing a key or a session and deleting them are
- * start-up and shutdown steps: they wait up to {@link STARTUP_BUSY_TIMEOUT_MS} instead (see `patiently` in `db.ts`).
+ * another process makes a write fail after {@link BUSY_TIMEOUT_MS} with SQLITE_BUSY, which
+ * {@link SandboxState.unavailable} classifies and the HTTP server answers with 503 `service_unavailable` (see
+ * `http/errors.ts`). Opening, issuing a key or a session and deleting them are start-up and shutdown steps: they wait
+ * up to {@link STARTUP_BUSY_TIMEOUT_MS} instead (see `patiently` in `db.ts`).
+ *
+ * {@link SandboxState} implements the storage-neutral {@link SandboxStore} of `../storage.ts`, which is all the HTTP
+ * layer knows of it.
  */
 import os from 'node:os';
 import type { DatabaseSync } from 'node:sqlite';
 import type { AccountResponse, ApiKeyRecord, CreatedApiKey, QuotaKind, UsageResponse } from '../../contract/types.js';
+import type { SandboxStore, StorageUnavailable } from '../storage.js';
 import { AccountStore, type Account, type OverageSetting } from './accounts.js';
 import { AnswerJobStore, type AnswerJobRecord, type NewAnswerJob } from './answer-jobs.js';
 import { BUSY_TIMEOUT_MS, immediateTransaction, openStateDatabase, patiently, STARTUP_BUSY_TIMEOUT_MS } from './db.js';
+import { stateUnavailable } from './db-errors.js';
 import {
   DEFAULT_ACCOUNT_ID,
   DEFAULT_AUTH_CACHE_TTL_MS,
@@ -47,14 +53,13 @@ export {
   DEFAULT_SESSION_TTL_MS,
   EPHEMERAL_SESSION_TTL_MS,
   EXPIRED_SESSION_RETENTION_MS,
-  SESSION_TOKEN_PATTERN,
-  SESSION_TOKEN_PREFIX,
   SESSION_TTL_MAX_MS,
   checkSessionTtl,
   type CreatedSession,
   type CreateSessionOptions,
   type SessionCheck,
 } from './sessions.js';
+export { SESSION_TOKEN_PATTERN, SESSION_TOKEN_PREFIX } from '../session-tokens.js';
 export { UNIT_PRICES } from './prices.js';
 export { BUSY_TIMEOUT_MS, STARTUP_BUSY_TIMEOUT_MS };
 
@@ -94,8 +99,11 @@ export function checkAuthCacheTtl(ms: number): number {
   return ms;
 }
 
-/** The sandbox's keys, sessions, accounts, usage and answer jobs. */
-export class SandboxState {
+/**
+ * The sandbox's keys, sessions, accounts, usage and answer jobs: the {@link SandboxStore} of `../storage.ts` (what the
+ * HTTP layer uses) over `state.sqlite`, plus what the start-up, the answer jobs and the CLI use.
+ */
+export class SandboxState implements SandboxStore {
   readonly #db: DatabaseSync;
   readonly #now: () => Date;
   readonly #keys: KeyStore;
@@ -430,6 +438,16 @@ export class SandboxState {
       this.#usage.release(failed.account_id, 'answers', failed.usage_month);
       return true;
     });
+  }
+
+  /**
+   * Whether `error`, thrown during a request by a method of this state (or by anything else using `state.sqlite`),
+   * means that the database is unavailable for a moment (see `SandboxStore.unavailable`): SQLITE_BUSY/SQLITE_LOCKED
+   * (another process holds a lock past {@link BUSY_TIMEOUT_MS}) → `busy`, SQLITE_FULL → `full`, each with the message
+   * of the server's 503 (see `stateUnavailable` in `db-errors.ts`); undefined for any other error. Never throws.
+   */
+  unavailable(error: unknown): StorageUnavailable | undefined {
+    return stateUnavailable(error);
   }
 
   /** Closes the database. Safe to call twice. */

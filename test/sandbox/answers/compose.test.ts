@@ -13,7 +13,8 @@ import {
   NOTHING_FOUND_ANSWER,
   quotableSentences,
 } from '../../../src/sandbox/answers/compose.js';
-import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import { openIndex } from '../../../src/sandbox/corpus/index-db.js';
+import type { SearchIndex } from '../../../src/sandbox/storage.js';
 import { resolveCorpusInputs } from '../../../src/sandbox/corpus/inputs.js';
 import { search } from '../../../src/sandbox/search/pipeline.js';
 import { tempDir } from '../fixtures.js';

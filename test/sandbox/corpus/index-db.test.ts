@@ -1,15 +1,19 @@
 /**
- * The corpus index (`src/sandbox/corpus/index-db.ts`): built once per corpus content, reused, never half-written, private
- * file modes, and the purpose-named reads the search and the document endpoint use.
+ * The corpus index (`src/sandbox/corpus/index-db.ts`, `index-build.ts`, `index-files.ts`): built once per corpus
+ * content, reused, never half-written, private file modes, and the purpose-named reads the search and the document
+ * endpoint use.
  */
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CorpusError, type CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
-import { analyze } from '../../../src/sandbox/search/analysis.js';
+import { analyze } from '../../../src/sandbox/text/analysis.js';
 import { searchMetadata } from '../../../src/sandbox/search/metadata.js';
-import { collectionOf, openIndex, type IndexProgress, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import { collectionOf } from '../../../src/sandbox/catalog-rules.js';
+import type { IndexProgress } from '../../../src/sandbox/corpus/index-build.js';
+import { openIndex } from '../../../src/sandbox/corpus/index-db.js';
+import type { SearchIndex } from '../../../src/sandbox/storage.js';
 import { generatedLaws } from '../../helpers/synthetic-corpus.js';
 import { CASES, LAWS, tempDir, toJsonl, writeCorpus } from '../fixtures.js';
 

@@ -13,7 +13,7 @@ import { LIMITS } from '../../../src/contract/limits.js';
 import type { AnswerJob } from '../../../src/contract/types.js';
 import type { AnswerSource } from '../../../src/sandbox/answers/compose.js';
 import { ANSWER_FAILED } from '../../../src/sandbox/answers/jobs.js';
-import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import type { SearchIndex } from '../../../src/sandbox/storage.js';
 import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/store.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { expectWellCited } from '../answers/answer-text.js';

@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import type { SearchIndex } from '../../../src/sandbox/storage.js';
 import { createSandboxServer, DEFAULT_SERVER_OPTIONS } from '../../../src/sandbox/http/server.js';
 import { ROUTES } from '../../../src/sandbox/routes/table.js';
 import { inProcessSearcher } from '../../../src/sandbox/search/searcher.js';

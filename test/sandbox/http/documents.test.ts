@@ -5,7 +5,9 @@
  */
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { collectionOf, openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import { collectionOf } from '../../../src/sandbox/catalog-rules.js';
+import { openIndex } from '../../../src/sandbox/corpus/index-db.js';
+import type { SearchIndex } from '../../../src/sandbox/storage.js';
 import type { CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
 import { search } from '../../../src/sandbox/search/pipeline.js';
 import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/store.js';

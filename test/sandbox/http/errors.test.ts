@@ -7,11 +7,12 @@ import http from 'node:http';
 import net from 'node:net';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import type { SearchIndex } from '../../../src/sandbox/storage.js';
 import { MAX_BODY_BYTES, readJsonBody } from '../../../src/sandbox/http/body.js';
 import { ClientAbortError, HttpError, knownHttpError } from '../../../src/sandbox/http/errors.js';
 import type { Route } from '../../../src/sandbox/http/router.js';
 import { ROUTES } from '../../../src/sandbox/routes/table.js';
+import { stateUnavailable } from '../../../src/sandbox/state/db-errors.js';
 import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/store.js';
 import { expectError, openSyntheticIndex, request, startTestServer, type TestServer } from './harness.js';
 
@@ -136,16 +137,16 @@ describe('knownHttpError', () => {
     [517, 'database is locked', 'busy'],
     [13, 'database or disk is full', 'full'],
   ])('SQLite errcode %i (%s) → 503 service_unavailable, Retry-After: 1', (errcode, message, kind) => {
-    const error = knownHttpError(sqliteError(errcode, message))!;
+    const error = knownHttpError(sqliteError(errcode, message), stateUnavailable)!;
     expect(error).toMatchObject({ status: 503, code: 'service_unavailable', headers: { 'retry-after': '1' } });
     expect(error.message).toContain(kind === 'busy' ? 'busy' : 'full');
     expect(error.message).toMatch(/retry/i);
   });
 
   it('leaves other errors to the caller (500)', () => {
-    expect(knownHttpError(sqliteError(1, 'no such table: x'))).toBeUndefined();
-    expect(knownHttpError(new Error('database is locked'))).toBeUndefined();
-    expect(knownHttpError('a string')).toBeUndefined();
+    expect(knownHttpError(sqliteError(1, 'no such table: x'), stateUnavailable)).toBeUndefined();
+    expect(knownHttpError(new Error('database is locked'), stateUnavailable)).toBeUndefined();
+    expect(knownHttpError('a string', stateUnavailable)).toBeUndefined();
   });
 });
 

@@ -8,7 +8,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import type { SearchIndex } from '../../../src/sandbox/storage.js';
 import { BUSY_TIMEOUT_MS, DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/store.js';
 import { expectError, openSyntheticIndex, request, startTestServer, type Reply, type TestServer } from './harness.js';
 

@@ -5,7 +5,7 @@
  * its `x-request-id` header.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import type { SearchIndex } from '../../../src/sandbox/storage.js';
 import { matchRoute } from '../../../src/sandbox/http/router.js';
 import { ROUTES } from '../../../src/sandbox/routes/table.js';
 import { notImplemented } from '../../../src/sandbox/routes/not-implemented.js';

@@ -4,7 +4,7 @@
  * quota: authentication, error bodies, validation, quota, routing, and that keys never reach the log.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import type { SearchIndex } from '../../../src/sandbox/storage.js';
 import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/store.js';
 import { LONG_ARTICLE_TEXT } from '../../helpers/synthetic-corpus.js';
 import { expectError, openSyntheticIndex, request, startTestServer, type Reply, type TestServer } from './harness.js';

@@ -4,7 +4,7 @@
  * and is never logged or echoed.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import type { SearchIndex } from '../../../src/sandbox/storage.js';
 import { MAX_PATH_BYTES, MAX_QUERY_BYTES } from '../../../src/sandbox/http/server.js';
 import { DEFAULT_ACCOUNT_ID } from '../../../src/sandbox/state/store.js';
 import { expectError, openSyntheticIndex, request, startTestServer, type TestServer } from './harness.js';

@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUOTA_KINDS, type JudgesResponse } from '../../../src/contract/types.js';
-import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import { openIndex } from '../../../src/sandbox/corpus/index-db.js';
+import type { SearchIndex } from '../../../src/sandbox/storage.js';
 import { HttpError } from '../../../src/sandbox/http/errors.js';
 import { judgesResponse } from '../../../src/sandbox/routes/judges.js';
 import { DECISIONS_PATH, readRealCourts, readRealDecisions } from '../../helpers/real-corpus.js';

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
-import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import { openIndex } from '../../../src/sandbox/corpus/index-db.js';
+import type { SearchIndex } from '../../../src/sandbox/storage.js';
 import { leadWithAbsentAct, search } from '../../../src/sandbox/search/pipeline.js';
 import type { DocumentHit } from '../../../src/sandbox/search/ranking.js';
 import { nominativeTitle } from '../../../src/sandbox/search/metadata.js';

@@ -4,7 +4,8 @@
  * where it matches the reporting judge or any judge of the panel.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import { openIndex } from '../../../src/sandbox/corpus/index-db.js';
+import type { SearchIndex } from '../../../src/sandbox/storage.js';
 import { search } from '../../../src/sandbox/search/pipeline.js';
 import {
   decisionJudgeNames,

@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchRequest } from '../../../src/contract/types.js';
-import type { SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import type { SearchIndex } from '../../../src/sandbox/storage.js';
 import { search } from '../../../src/sandbox/search/pipeline.js';
 import {
   createSearchPool,

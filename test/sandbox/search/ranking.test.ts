@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
-import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import { openIndex } from '../../../src/sandbox/corpus/index-db.js';
+import type { SearchIndex } from '../../../src/sandbox/storage.js';
 import { search } from '../../../src/sandbox/search/pipeline.js';
 import { familyPrefix, feedbackWithinDocument, orderWithinDocument, PASSAGE_CHARS, PROXIMITY_WEIGHT, rescoreByPassage, scoreDocuments, type ArticleHit, type DocumentHit } from '../../../src/sandbox/search/ranking.js';
 import type { SearchMetadata } from '../../../src/sandbox/search/metadata.js';
-import { createStemMatcher, stem } from '../../../src/sandbox/search/analysis.js';
+import { createStemMatcher, stem } from '../../../src/sandbox/text/analysis.js';
 import { tempDir, testAct, writeCorpus } from '../fixtures.js';
 
 

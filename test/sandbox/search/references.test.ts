@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyze } from '../../../src/sandbox/search/analysis.js';
+import { analyze } from '../../../src/sandbox/text/analysis.js';
 import { initials, parseReferences, planReferences, type AbbreviationTable } from '../../../src/sandbox/search/references.js';
 
 /** A table over made-up document rowids: ЗОП held (1), КТ only through an amending act (2). */

@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
-import { openIndex, type SearchIndex } from '../../../src/sandbox/corpus/index-db.js';
+import { openIndex } from '../../../src/sandbox/corpus/index-db.js';
+import type { SearchIndex } from '../../../src/sandbox/storage.js';
 import { search } from '../../../src/sandbox/search/pipeline.js';
 import { law, tempDir, writeCorpus } from '../fixtures.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyze, analyzeQuery, createStemMatcher, stem, STOPWORDS, tokenSpans } from '../../../src/sandbox/search/analysis.js';
+import { analyze, analyzeQuery, createStemMatcher, stem, STOPWORDS, tokenSpans } from '../../../src/sandbox/text/analysis.js';
 
 describe('stem', () => {
   it('gives inflected forms of a noun the same stem', () => {

@@ -1,6 +1,6 @@
 /**
  * A function of a string key called at most once per distinct key: for the `held` lookups of the index builders of
- * `thesaurus.ts` and `morphology.ts`, which a caller may back by a SQLite query.
+ * `thesaurus.ts` and `search/morphology.ts`, which a caller may back by a SQLite query.
  */
 
 /**

@@ -2,7 +2,7 @@
  * A synonym thesaurus for the sandbox search: the LibreOffice Bulgarian thesaurus (MyThes format, version 2), read at
  * run time from `../shared/corpus/bg-thesaurus.dat.gz` (see `../shared/corpus/README.md`, section
  * "bg-thesaurus.dat.gz"; licence GPL-2, so the file is data read where it lies, never copied into this repository).
- * It complements the hand-written vocabulary of `vocabulary.ts` (docs/sandbox.md, "Search"): that one maps a
+ * It complements the hand-written vocabulary of `search/vocabulary.ts` (docs/sandbox.md, "Search"): that one maps a
  * few dozen everyday words to the terms of the statutes with care; this one gives, for some 20,000 words, their
  * synonyms sense by sense, without knowing which of them the law uses or which sense a query means.
  *

@@ -5,13 +5,15 @@
  * inflected form in the query matches the other inflected forms with the same stem in the corpus
  * (застраховател / застрахователя / застрахователят → `застраховател`).
  *
+ * It lives in `text/`, the leaf below the index build (`corpus/`) and the search (`search/`), which must analyze alike.
+ *
  * Changing anything here that changes the stems produced must bump `ANALYZER_VERSION`: the index file name includes it,
  * so existing indexes are then rebuilt instead of silently mismatching the query analysis.
  */
 import { stemmer as bulgarianStemmer } from '@orama/stemmers/bulgarian';
 import { stopwords as bulgarianStopwords } from '@orama/stopwords/bulgarian';
 
-/** Version of the analysis (tokenizer, stopwords, stemmer); part of the index key (see `corpus/index-db.ts`). */
+/** Version of the analysis (tokenizer, stopwords, stemmer); part of the index key (see `corpus/inputs.ts`). */
 export const ANALYZER_VERSION = 1;
 
 /** Stopwords dropped from indexed text and queries: the list of `@orama/stopwords/bulgarian` (259 words). */
@@ -147,7 +149,8 @@ function escapeRegExp(text: string): string {
  * have a stem starting with the first 3 letters of that stem, because the light stemmer only truncates a word and
  * rewrites characters at positions ≥ 3 (so `stem.slice(0, 3)` is always a prefix of the word; verified on the whole
  * corpus vocabulary), and a regular expression over those prefixes skips every other word natively. A word whose stem
- * begins with one of `familyPrefixes` also matches, reported with that prefix as its stem (see `ranking.ts`, word families).
+ * begins with one of `familyPrefixes` also matches, reported with that prefix as its stem (see `search/ranking.ts`,
+ * word families).
  */
 export function createStemMatcher(stems: Iterable<string>, familyPrefixes: Iterable<string> = []): (text: string) => StemMatch[] {
   const wanted = new Set(stems);

@@ -1,0 +1,330 @@
+/**
+ * Building the search index of a set of inputs (`inputs.ts`) into one SQLite file (node:sqlite): every input read
+ * (`collect.ts`), analyzed (`text/analysis.ts`) and written with the tables below, into a temporary file renamed into
+ * place only when complete (`index-files.ts`). Opening and querying the file is `index-db.ts`.
+ *
+ * The build keeps SQLite's rollback journal in memory, so it writes no other file than its temporary one. Rows are in
+ * build order: corpus files sorted by content hash, each in file order; so any order of the same files builds the same
+ * index.
+ *
+ * Tables:
+ * - `meta(key, value)`: `complete` = `1` (written last), `inputs_key`, `corpus_sha256` (the corpus files' SHA-256s,
+ *   sorted, joined by `,`), `courts_sha256` (empty without a courts file), `analyzer_version`, `schema_version`,
+ *   `document_count`, `article_count`, `court_count`, `alias_count`, `skipped_inputs` (JSON: the inputs the build
+ *   skipped, `[{path, message}]`), `built_at`.
+ * - `documents`: the documents as served (`collect.ts`: every input read, National Assembly acts rebuilt in their
+ *   structure, one document per act), every corpus field (`as_of`; `consolidated` as 1/0/null), the full ordered
+ *   `elements` as JSON in their response shape (`excerpt_id`, `ref`, `label`, `text`, and `heading`, `amended_by`,
+ *   `amends` when present: what `GET /v1/documents` sends, so it is sent without being parsed), the court fields
+ *   when present (`judges` as `judges_json`, a JSON array, null when absent), the opaque `collection` (the corpus's
+ *   own when a document sets one, else `collectionOf(source_type)`, `catalog-rules.ts`), and
+ *   `title_stems` (the analyzed title, stems joined by spaces).
+ * - `aliases(alias, doc)`: a `document_id` merged into another text of the same act → the documents rowid it is
+ *   served under ("one act, one document"), so that ids served before keep resolving.
+ * - `thesaurus(stem, senses)`: when the inputs hold a thesaurus, its senses by headword stem as JSON
+ *   (`ThesaurusSense[]`), restricted to the stems the index holds (`text/thesaurus.ts`, `restrictToIndex`).
+ * - `courts`: every court of the courts file, plus each court a decision names (`court_id`) that the file lacks, with
+ *   the decision's `court` as its name (`Съд <court_id>` when it has none) and null type, ECLI code and parent.
+ * - `articles`: `id` (= FTS rowid), `doc` (documents rowid), `ordinal` (0-based position in `elements`), `ref`,
+ *   `label`, `text` (the element's text without the heading lines that belong to the next article, see
+ *   `headings.ts`), `heading` (the heading lines moved here from the end of the previous article; `''` when none),
+ *   `excerpt_id` (stable, unique: `<document_id>:<ref>`, `~2`, `~3`… appended when a ref repeats within the
+ *   document), `stem_count` (number of indexed stems of `text`). Indexed by `(doc, ordinal)` and `(doc, ref)`.
+ * - `fts`: contentless FTS5 table (`content=''`) with two columns, the pre-stemmed article text and the pre-stemmed
+ *   heading (stems joined by spaces), rowid = `articles.id`; `bm25(fts, …)` works on it (column sizes are kept).
+ * - `fts_vocab`: fts5vocab (`row`) over `fts`: how many articles hold each stem.
+ *
+ * Changing the tables must bump `INDEX_SCHEMA_VERSION` (`inputs.ts`); changing the analysis, `ANALYZER_VERSION`.
+ */
+import { renameSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
+import { collectionOf } from '../catalog-rules.js';
+import { makePrivate } from '../files.js';
+import type { StoredElement } from '../storage.js';
+import { analyze, ANALYZER_VERSION } from '../text/analysis.js';
+import { readThesaurus, restrictToIndex } from '../text/thesaurus.js';
+import { linkAmendments, type ElementLinks } from './amended-by.js';
+import { collectCorpus } from './collect.js';
+import { excerptIds } from './excerpts.js';
+import { elementsWithHeadings } from './headings.js';
+import { removeTempFiles, tempIndexPath } from './index-files.js';
+import { corpusFileKind, INDEX_SCHEMA_VERSION, type InputsDigest } from './inputs.js';
+import { cancelledError, countCorpusLines, readCourtsFile, type CorpusElement } from './reader.js';
+
+/**
+ * Progress of `openIndex` (`index-db.ts`) and of a build. `done`/`total` are bytes for `hashing` (over all input files;
+ * reported by `openIndex`), documents for `indexing` (over all corpus files), steps for `finishing`.
+ */
+export interface IndexProgress {
+  phase: 'hashing' | 'indexing' | 'finishing';
+  done: number;
+  total: number;
+}
+
+/** The tables of an index (see the module's doc), created on the new temporary file before anything is read. */
+const SCHEMA = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE documents (
+  id INTEGER PRIMARY KEY,
+  document_id TEXT NOT NULL UNIQUE,
+  collection TEXT NOT NULL,
+  source_type TEXT NOT NULL,
+  type TEXT NOT NULL,
+  title TEXT NOT NULL,
+  date TEXT NOT NULL,
+  in_force_date TEXT,
+  as_of TEXT,
+  consolidated INTEGER,
+  author TEXT,
+  url TEXT,
+  signature TEXT,
+  court_id INTEGER,
+  court TEXT,
+  decision_number TEXT,
+  case_number TEXT,
+  case_kind TEXT,
+  department TEXT,
+  reporting_judge TEXT,
+  judges_json TEXT,
+  elements_json TEXT NOT NULL,
+  title_stems TEXT NOT NULL,
+  article_count INTEGER NOT NULL
+);
+CREATE INDEX documents_source_type_date ON documents (source_type, date);
+CREATE TABLE aliases (alias TEXT PRIMARY KEY, doc INTEGER NOT NULL REFERENCES documents (id)) WITHOUT ROWID;
+CREATE TABLE articles (
+  id INTEGER PRIMARY KEY,
+  doc INTEGER NOT NULL REFERENCES documents (id),
+  ordinal INTEGER NOT NULL,
+  ref TEXT NOT NULL,
+  label TEXT NOT NULL,
+  text TEXT NOT NULL,
+  excerpt_id TEXT NOT NULL UNIQUE,
+  stem_count INTEGER NOT NULL,
+  heading TEXT NOT NULL
+);
+CREATE INDEX articles_doc ON articles (doc, ordinal);
+CREATE INDEX articles_ref ON articles (doc, ref);
+CREATE VIRTUAL TABLE fts USING fts5 (stems, heading, content = '');
+CREATE VIRTUAL TABLE fts_vocab USING fts5vocab (fts, 'row');
+CREATE TABLE thesaurus (stem TEXT PRIMARY KEY, senses TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE courts (
+  court_id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  court_type TEXT,
+  ecli_code TEXT,
+  parent_court_id INTEGER
+);
+`;
+
+/**
+ * One element in the form `GET /v1/documents` sends it (see {@link StoredElement}): `excerpt_id`, `ref`, `label`,
+ * `text`, `heading` when the input gives one, and `amended_by` / `amends` when the element has such links.
+ */
+function storedElementOf(element: CorpusElement, excerptId: string, links: ElementLinks | undefined): StoredElement {
+  const stored: StoredElement = { excerpt_id: excerptId, ref: element.ref, label: element.label, text: element.text };
+  if (element.heading !== undefined && element.heading !== '') stored.heading = element.heading;
+  if (links?.amended_by !== undefined) stored.amended_by = links.amended_by;
+  if (links?.amends !== undefined) stored.amends = links.amends;
+  return stored;
+}
+
+/**
+ * Builds the index of the inputs `digest` describes and puts it at `indexPath` (`<dataDir>/index-<key>.sqlite`, see
+ * `indexFileName`): into a new temporary file beside it ({@link tempIndexPath}), made private (0600) and renamed into
+ * place only when complete, replacing any file there. Reports `indexing` and then `finishing` 0/1 progress (the caller
+ * reports `finishing` 1/1 once it has opened the file).
+ * @throws CorpusError for an invalid corpus or courts file, or a `document_id` found in two corpus files (naming both);
+ *   AbortError (a `DOMException`, see `cancelledError`) when `signal` aborts; the SQLite or file-system error of a
+ *   failed write. The temporary file is removed then, and nothing is put at `indexPath`.
+ */
+export async function buildIndexFile(
+  digest: InputsDigest,
+  indexPath: string,
+  onProgress: ((progress: IndexProgress) => void) | undefined,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const tempPath = tempIndexPath(indexPath);
+  try {
+    await buildIndex(digest, tempPath, onProgress, signal);
+    makePrivate(tempPath);
+    renameSync(tempPath, indexPath);
+  } catch (error) {
+    removeTempFiles(tempPath);
+    throw error;
+  }
+}
+
+/**
+ * Builds the index of the inputs `digest` describes into `tempPath` (a new file), writing no other file. Corpus files
+ * are read in the digest's order (by content hash), so any order of the same files builds the same index.
+ * @throws CorpusError for an invalid corpus or courts file, or a `document_id` found in two corpus files (naming both);
+ *   AbortError (see `cancelledError`) when `signal` aborts. The caller removes `tempPath`.
+ */
+async function buildIndex(
+  digest: InputsDigest,
+  tempPath: string,
+  onProgress: ((progress: IndexProgress) => void) | undefined,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const checkCancelled = (): void => {
+    if (signal?.aborted) throw cancelledError('The index build', signal);
+  };
+  // Read and check the courts file first: a mistake in it is reported before minutes of indexing.
+  const courtsFromFile = digest.courts === undefined ? [] : await readCourtsFile(digest.courts.path);
+  let total = 0;
+  for (const file of digest.corpus) total += corpusFileKind(file.path) === 'jsonl' ? await countCorpusLines(file.path, signal) : 1;
+  checkCancelled();
+  onProgress?.({ phase: 'indexing', done: 0, total });
+  // Reading is most of the work (parsing XML and rebuilding acts); inserting, the rest. Progress counts inputs read
+  // up to 80 % of the total, then documents inserted.
+  const readShare = 0.8;
+  const step = Math.max(1, Math.floor(total / 100));
+  let read = 0;
+  const db = new DatabaseSync(tempPath);
+  try {
+    // node:sqlite opens databases in defensive mode, which refuses `journal_mode = OFF` (it stays DELETE and leaves a
+    // `-journal` file when the process dies). MEMORY is accepted and writes no file; a crash mid-build can corrupt the
+    // temporary file, which is never used (it is renamed only when complete) and is removed later.
+    const mode = db.prepare('PRAGMA journal_mode = MEMORY').get() as { journal_mode: string } | undefined;
+    if (mode?.journal_mode !== 'memory') throw new Error(`SQLite refused journal_mode = MEMORY for ${tempPath}`);
+    db.exec('PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY;');
+    db.exec(SCHEMA);
+    // The temporary file exists from here on (a build is seen, and cleaned up, as such while it reads its inputs).
+    const collected = await collectCorpus(
+      digest.corpus.map((f) => f.path),
+      {
+        signal,
+        onDocument: () => {
+          read++;
+          if (read % step === 0) onProgress?.({ phase: 'indexing', done: Math.floor(read * readShare), total: Math.max(total, read) });
+        },
+      },
+    );
+    const links = linkAmendments(collected.documents, (d) => d.collection ?? collectionOf(d.source_type));
+    const insertDocument = db.prepare(
+      `INSERT INTO documents (id, document_id, collection, source_type, type, title, date, in_force_date, as_of,
+         consolidated, author, url, signature, court_id, court, decision_number, case_number, case_kind, department,
+         reporting_judge, judges_json, elements_json, title_stems, article_count)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const insertArticle = db.prepare(
+      'INSERT INTO articles (id, doc, ordinal, ref, label, text, excerpt_id, stem_count, heading) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    const insertFts = db.prepare('INSERT INTO fts (rowid, stems, heading) VALUES (?, ?, ?)');
+    const collections = new Map<string, string>();
+    /** Courts named by decisions: the first name a decision gives each (null while none has given one). */
+    const namedCourts = new Map<number, string | null>();
+    /** Documents rowid of each served document_id (for the aliases). */
+    const rowOf = new Map<string, number>();
+    let documents = 0;
+    let articles = 0;
+    const insertStep = Math.max(1, Math.floor(collected.documents.length / 20));
+    db.exec('BEGIN');
+    for (const d of collected.documents) {
+      checkCancelled();
+      const elementLinks = links.get(documents);
+      documents++;
+      rowOf.set(d.document_id, documents);
+      let collection = d.collection ?? collections.get(d.source_type);
+      if (collection === undefined) {
+        collection = collectionOf(d.source_type);
+        collections.set(d.source_type, collection);
+      }
+      if (d.court_id !== undefined && d.court_id !== null && !namedCourts.get(d.court_id)) {
+        namedCourts.set(d.court_id, d.court ?? null);
+      }
+      const elementIds = excerptIds(d.document_id, d.elements);
+      insertDocument.run(
+        documents,
+        d.document_id,
+        collection,
+        d.source_type,
+        d.type,
+        d.title,
+        d.date,
+        d.in_force_date ?? null,
+        d.as_of ?? null,
+        d.consolidated === undefined ? null : d.consolidated ? 1 : 0,
+        d.author ?? null,
+        d.url ?? null,
+        d.signature ?? null,
+        d.court_id ?? null,
+        d.court ?? null,
+        d.decision_number ?? null,
+        d.case_number ?? null,
+        d.case_kind ?? null,
+        d.department ?? null,
+        d.reporting_judge ?? null,
+        d.judges === undefined || d.judges === null ? null : JSON.stringify(d.judges),
+        JSON.stringify(d.elements.map((e, i) => storedElementOf(e, elementIds[i] ?? '', elementLinks?.get(i)))),
+        analyze(d.title).join(' '),
+        d.elements.length,
+      );
+      const texts = elementsWithHeadings(d.elements);
+      d.elements.forEach((element, ordinal) => {
+        articles++;
+        const { body, heading: moved } = texts[ordinal]!;
+        const heading = element.heading !== undefined && element.heading !== '' ? element.heading : moved;
+        const stems = analyze(body);
+        insertArticle.run(articles, documents, ordinal, element.ref, element.label, body, elementIds[ordinal] ?? '', stems.length, heading);
+        insertFts.run(articles, stems.join(' '), analyze(heading).join(' '));
+      });
+      if (documents % insertStep === 0) {
+        const done = Math.floor(total * readShare + (total * (1 - readShare) * documents) / collected.documents.length);
+        onProgress?.({ phase: 'indexing', done, total });
+      }
+    }
+    const insertAlias = db.prepare('INSERT INTO aliases (alias, doc) VALUES (?, ?)');
+    for (const [alias, id] of collected.aliases) {
+      const row = rowOf.get(id);
+      if (row !== undefined && !rowOf.has(alias)) insertAlias.run(alias, row);
+    }
+    const insertCourt = db.prepare(
+      'INSERT INTO courts (court_id, name, court_type, ecli_code, parent_court_id) VALUES (?, ?, ?, ?, ?)',
+    );
+    const listed = new Set<number>();
+    for (const c of courtsFromFile) {
+      insertCourt.run(c.court_id, c.name, c.court_type, c.ecli_code, c.parent_court_id);
+      listed.add(c.court_id);
+    }
+    for (const [courtId, name] of namedCourts) {
+      if (!listed.has(courtId)) insertCourt.run(courtId, name ?? `Съд ${courtId}`, null, null, null);
+    }
+    db.exec('COMMIT');
+    onProgress?.({ phase: 'indexing', done: total, total });
+    checkCancelled();
+    onProgress?.({ phase: 'finishing', done: 0, total: 1 });
+    db.exec("INSERT INTO fts (fts) VALUES ('optimize')");
+    checkCancelled();
+    db.exec('ANALYZE');
+    checkCancelled();
+    if (digest.thesaurus !== undefined) {
+      // The thesaurus, restricted to the stems the index holds (a synonym the corpus lacks can find nothing).
+      const held = new Set((db.prepare('SELECT term FROM fts_vocab').all() as { term: string }[]).map((r) => r.term));
+      const senses = restrictToIndex(readThesaurus(digest.thesaurus.path), (s) => held.has(s));
+      const insert = db.prepare('INSERT INTO thesaurus (stem, senses) VALUES (?, ?)');
+      db.exec('BEGIN');
+      for (const [stem, list] of senses) insert.run(stem, JSON.stringify(list));
+      db.exec('COMMIT');
+      checkCancelled();
+    }
+    const setMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+    db.exec('BEGIN');
+    setMeta.run('inputs_key', digest.key);
+    setMeta.run('corpus_sha256', digest.corpus.map((f) => f.sha256).join(','));
+    setMeta.run('courts_sha256', digest.courts?.sha256 ?? '');
+    setMeta.run('analyzer_version', String(ANALYZER_VERSION));
+    setMeta.run('schema_version', String(INDEX_SCHEMA_VERSION));
+    setMeta.run('document_count', String(documents));
+    setMeta.run('article_count', String(articles));
+    setMeta.run('court_count', String(listed.size + [...namedCourts.keys()].filter((id) => !listed.has(id)).length));
+    setMeta.run('skipped_inputs', JSON.stringify(collected.skipped));
+    setMeta.run('alias_count', String(collected.aliases.size));
+    setMeta.run('built_at', new Date().toISOString());
+    setMeta.run('complete', '1');
+    db.exec('COMMIT');
+  } finally {
+    db.close();
+  }
+}
