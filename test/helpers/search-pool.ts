@@ -6,7 +6,7 @@
  */
 import crypto from 'node:crypto';
 import { BroadcastChannel } from 'node:worker_threads';
-import type { SearchIndex } from '../../src/sandbox/corpus/index-db.js';
+import type { SearchIndex } from '../../src/sandbox/storage.js';
 import { createSearchPool, type SearchPool } from '../../src/sandbox/search/pool.js';
 
 /** The built search worker with the test hooks of `search-worker-hooks.js`. */

@@ -25,13 +25,6 @@ import { buildIndexFile, type IndexProgress } from './index-build.js';
 import { indexFileName, removeStaleTempFiles } from './index-files.js';
 import { digestInputs, INDEX_SCHEMA_VERSION, type CorpusInputs } from './inputs.js';
 
-/**
- * The interface this module implements (defined in `../storage.ts`), also named here for the importers of
- * `openIndex` outside the sandbox's folders (`test/helpers/search-pool.ts`); the sandbox imports it from
- * `../storage.ts`.
- */
-export type { SearchIndex };
-
 /** Options of `openIndex`. */
 export interface OpenIndexOptions {
   /** The corpus files and courts file (see `inputs.ts`). Give this or `corpusPath`. */
