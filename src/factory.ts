@@ -111,7 +111,7 @@ export class Factory {
   }
 
   /**
-   * Identity of the target's data for the response cache (`commands/cached-get.ts`), known without starting anything:
+   * Identity of the target's data for the response cache (`services/cached-get.ts`), known without starting anything:
    * the profile's normalized base URL for the service; for `--sandbox`, `sandbox:<inputs key>`, the key of its corpus
    * inputs by content (`corpusInputsKey`: the files' hashes only, about 30 ms for the real corpus; stable across runs
    * and data directories, unlike an in-process sandbox's port; the same key names its index). Never a credential.

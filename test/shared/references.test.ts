@@ -1,11 +1,12 @@
 /**
  * The references parser (`src/shared/references.ts`): the articles an article's text cites, and which of them belong to
- * the same act. Sentences written here imitate Bulgarian legislative drafting (they are not quoted from any act); the
+ * the same act; and the citation parser below it (`src/shared/citations.ts`, `parseCitations`, `findActAbbreviations`). Sentences written here imitate Bulgarian legislative drafting (they are not quoted from any act); the
  * last block reads real articles from `../shared/corpus/bg-statutes.jsonl.gz` at run time (never copied here).
  */
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { findActAbbreviations, parseCitations, type Citation } from '../../src/shared/citations.js';
 import { findArticleCitations, MAX_RANGE_LISTED, referencedArticles, type ArticleCitation } from '../../src/shared/references.js';
 
 /** The citations as `[article, detail, scope]` (and `through` when a range), for compact expectations. */
@@ -112,6 +113,147 @@ describe('findArticleCitations: what is not a citation', () => {
       ['26а', '', 'same'],
       ['26б', '', 'same'],
       ['2', '', 'same'],
+    ]);
+  });
+});
+
+/** `text.slice(start, end)` of each positioned part, to check positions against the text. */
+function spans(text: string, citations: Citation[]): string[][] {
+  return citations.map((c) => [text.slice(c.start, c.end), c.part ? text.slice(c.part.start, c.part.end) : '', c.act ? text.slice(c.act.start, c.act.end) : '']);
+}
+
+// The sentences below are synthetic: made up for these tests in the manner of Bulgarian legal writing, quoted from no act.
+describe('parseCitations: running text', () => {
+  it('reads an article with its paragraph, point and letter, and the act after it, with positions', () => {
+    const text = 'Синтетичен текст: по чл. 12, ал. 2, т. 3, буква „б“ от ЗЗД се подава искане.';
+    expect(parseCitations(text)).toEqual([
+      {
+        text: 'чл. 12, ал. 2, т. 3, буква „б“',
+        start: 21,
+        end: 51,
+        article: '12',
+        paragraph: '2',
+        point: '3',
+        letter: 'б',
+        detail: 'ал. 2, т. 3, буква „б“',
+        act: { kind: 'abbreviation', text: 'ЗЗД', start: 55, end: 58 },
+        scope: 'external',
+      },
+    ]);
+  });
+
+  it('counts positions in UTF-16 code units', () => {
+    const text = '😀 Синтетично: чл. 5';
+    const [citation] = parseCitations(text);
+    expect([citation!.start, citation!.end, citation!.text]).toEqual([15, 20, 'чл. 5']);
+  });
+
+  it('gives each article of a list, and a range with `articleTo`, the act written after the group', () => {
+    const text = 'Измислено изречение по чл. 3, 4 и 5 и чл. 7 – 9 от Закона за измислените неща, а по чл. 10 не.';
+    const found = parseCitations(text);
+    expect(found.map((c) => [c.article, c.articleTo, c.scope])).toEqual([
+      ['3', undefined, 'external'],
+      ['4', undefined, 'external'],
+      ['5', undefined, 'external'],
+      ['7', '9', 'external'],
+      ['10', undefined, 'same'],
+    ]);
+    expect(spans(text, found)).toEqual([
+      ['чл. 3', '', 'Закона за измислените неща'],
+      ['4', '', 'Закона за измислените неща'],
+      ['5', '', 'Закона за измислените неща'],
+      ['чл. 7 – 9', '', 'Закона за измислените неща'],
+      ['чл. 10', '', ''],
+    ]);
+    expect(found[0]!.act).toEqual({ kind: 'title', text: 'Закона за измислените неща', start: 51, end: 77 });
+  });
+
+  it('keeps „от този закон“ in the act being read, and marks „от същия закон“ as an act named before', () => {
+    expect(parseCitations('Синтетично: по чл. 8 от този закон.')).toEqual([expect.objectContaining({ article: '8', scope: 'same' })]);
+    expect(parseCitations('Синтетично: по чл. 8 от този закон.')[0]!.act).toBeUndefined();
+    expect(parseCitations('Синтетично: по чл. 8 от същия закон.')[0]!.act).toEqual({ kind: 'previous', text: 'същия закон', start: 24, end: 35 });
+  });
+
+  it('names a code by its adjective and an act of the European Union', () => {
+    expect(parseCitations('Синтетично: по чл. 9 от Измисления процесуален кодекс.')[0]!.act?.text).toBe('Измисления процесуален кодекс');
+    expect(parseCitations('Синтетично: по чл. 2 от Регламент (ЕС) № 1/2000 се прилага.')[0]!.act?.text).toBe('Регламент (ЕС) № 1/2000');
+  });
+
+  it('reads § items of an article group, and § groups of their own, with the provisions they belong to', () => {
+    const text = 'Синтетично: по чл. 4 и § 2, т. 1 от допълнителните разпоредби; съгласно § 6, ал. 2 от ДР на ЗИН и §§ 7 – 9 от ПЗР.';
+    const found = parseCitations(text);
+    expect(found.map((c) => [c.article ?? `§${c.section}${c.sectionTo ? `–${c.sectionTo}` : ''}`, c.paragraph, c.point, c.part?.name, c.act?.text, c.scope])).toEqual([
+      ['4', undefined, undefined, undefined, undefined, 'same'],
+      ['§2', undefined, '1', 'ДР', undefined, 'same'],
+      ['§6', '2', undefined, 'ДР', 'ЗИН', 'external'],
+      ['§7–9', undefined, undefined, 'ПЗР', undefined, 'same'],
+    ]);
+    expect(spans(text, found)).toEqual([
+      ['чл. 4', '', ''],
+      ['§ 2, т. 1', 'допълнителните разпоредби', ''],
+      ['§ 6, ал. 2', 'ДР', 'ЗИН'],
+      ['§§ 7 – 9', 'ПЗР', ''],
+    ]);
+  });
+
+  it('skips a § item\'s own heading at the start of a line, not a § cited at the end of a sentence', () => {
+    expect(parseCitations('§ 3. Синтетичен параграф.\n§ 4. Прилага се § 1.').map((c) => c.text)).toEqual(['§ 1']);
+  });
+
+  it('articlesOnly leaves the § out', () => {
+    expect(parseCitations('Синтетично: § 1 и чл. 2 и § 3', { articlesOnly: true }).map((c) => c.text)).toEqual(['чл. 2']);
+  });
+});
+
+describe('parseCitations: typed', () => {
+  it('reads a query as typed: dots optional, the paragraph and point, the act after „от“ or directly', () => {
+    const query = 'чл.344 ал.1, т 3 от КТ срок';
+    expect(parseCitations(query, { typed: true })).toEqual([
+      {
+        text: 'чл.344 ал.1, т 3',
+        start: 0,
+        end: 16,
+        article: '344',
+        paragraph: '1',
+        point: '3',
+        detail: 'ал.1, т 3',
+        act: { kind: 'abbreviation', text: 'КТ', start: 20, end: 22 },
+        scope: 'external',
+      },
+    ]);
+  });
+
+  it('takes a pair or a range as one citation, and a § with its provisions written out', () => {
+    const query = 'чл. 71 и 72 ЗИН; § 5, т. 2 от преходните и заключителните разпоредби на ЗИН';
+    const found = parseCitations(query, { typed: true });
+    expect(found.map((c) => [c.article, c.articleTo, c.section, c.point, c.part?.name, c.act?.text])).toEqual([
+      ['71', '72', undefined, undefined, undefined, 'ЗИН'],
+      [undefined, undefined, '5', '2', 'ПЗР', 'ЗИН'],
+    ]);
+    expect(spans(query, found)).toEqual([
+      ['чл. 71 и 72', '', 'ЗИН'],
+      ['§ 5, т. 2', 'преходните и заключителните разпоредби', 'ЗИН'],
+    ]);
+  });
+
+  it('lets a title run over the words after it (only a list of titles can tell where it ends)', () => {
+    const [citation] = parseCitations('чл. 5 от Закона за измислените неща срок', { typed: true });
+    expect(citation!.act).toEqual({ kind: 'title', text: 'Закона за измислените неща срок', start: 9, end: 40 });
+  });
+
+  it('reads no ordinary word as a citation', () => {
+    for (const query of ['член на семейството', 'срок за обжалване', '3 години']) expect(parseCitations(query, { typed: true }), query).toEqual([]);
+  });
+});
+
+describe('findActAbbreviations', () => {
+  it('finds customary abbreviations and initials of a law or code (З…, К…, 3 letters or more), not other capitals', () => {
+    const text = 'Синтетично: ЗОП, КТ, ЗИН и ЗЗДискр; ВКС, ЕС и БВП остават думи.';
+    expect(findActAbbreviations(text).map((a) => [a.text, text.slice(a.start, a.end)])).toEqual([
+      ['ЗОП', 'ЗОП'],
+      ['КТ', 'КТ'],
+      ['ЗИН', 'ЗИН'],
+      ['ЗЗДискр', 'ЗЗДискр'],
     ]);
   });
 });

@@ -2,13 +2,12 @@
  * Query understanding for `POST /v1/search`: references to provisions („чл. 344, ал. 1 от КТ“, „чл. 45 ЗЗД“,
  * „§ 1 от ДР на ЗДДС“) and act abbreviations („ЗОП обжалване“), resolved against the corpus's acts.
  *
- * Syntax understood (case-insensitive except abbreviations, which are written in capitals; dots and spaces optional):
- * - an article: `чл. 45`, `чл.45`, `член 45`, `чл. 2б`, with an optional `, ал. 1` (paragraph) and `, т. 3` (point),
- *   a range `чл. 78 – 80` / `чл. 78-80`, or a pair `чл. 71 и 72`;
- * - a paragraph of the supplementary or final provisions: `§ 1`, `§ 1, т. 2`, with `от ДР` / `ПЗР` / `ПР` / `ЗР` or
- *   those words written out (`от допълнителните разпоредби`);
- * - the act, after `от`, `на`, `по` or directly: an abbreviation (`КТ`, `ЗЗД`, `ЗОП`) or the title written out
- *   (`от Закона за обществените поръчки`, in any grammatical form the stemmer reduces to the title's stems).
+ * The syntax is the shared citation parser's, typed reading (`shared/citations.ts`, `parseCitations(query, { typed:
+ * true })`, and `findActAbbreviations` for an abbreviation alone): an article with its paragraph and point, a range
+ * or a pair, a `§` of the supplementary or final provisions, and the act as written after `от`, `на`, `по` or
+ * directly. What needs the corpus is here: the abbreviation table built from its titles, resolving the act as written
+ * (an abbreviation, or a title in any grammatical form the stemmer reduces to a title's stems), and how the
+ * references steer the ranking.
  *
  * A `§` paragraph of the supplementary or final provisions is an element of its own (ref `§N`, see
  * `corpus/structure.ts`); where an input still keeps §§ inside an article's text, a `§` reference falls back to the
@@ -18,6 +17,8 @@ import { analyze } from '../text/analysis.js';
 import type { SearchIndex } from '../storage.js';
 import { AMENDING_TITLE } from '../text/act-titles.js';
 import type { SearchMetadata } from './metadata.js';
+import { CUSTOMARY_ABBREVIATIONS } from '../../shared/act-abbreviations.js';
+import { findActAbbreviations, parseCitations } from '../../shared/citations.js';
 
 /** An act named in a query, resolved against the corpus. */
 export interface ActResolution {
@@ -47,44 +48,6 @@ export interface LegalReference {
   /** The act resolved, when the query names one the corpus knows (by abbreviation or title). */
   resolved?: ActResolution;
 }
-
-/**
- * Customary abbreviations of the main Bulgarian codes and laws, as Bulgarian legal writing uses them (statute
- * commentaries, court acts, the State Gazette's indexes), for those whose abbreviation is not simply the initials of
- * their title or whose initials are shared: abbreviation → title in the nominative. Checked against the titles; the
- * corpus may hold the act itself, only acts amending it, or neither.
- */
-export const CUSTOMARY_ABBREVIATIONS: Readonly<Record<string, string>> = {
-  КРБ: 'Конституция на Република България',
-  КТ: 'Кодекс на труда',
-  КСО: 'Кодекс за социалното осигуряване',
-  ГПК: 'Граждански процесуален кодекс',
-  НК: 'Наказателен кодекс',
-  НПК: 'Наказателно-процесуален кодекс',
-  АПК: 'Административнопроцесуален кодекс',
-  ДОПК: 'Данъчно-осигурителен процесуален кодекс',
-  СК: 'Семеен кодекс',
-  КЗ: 'Кодекс за застраховането',
-  ИК: 'Изборен кодекс',
-  ТЗ: 'Търговски закон',
-  ЗЗД: 'Закон за задълженията и договорите',
-  ЗС: 'Закон за собствеността',
-  ЗН: 'Закон за наследството',
-  ЗДДС: 'Закон за данък върху добавената стойност',
-  ЗКПО: 'Закон за корпоративното подоходно облагане',
-  ЗДДФЛ: 'Закон за данъците върху доходите на физическите лица',
-  ЗУТ: 'Закон за устройство на територията',
-  ЗЗП: 'Закон за защита на потребителите',
-  ЗАНН: 'Закон за административните нарушения и наказания',
-  ЗСВ: 'Закон за съдебната власт',
-  ЗЗЛД: 'Закон за защита на личните данни',
-  ЗОП: 'Закон за обществените поръчки',
-  ЗМВР: 'Закон за Министерството на вътрешните работи',
-  ЗМИП: 'Закон за мерките срещу изпирането на пари',
-  ЗПК: 'Закон за потребителския кредит',
-  ЗПКОНПИ: 'Закон за противодействие на корупцията и за отнемане на незаконно придобитото имущество',
-  ЗЗДискр: 'Закон за защита от дискриминация',
-};
 
 /** Words left out of a title's initials: prepositions and conjunctions. */
 const FUNCTION_WORDS = new Set(['за', 'на', 'и', 'в', 'във', 'от', 'по', 'с', 'със', 'върху', 'срещу', 'към', 'при', 'до', 'или', 'чрез', 'относно']);
@@ -176,18 +139,6 @@ function nominative(title: string): string {
     .replace(/[.\s]+$/u, '');
 }
 
-const ARTICLE = String.raw`(?:[Чч][Лл]\.?|[Чч]лен)\s*(\d+[а-я]?)(?:\s*(?:[-–—]|и)\s*(\d+[а-я]?))?(?:\s*,?\s*[Аа]л\.?\s*\d+[а-я]?)?(?:\s*,?\s*[Тт]\.?\s*\d+[а-я]?)?`;
-const SECTION = String.raw`§\s*(\d+[а-я]?)(?:\s*,?\s*т\.?\s*\d+)?(?:\s*(?:от|на)\s+(?:ДР|ПЗР|ПР|ЗР|[Дд]опълнителн\p{L}*\s+разпоредби|[Пп]реходн\p{L}*(?:\s+и\s+заключителн\p{L}*)?\s+разпоредби|[Зз]аключителн\p{L}*\s+разпоредби))?`;
-const ABBREVIATION = String.raw`\p{Lu}{2,}[\p{Ll}]{0,5}`;
-const TITLE = String.raw`(?:[Зз]акона?|[Кк]одекса?|[Кк]онституцията)\s+(?:за|на)\s+[\p{L}\s-]+`;
-/** A reference: an article or `§`, then optionally the act. */
-const REFERENCE = new RegExp(
-  String.raw`(?<![\p{L}\p{N}])(?:${ARTICLE}|${SECTION})(?:\s*,?\s*(?:(?:от|на|по)\s+)?(?:(?<abbr>${ABBREVIATION})(?![\p{L}\p{N}])|(?<title>${TITLE})))?`,
-  'gu',
-);
-/** A bare abbreviation in capitals. */
-const BARE_ABBREVIATION = new RegExp(String.raw`(?<![\p{L}\p{N}])(${ABBREVIATION})(?![\p{L}\p{N}])`, 'gu');
-
 /** Resolves a written-out title: the longest run of its first words whose stems are a title of the table. */
 function resolveTitle(table: AbbreviationTable, written: string): { title: string; resolved: ActResolution } | undefined {
   const words = written.trim().split(/\s+/u);
@@ -204,48 +155,42 @@ function resolveTitle(table: AbbreviationTable, written: string): { title: strin
  * searched as words). An abbreviation is taken only when the table knows it and it is written in capitals (so a
  * Bulgarian word is never taken for an act); a bare abbreviation without an article is a reference to the act. A
  * written-out title is taken up to the longest run of words that is a known title; the words after it stay in
- * `rest`. Fast: two regular expressions over the query.
+ * `rest`. Fast: two regular expressions over the query (the shared parser's).
  */
 export function parseReferences(query: string, table: AbbreviationTable): { references: LegalReference[]; rest: string } {
   const references: LegalReference[] = [];
-  for (const m of query.matchAll(REFERENCE)) {
-    const start = m.index;
-    let end = start + m[0].length;
-    const ref: LegalReference = { text: m[0].trim(), start, end };
-    if (m[1] !== undefined) ref.article = m[1].toLowerCase();
-    if (m[2] !== undefined) ref.articleTo = m[2].toLowerCase();
-    if (m[3] !== undefined) ref.section = m[3].toLowerCase();
-    const abbr = m.groups?.abbr;
-    const title = m.groups?.title;
-    if (abbr !== undefined) {
-      const resolved = table.byAbbreviation.get(abbr) ?? table.byAbbreviation.get(abbr.toUpperCase());
-      ref.act = abbr;
+  for (const citation of parseCitations(query, { typed: true })) {
+    const { start, act } = citation;
+    let end = act?.end ?? citation.part?.end ?? citation.end;
+    const ref: LegalReference = { text: query.slice(start, end).trim(), start, end };
+    if (citation.article !== undefined) ref.article = citation.article;
+    if (citation.articleTo !== undefined) ref.articleTo = citation.articleTo;
+    if (citation.section !== undefined) ref.section = citation.section;
+    if (act?.kind === 'abbreviation') {
+      const resolved = table.byAbbreviation.get(act.text) ?? table.byAbbreviation.get(act.text.toUpperCase());
+      ref.act = act.text;
       if (resolved) ref.resolved = resolved;
-    } else if (title !== undefined) {
-      const found = resolveTitle(table, title);
-      const titleStart = start + m[0].lastIndexOf(title);
+    } else if (act !== undefined) {
+      // A title as written runs over the words after it: keep the longest run of its first words that is a known
+      // title; the words after it stay in `rest`.
+      const found = resolveTitle(table, act.text);
       if (found) {
         ref.act = found.title;
         ref.resolved = found.resolved;
-        end = titleStart + title.indexOf(found.title) + found.title.length;
+        end = act.start + act.text.indexOf(found.title) + found.title.length;
       } else {
-        end = titleStart;
+        end = act.start;
       }
       ref.end = end;
       ref.text = query.slice(start, end).trim().replace(/[\s,]*(?:от|на|по)?\s*$/iu, '');
     }
     references.push(ref);
   }
-  for (const m of query.matchAll(BARE_ABBREVIATION)) {
-    const start = m.index;
-    if (references.some((r) => start >= r.start && start < r.end)) continue;
-    const abbreviation = m[1]!;
-    // Alone, only a listed abbreviation or the initials of a law or code (З…, К…, 3 letters or more): ВКС, ЕС or БВП
-    // stay words.
-    if (CUSTOMARY_ABBREVIATIONS[abbreviation] === undefined && !(/^[ЗК]/u.test(abbreviation) && abbreviation.length >= 3)) continue;
-    const resolved = table.byAbbreviation.get(abbreviation);
+  for (const mention of findActAbbreviations(query)) {
+    if (references.some((r) => mention.start >= r.start && mention.start < r.end)) continue;
+    const resolved = table.byAbbreviation.get(mention.text);
     if (!resolved) continue;
-    references.push({ text: m[1]!, start, end: start + m[1]!.length, act: m[1]!, resolved });
+    references.push({ text: mention.text, start: mention.start, end: mention.end, act: mention.text, resolved });
   }
   references.sort((a, b) => a.start - b.start);
   let rest = '';

@@ -1,6 +1,6 @@
 /**
  * The catalog lookups a search makes before it is sent (spec: POST /v1/search `court_ids`, `source_types`;
- * GET /v1/catalog/courts, /source-types), through the response cache (`../catalog/cached.ts`, 24 h), so that a
+ * GET /v1/catalog/courts, /source-types), through the response cache (`../catalogs.ts`, 24 h), so that a
  * repeated search sends nothing but itself:
  * - `--court` names (`ВКС`, `РС Пловдив`, an approximate name) resolved to codes with `resolveCourt`;
  * - `--type` values checked against the source types, with a did-you-mean.
