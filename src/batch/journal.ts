@@ -233,9 +233,9 @@ export class Journal {
    * @throws the file-system error (`ENOSPC`, `EIO`): the event is then not recorded.
    */
   async record(event: NewJournalEvent): Promise<void> {
-    const full = { ...event, at: new Date(this.#now()).toISOString() } as JournalEvent;
+    const full: JournalEvent = { ...event, at: new Date(this.#now()).toISOString() };
     // `done` follows a results line already on disk, from which a rerun rebuilds it (see `reconcileWithResults` in
-    // the batch command): it need not wait for its own sync, which would add one to every item.
+    // `store.ts`): it need not wait for its own sync, which would add one to every item.
     await this.#file.append(JSON.stringify(full), { sync: full.type !== 'done' });
     applyEvent(this.progress, full);
   }

@@ -1,13 +1,15 @@
 /**
  * Texts of `pravo batch`: the problems of an input, the plan (pre-flight against the usage), the refusal, the
- * confirmation question, the progress line and the closing summary, and the JSON forms of the plan and the summary.
- * Pure functions of data; names from the input or the command line pass through `sanitizeLine`.
+ * confirmation question, the progress line and the closing summary, the JSON forms of the plan and the summary, and
+ * the `--dry-run` plan's view for the printer. Pure functions of data (the batch's own types are in
+ * `src/batch/summary.ts` and `src/batch/plan.ts`); names from the input or the command line pass through `sanitizeLine`.
  */
 import { Chalk } from 'chalk';
-import type { QuotaKind } from '../contract/types.js';
 import { BATCH_FIELDS, type LineProblem } from '../batch/input.js';
 import type { BatchMode } from '../batch/journal.js';
 import type { BatchPlan } from '../batch/plan.js';
+import type { BatchPreflight, BatchProgress, BatchSummary } from '../batch/summary.js';
+import type { View } from '../io/printer.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 import { progressBar } from './progress.js';
 import { plural } from './text.js';
@@ -98,6 +100,16 @@ export function planText(
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * The `--dry-run` plan as the printer's view (stdout): {@link planText}, the same text on a terminal and piped.
+ * `color`: stdout's colour setting, which the piped form keeps too (`FORCE_COLOR`), as the view's `tsv` is given none.
+ */
+export function planView(names: { input: string; out: string | undefined }, color: boolean): View<BatchPreflight> {
+  const text = (p: BatchPreflight, withColor: boolean): string =>
+    planText(p.plan, names, { color: withColor, interrupted: p.interrupted, usageProblem: p.usageProblem });
+  return { table: (p, options) => text(p, options.color), tsv: (p) => text(p, color) };
+}
+
 /** The overage line of the plan. */
 function overageText(plan: BatchPlan): string {
   const { allowed, available } = plan.overage;
@@ -129,21 +141,6 @@ export function confirmQuestion(plan: BatchPlan): string {
   return `Send ${plural(plan.counts.toSend + plan.counts.searchedToFinish, 'line')}, spending ${parts.join(', ')}?`;
 }
 
-/** The facts of the progress line. */
-export interface BatchProgress {
-  /** Items finished in this run (whatever became of them), and the number this run works on. */
-  finished: number;
-  total: number;
-  tally: Record<'succeeded' | 'failed' | 'interrupted' | 'unsent' | 'unfinished', number>;
-  /** Items in flight now. */
-  inFlight: number;
-  /** Time since the run began sending, in ms. */
-  elapsedMs: number;
-  mode: BatchMode;
-  /** Set while stopping. */
-  stopping?: string | undefined;
-}
-
 /**
  * `Batch [██████░░░░░░░░░░░░░░]  30% 60/200 lines · 2 failed · 2.4/s · ETA 58s`: counts, the rate since the start and
  * the time left at that rate (once one item has finished).
@@ -169,33 +166,6 @@ export function duration(ms: number): string {
   const minutes = Math.floor(seconds / 60);
   if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`;
   return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
-}
-
-/** What became of a run, for the summary. Line numbers are the input's. */
-export interface BatchSummary {
-  /** Requests in the input. */
-  total: number;
-  /** Lines written in this run without / with an error. */
-  succeeded: number;
-  failed: number;
-  /** Lines done by earlier runs (skipped), and how many of them hold an error. */
-  skipped: number;
-  skippedFailed: number;
-  /** Interrupted lines (earlier and in this run): they may have been counted; sent again only with --retry-interrupted. */
-  interrupted: number[];
-  /** Lines part done (an answer job running, a search made, documents not all retrieved): a rerun finishes them. */
-  unfinished: number[];
-  /** Lines not sent in this run (or refused without being counted): a rerun sends them. */
-  notSent: number[];
-  /** Units spent in this run per kind (a failed answer job's unit is not counted). */
-  units: Record<QuotaKind, number>;
-  /** Why the run stopped early, if it did. */
-  stop: string | undefined;
-  /** The error that stopped it, in words. */
-  stopMessage: string | undefined;
-  mode: BatchMode;
-  /** The period's end (exclusive, ISO 8601), when the usage said. */
-  periodEnd: string | undefined;
 }
 
 /** Why a batch stopped, in words, with what to do. */

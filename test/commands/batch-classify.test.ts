@@ -1,6 +1,6 @@
 /**
  * What `pravo batch` makes of each error a request can end with (`classifyFailure` and `resultError` in
- * `src/commands/batch/items.ts`): whether the line is sent again by a rerun (not counted), listed as interrupted (it
+ * `src/batch/items.ts`): whether the line is sent again by a rerun (not counted), listed as interrupted (it
  * may have been counted), or written with its error; whether the batch stops; and the exit code of a finished run
  * (`batchExitCode` in `src/commands/batch/run.ts`).
  */
@@ -28,7 +28,7 @@ import {
   errorFromResponse,
   type ApiErrorDetails,
 } from '../../src/api/errors.js';
-import { classifyFailure, resultError } from '../../src/commands/batch/items.js';
+import { classifyFailure, resultError } from '../../src/batch/items.js';
 import { batchExitCode } from '../../src/commands/batch/run.js';
 import { EXIT } from '../../src/errors/exit-codes.js';
 

@@ -1,5 +1,5 @@
 /** Fixtures of `pravo batch` tests. */
-import type { BatchSummary } from '../../src/render/batch.js';
+import type { BatchSummary } from '../../src/batch/summary.js';
 
 /** A run's summary: 10 lines, all succeeded in this run, 10 search units spent; `extra` replaces fields. */
 export function batchSummary(extra: Partial<BatchSummary> = {}): BatchSummary {

@@ -19,9 +19,8 @@ import {
   refusalText,
   summaryJson,
   summaryText,
-  type BatchProgress,
-  type BatchSummary,
 } from '../../src/render/batch.js';
+import type { BatchProgress, BatchSummary } from '../../src/batch/summary.js';
 
 const ANSI = /\x1b\[[0-9;]*m/g;
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;

@@ -1,6 +1,7 @@
 /**
  * Registration of `pravo batch` (spec: POST /v1/search, GET /v1/documents, POST /v1/answers, GET /v1/usage, Quota
- * rules): flags to options; the work is in `run.ts`, loaded when the command runs.
+ * rules): flags to options; the command is in `run.ts` and the batch's work in `src/batch/runner.ts`, both loaded when
+ * the command runs.
  */
 import type { Command } from 'commander';
 import { LIMITS } from '../../contract/limits.js';

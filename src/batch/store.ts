@@ -1,32 +1,56 @@
 /**
- * The files of a `pravo batch` with `--out`: the results (JSON Lines, appended and synced), the journal beside them
- * (`FILE.journal`, see `src/batch/journal.ts`) and the lock (`FILE.lock`), and the checks made before a rerun continues
- * them: the journal must be of the same input, mode and target, and a results file pravo did not begin is not touched.
+ * Where `pravo batch` keeps its work. With `--out`, the store: the results (JSON Lines, appended and synced), the
+ * journal beside them (`FILE.journal`, see `journal.ts`) and the lock (`FILE.lock`, `src/state/lock.ts`), and the
+ * checks made before a rerun continues them: the journal must be of the same input, mode and target, and a results
+ * file pravo did not begin is not touched. Without `--out`, a sink that writes each results line to standard output
+ * and keeps the journal's events in memory. Also the results line's JSON form (`resultJson`).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { journalPathFor, type JournalContent, type JournalHeader, type NewJournalEvent } from '../../batch/journal.js';
-import { EnvironmentError, UsageError } from '../../errors/cli.js';
-import type { Factory } from '../../factory.js';
-import { sanitizeLine } from '../../shared/sanitize.js';
-import { flagsToReach } from '../../services/targets.js';
+import { AppendFile, readLines } from './append-file.js';
+import { applyEvent, Journal, journalPathFor, readJournal, type ItemProgress, type JournalContent, type JournalHeader, type NewJournalEvent } from './journal.js';
+import { EnvironmentError, UsageError } from '../errors/cli.js';
+import type { Factory } from '../factory.js';
+import { sanitizeLine } from '../shared/sanitize.js';
+import { flagsToReach } from '../services/targets.js';
 import { RawJson, type ResultLine } from './items.js';
 
-/** What `--restart` and `--dry-run` change here. */
-export interface FileOptions {
+/** What `--restart` and `--dry-run` change when the store is opened, and where its messages go. */
+export interface StoreOptions {
   restart?: boolean;
   dryRun?: boolean;
+  /** A message for people (stderr), ending with a newline: the files `--restart` kept aside. */
+  note(text: string): void;
+}
+
+/** Where a run records its journal events and writes its results lines. */
+export interface BatchSink {
+  /**
+   * Records `event` (the journal adds its time) and applies it to the items' progress.
+   * @throws EnvironmentError when the journal cannot be written.
+   */
+  record(event: NewJournalEvent): Promise<void>;
+  /**
+   * Appends one results line, whole.
+   * @throws EnvironmentError when the results file cannot be written.
+   */
+  writeResult(line: ResultLine): Promise<void>;
 }
 
 /** The results file, its journal and its lock, for a batch with `--out`. */
-export interface BatchFiles {
+export interface BatchStore extends BatchSink {
+  /** The results file (`--out`) and the journal beside it. */
   out: string;
   journalPath: string;
+  /** What the journal held when the store was opened (empty for a new batch or after `--restart`). */
   content: JournalContent;
-  /** Opens the journal (writing its header when new) and the results file for appending. */
+  /**
+   * Opens the journal (writing `header` first when it is new) and the results file for appending; before it,
+   * {@link record} and {@link writeResult} must not be called.
+   * @throws EnvironmentError when either cannot be opened.
+   */
   openForWriting(header: JournalHeader): Promise<void>;
-  record(event: NewJournalEvent): Promise<void>;
-  writeResult(line: ResultLine): Promise<void>;
+  /** Waits for pending writes, closes the files and releases the lock. */
   close(): Promise<void>;
 }
 
@@ -36,18 +60,13 @@ export interface BatchFiles {
  * @throws UsageError (another batch's journal; a results file without a journal; another run holds the lock);
  *   EnvironmentError when the file cannot be written.
  */
-export async function openBatchFiles(factory: Factory, out: string, header: JournalHeader, options: FileOptions): Promise<BatchFiles> {
-  const [{ checkOutputFile }, { acquireBatchLock }, { readJournal, Journal }, { AppendFile }] = await Promise.all([
-    import('../../io/output-file.js'),
-    import('../../state/lock.js'),
-    import('../../batch/journal.js'),
-    import('../../batch/append-file.js'),
-  ]);
+export async function openBatchStore(factory: Factory, out: string, header: JournalHeader, options: StoreOptions): Promise<BatchStore> {
+  const [{ checkOutputFile }, { acquireBatchLock }] = await Promise.all([import('../io/output-file.js'), import('../state/lock.js')]);
   await checkOutputFile(out, '--out');
   const journalPath = journalPathFor(out);
   const lock = options.dryRun ? undefined : await acquireBatchLock(out, () => factory.clock.now());
-  let journal: import('../../batch/journal.js').Journal | undefined;
-  let results: import('../../batch/append-file.js').AppendFile | undefined;
+  let journal: Journal | undefined;
+  let results: AppendFile | undefined;
   try {
     let content = await readJournal(journalPath);
     const problem = content.header ? journalMismatch(content.header, header, out) : await strayResults(out, journalPath);
@@ -56,11 +75,11 @@ export async function openBatchFiles(factory: Factory, out: string, header: Jour
     if (options.restart && (problem !== undefined || content.header)) {
       if (!options.dryRun) {
         const moved = await moveAside(factory, [out, journalPath]);
-        factory.io.stderr.write(`--restart: ${moved.map(sanitizeLine).join(' and ')} kept; the batch begins anew.\n`);
+        options.note(`--restart: ${moved.map(sanitizeLine).join(' and ')} kept; the batch begins anew.\n`);
       }
       content = { header: undefined, progress: new Map() };
     }
-    const files: BatchFiles = {
+    const store: BatchStore = {
       out,
       journalPath,
       content,
@@ -92,7 +111,7 @@ export async function openBatchFiles(factory: Factory, out: string, header: Jour
         await lock?.release().catch(() => {});
       },
     };
-    return files;
+    return store;
   } catch (error) {
     await lock?.release().catch(() => {});
     throw error;
@@ -100,7 +119,22 @@ export async function openBatchFiles(factory: Factory, out: string, header: Jour
 }
 
 /**
- * A results line as one line of JSON. A response kept as the server's raw body (`RawJson`) is spliced in as it is when
+ * The sink of a batch without `--out`: each results line written whole, as one line of JSON, to `write` (standard
+ * output); journal events applied to `progress` in memory only (there is no journal, so nothing to resume from).
+ */
+export function streamSink(progress: Map<number, ItemProgress>, write: (text: string) => void): BatchSink {
+  return {
+    async record(event) {
+      applyEvent(progress, { ...event, at: '' });
+    },
+    async writeResult(line) {
+      write(`${resultJson(line)}\n`);
+    },
+  };
+}
+
+/**
+ * A results line as one line of JSON (no newline). A response kept as the server's raw body (`RawJson`) is spliced in as it is when
  * it holds no line break, saving a parse and a serialization of every response; else it is parsed and written compact.
  */
 export function resultJson(line: ResultLine): string {
@@ -162,18 +196,26 @@ function writeFailure(file: string, error: unknown): EnvironmentError {
   return new EnvironmentError(`Cannot write ${sanitizeLine(file)} (${code}). What is done is kept; free space or fix permissions and rerun the same command.`, { cause: error });
 }
 
+/** A line found in the results file but not marked done in the journal (see {@link reconcileWithResults}). */
+export interface RecoveredLine {
+  line: number;
+  /** Whether its results line holds no error. */
+  ok: boolean;
+}
+
 /**
  * Brings the journal in line with the results file: a line that is in the results but not marked done (the run was
- * killed between the two writes) counts as done, so it is neither sent nor written again.
- * @returns those lines, marked done in `content` and still to be written to the journal once it is open.
+ * killed between the two writes) counts as done, so it is neither sent nor written again. Lines marked done but missing
+ * from the results are reported through `note` (stderr), not sent again.
+ * @returns those lines, marked done in `store.content` and still to be written to the journal once it is open.
+ * @throws the file-system error of reading the results file (other than its absence).
  */
-export async function reconcileWithResults(factory: Factory, files: BatchFiles, content: JournalContent): Promise<Array<{ line: number; ok: boolean }>> {
-  const recovered: Array<{ line: number; ok: boolean }> = [];
+export async function reconcileWithResults(factory: Factory, store: BatchStore, note: (text: string) => void): Promise<RecoveredLine[]> {
+  const { content } = store;
+  const recovered: RecoveredLine[] = [];
   if (!content.header) return recovered;
-  const { readLines } = await import('../../batch/append-file.js');
-  const { applyEvent } = await import('../../batch/journal.js');
   const present = new Map<number, boolean>();
-  for await (const text of readLines(files.out)) {
+  for await (const text of readLines(store.out)) {
     const match = /^\{"line":(\d+),/.exec(text);
     if (!match) continue;
     const line = Number(match[1]);
@@ -193,8 +235,8 @@ export async function reconcileWithResults(factory: Factory, files: BatchFiles, 
   }
   const missing = [...content.progress.values()].filter((p) => p.done && !present.has(p.line)).map((p) => p.line);
   if (missing.length > 0) {
-    factory.io.stderr.write(
-      `Warning: ${missing.length} line(s) marked done in ${sanitizeLine(files.journalPath)} are missing from ${sanitizeLine(files.out)} (was it edited?): ` +
+    note(
+      `Warning: ${missing.length} line(s) marked done in ${sanitizeLine(store.journalPath)} are missing from ${sanitizeLine(store.out)} (was it edited?): ` +
         `lines ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}. They are not sent again; --restart begins anew.\n`,
     );
   }

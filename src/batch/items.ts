@@ -14,16 +14,17 @@ import {
   RateLimitError,
   TimeoutError,
   UnexpectedResponseError,
-} from '../../api/errors.js';
-import type { LegalResearchClient } from '../../api/client.js';
-import { isFinalAnswerJobStatus, type AnswerJob, type QuotaKind, type SearchResponse } from '../../contract/types.js';
-import { documentKey, topDocuments, type BatchMode, type ItemProgress, type NewJournalEvent, type SentWhat } from '../../batch/journal.js';
-import type { BatchItem } from '../../batch/input.js';
-import type { Factory } from '../../factory.js';
+} from '../api/errors.js';
+import type { LegalResearchClient } from '../api/client.js';
+import { isFinalAnswerJobStatus, type AnswerJob, type QuotaKind, type SearchResponse } from '../contract/types.js';
+import { documentKey, topDocuments, type BatchMode, type ItemProgress, type NewJournalEvent, type SentWhat } from './journal.js';
+import type { BatchItem } from './input.js';
+import type { ItemOutcome, StopReason } from './summary.js';
+import type { Factory } from '../factory.js';
 
 /**
  * A JSON value kept as the text the server sent (already parsed once by the client's shape check), to be written into
- * a results line as it is (see `resultJson` in `run.ts`), without parsing and serializing it again.
+ * a results line as it is (see `resultJson` in `store.ts`), without parsing and serializing it again.
  */
 export class RawJson {
   constructor(readonly text: string) {}
@@ -59,22 +60,6 @@ export interface ResultError {
   request_id?: string;
 }
 
-/** Why a batch stops starting items. */
-export type StopReason = 'quota' | 'auth' | 'rate_limited' | 'connection' | 'cancelled' | 'local';
-
-/** What became of an item in this run. */
-export type ItemOutcome =
-  /** Its line is in the results without an error. */
-  | 'succeeded'
-  /** Its line is in the results with an error (the server refused it, or its answer job failed). */
-  | 'failed'
-  /** A request was in flight when it failed in a way that may have been counted: not sent again without `--retry-interrupted`. */
-  | 'interrupted'
-  /** Its request was not counted (refused, or it never reached the server): it is sent again by a rerun. */
-  | 'unsent'
-  /** Part of it is done and recorded (its answer job exists, its search is made); a rerun finishes it. */
-  | 'unfinished';
-
 /** What an item's work needs from the run. */
 export interface ItemContext {
   factory: Factory;
@@ -84,11 +69,11 @@ export interface ItemContext {
   fetchDocs: number;
   /** Timeout of each search, job creation and retrieval, in ms. */
   timeoutMs: number;
-  /** Records a journal event durably (a no-op without a journal, when results go to stdout). */
+  /** Records a journal event: durably in the journal with `--out`; without, in memory only (see `BatchSink`). */
   record(event: NewJournalEvent): Promise<void>;
   /** Documents a line is retrieving now, by `documentKey`: another line wanting one waits its turn (see `retrieveTopDocuments`). */
   documentsInFlight: Map<string, Promise<void>>;
-  /** Appends the item's results line durably. */
+  /** Appends the item's results line: durably to `--out`, else whole to standard output. */
   writeResult(line: ResultLine): Promise<void>;
   /** Counts `delta` units (default 1; -1 for a unit given back) of `kind` spent in this run. */
   spent(kind: QuotaKind, delta?: number): void;
@@ -183,7 +168,7 @@ async function runSearchItem(ctx: ItemContext, item: BatchItem, progress: ItemPr
   // A search made by an earlier run (its response journaled) is not made again; an interrupted one is, when retried.
   if (progress.searched !== undefined && progress.inFlight?.what !== 'search') {
     raw = progress.searched;
-    const { parseSearchResponse } = await import('../../api/shapes.js');
+    const { parseSearchResponse } = await import('../api/shapes.js');
     data = parseSearchResponse(JSON.parse(raw));
   } else {
     await ctx.record({ type: 'sent', line: item.line, what: 'search' });
@@ -256,7 +241,7 @@ async function retrieveOne(
   query: { document_id: string; collection: string },
   retrievedBefore: boolean,
 ): Promise<NonNullable<ResultLine['documents']>[number] | ItemOutcome> {
-  const { retrieveDocument } = await import('../../services/documents.js');
+  const { retrieveDocument } = await import('../services/documents.js');
   const { document_id, collection } = query;
   // Journaled only when it is really sent: a document in the cache is answered from it, and spends nothing.
   let sent = false;
@@ -316,7 +301,7 @@ async function runAnswerItem(ctx: ItemContext, item: BatchItem, progress: ItemPr
   const id = jobId;
   let job: AnswerJob;
   try {
-    const { answerPollDelayMs } = await import('../../api/polling.js');
+    const { answerPollDelayMs } = await import('../api/polling.js');
     const response = await ctx.client.answers.poll(id, {
       signal: ctx.factory.signal,
       // A job created by an earlier run is checked at once; a new one on the contract's schedule.
