@@ -13,7 +13,7 @@
  *   CRLF line ends and a leading byte-order mark are accepted.
  */
 import crypto from 'node:crypto';
-import { characterLength, searchRequestProblems } from '../contract/requests.js';
+import { characterLength, SEARCH_REQUEST_FIELDS, searchRequestProblems } from '../contract/requests.js';
 import type { SearchRequest } from '../contract/types.js';
 
 /** One request of the batch. */
@@ -39,8 +39,8 @@ export interface BatchInput {
   problems: LineProblem[];
 }
 
-/** The fields a JSON line may carry: those of the search request (spec: POST /v1/search). */
-export const BATCH_FIELDS = ['query', 'source_types', 'court_ids', 'judge_name', 'date_from', 'date_to', 'max_results'] as const;
+/** The fields a JSON line may carry: those of the search request (spec: POST /v1/search), in the contract's order. */
+export const BATCH_FIELDS = SEARCH_REQUEST_FIELDS;
 
 /** Longest input line accepted, in characters: a query is at most 2000 characters; a JSON line has room for filters. */
 export const MAX_LINE_LENGTH = 16_384;

@@ -11,7 +11,7 @@ import type { Factory } from '../../factory.js';
 import { Printer, type View } from '../../io/printer.js';
 import { sanitizeLine } from '../../shared/sanitize.js';
 import { shellQuote, targetFlagWords } from '../../services/targets.js';
-import { parseTimeout } from '../../services/search/request.js';
+import { parseTimeout } from '../../services/timeout.js';
 import type { BatchSettings } from '../../batch/runner.js';
 import type { BatchSummary } from '../../batch/summary.js';
 

@@ -13,7 +13,7 @@ import { sanitizeLine } from '../../shared/sanitize.js';
 import { elementRefOf, elementsOf, isCourtDecision } from '../../legal/documents.js';
 import { findArticleCitations, referencedArticles } from '../../shared/references.js';
 import type { DocumentViewData, ElementReferences } from '../../render/document.js';
-import { parseTimeout } from '../../services/search/request.js';
+import { parseTimeout } from '../../services/timeout.js';
 import { shellQuote, targetFlagWords } from '../../services/targets.js';
 import { parseDocArgument, rankedDocument, type DocArgument } from './argument.js';
 import { otherOccurrences, parseElementRequest, selectElement, type SelectedElement } from './select.js';

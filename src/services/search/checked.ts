@@ -5,7 +5,8 @@
  */
 import type { SearchRequest } from '../../contract/types.js';
 import type { Factory } from '../../factory.js';
-import { buildSearchRequest, courtNamesOf, parseTimeout, searchUsageError, type SearchFieldOptions } from './request.js';
+import { parseTimeout } from '../timeout.js';
+import { buildSearchRequest, courtNamesOf, searchUsageError, type SearchFieldOptions } from './request.js';
 
 /**
  * The request to send (of `pravo search`, and of `pravo answer`, whose body has the same fields and rules), and

@@ -1,13 +1,12 @@
 /**
  * Pure request builders of `pravo search` (spec: POST /v1/search): command-line options to a checked request body.
- * Shared by every command that sends the search fields (search, and later answer and batch).
+ * Shared by every command that sends the search fields (search, answer).
  */
 import { ERROR_CODES } from '../../contract/errors.js';
 import { LIMITS } from '../../contract/limits.js';
 import { characterLength, isCalendarDate, searchRequestProblems } from '../../contract/requests.js';
 import { isCourtSourceType, KNOWN_SOURCE_TYPES, type SearchRequest } from '../../contract/types.js';
 import { UsageError } from '../../errors/cli.js';
-import { sanitizeLine } from '../../shared/sanitize.js';
 
 /** The search fields as commander parses them (strings, before checking). */
 export interface SearchFieldOptions {
@@ -121,18 +120,4 @@ export function searchUsageError(problems: readonly string[], options: { catalog
   // After a catalog lookup something was sent (the catalog request, unless it came from the cache): say what was not.
   if (options.catalogAsked) return new UsageError(problems.join('\n'), { unsent: options.unsent ?? 'The search was not sent.', ...code });
   return new UsageError(problems.join('\n'), code);
-}
-
-/**
- * Parses `--timeout` seconds into milliseconds; `defaultMs` when not given (60 s, the spec's reference timeout for
- * search). Shared by every command with `--timeout`.
- * @throws UsageError unless it is a number of seconds from 1 to 3600 (the bad value repeated, sanitized).
- */
-export function parseTimeout(value: string | undefined, defaultMs: number = LIMITS.searchTimeoutMs): number {
-  if (value === undefined) return defaultMs;
-  const seconds = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value.trim()) || seconds < 1 || seconds > 3600) {
-    throw new UsageError(`--timeout takes a number of seconds from 1 to 3600, not "${sanitizeLine(value)}"`);
-  }
-  return Math.round(seconds * 1000);
 }
