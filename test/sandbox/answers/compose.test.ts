@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { SearchRequest, SearchResponse, SearchResult } from '../../../src/contract/types.js';
 import {
   composeAnswer,
@@ -17,6 +17,7 @@ import { openIndex } from '../../../src/sandbox/corpus/index-db.js';
 import type { SearchIndex } from '../../../src/sandbox/storage.js';
 import { resolveCorpusInputs } from '../../../src/sandbox/corpus/inputs.js';
 import { search } from '../../../src/sandbox/search/pipeline.js';
+import { linkedDataDir } from '../../e2e/helpers.js';
 import { tempDir } from '../fixtures.js';
 import { expectWellCited, parseAnswer } from './answer-text.js';
 
@@ -189,7 +190,8 @@ describe.skipIf(!haveCorpus)('composeAnswer over ../shared/corpus', () => {
   let index: SearchIndex;
 
   beforeAll(async () => {
-    index = await openIndex({ inputs: resolveCorpusInputs([SHARED_CORPUS]), dataDir: t.dir });
+    // The shared test sandbox's index is of the same inputs: opened from a link to it, not built a second time.
+    index = await openIndex({ inputs: resolveCorpusInputs([SHARED_CORPUS]), dataDir: linkedDataDir(t.dir, inject('sandbox').dataDir) });
   }, 300_000);
 
   afterAll(() => {

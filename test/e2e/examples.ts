@@ -1,5 +1,6 @@
 /**
- * Every example pravo shows runs as written: the `$ pravo ...` lines of every command's `--help`, and the ```sh blocks
+ * The harness of the examples tests (`examples-help.test.ts`, `examples-docs.test.ts`, two files so that they run side
+ * by side): every example pravo shows runs as written: the `$ pravo ...` lines of every command's `--help`, and the ```sh blocks
  * of README.md and of the pages of docs/ (except the set-up and test commands, which `.ci/run` runs itself: they
  * reinstall node_modules).
  *
@@ -23,7 +24,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { execa } from 'execa';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import { CLI, CORPUS } from './paths.js';
 import { TEST_ANSWER_DELAY_SECONDS } from './global-setup.js';
 import { tempDir } from './helpers.js';
@@ -80,7 +81,7 @@ function exampleEnv(): Record<string, string> {
 }
 
 /** One example: the lines of a script, and where it was shown. */
-interface Example {
+export interface Example {
   where: string;
   lines: string[];
 }
@@ -92,9 +93,18 @@ function unitsOf(where: string, groups: string[][]): Example[] {
   );
 }
 
+/** What `pravo <command> --help` prints, asked once per command (the help is read for its commands and its examples). */
+const helpTexts = new Map<string, Promise<string>>();
+function helpOf(command: string[]): Promise<string> {
+  const key = command.join(' ');
+  let text = helpTexts.get(key);
+  if (!text) helpTexts.set(key, (text = execa('node', [CLI, ...command, '--help']).then((result) => result.stdout)));
+  return text;
+}
+
 /** The commands of pravo, from the `Commands:` sections of the help (without `help` itself), as argument lists. */
-async function commands(prefix: string[] = []): Promise<string[][]> {
-  const help = (await execa('node', [CLI, ...prefix, '--help'])).stdout;
+export async function commands(prefix: string[] = []): Promise<string[][]> {
+  const help = await helpOf(prefix);
   const section = help.split(/\n(?=\S)/).find((part) => part.startsWith('Commands:'));
   const names = (section ?? '')
     .split('\n')
@@ -106,9 +116,8 @@ async function commands(prefix: string[] = []): Promise<string[][]> {
 }
 
 /** The examples of one command's help: groups of consecutive `  $ ` lines. */
-async function helpExamples(command: string[]): Promise<Example[]> {
-  const help = (await execa('node', [CLI, ...command, '--help'])).stdout;
-  return unitsOf(['pravo', ...command, '--help'].join(' '), splitGroups(help));
+export async function helpExamples(command: string[]): Promise<Example[]> {
+  return unitsOf(['pravo', ...command, '--help'].join(' '), splitGroups(await helpOf(command)));
 }
 
 /** Consecutive `  $ ` lines of a help text, as groups. */
@@ -131,7 +140,7 @@ function splitGroups(help: string): string[][] {
  * The ```sh blocks of the README and of every page under docs/ (in that order, the pages by path), except the set-up
  * and test commands (marked by the comment before them); each example's `where` names its file.
  */
-function readmeExamples(): Example[] {
+export function readmeExamples(): Example[] {
   const root = path.dirname(README);
   const pages = fs
     .readdirSync(path.join(root, 'docs'), { recursive: true, encoding: 'utf8' })
@@ -151,7 +160,7 @@ function readmeExamples(): Example[] {
 }
 
 /** Runs one example as its text says (see the module comment); resolves with what a failure message needs. */
-async function runExample(example: Example): Promise<{ ok: boolean; detail: string }> {
+export async function runExample(example: Example): Promise<{ ok: boolean; detail: string }> {
   const env = exampleEnv();
   const script = example.lines.join('\n');
   const options = { cwd: work, env, extendEnv: false, reject: false, timeout: 120_000 } as const;
@@ -233,17 +242,3 @@ function killGroup(pid: number): void {
     // Already gone.
   }
 }
-
-describe('every example runs as written', async () => {
-  const examples = [...(await Promise.all((await commands()).map(helpExamples))).flat(), ...readmeExamples()];
-
-  it('there are examples in the help and in the README', () => {
-    expect(examples.filter((e) => e.where === 'README.md').length).toBeGreaterThan(10);
-    expect(examples.filter((e) => e.where !== 'README.md').length).toBeGreaterThan(20);
-  });
-
-  it.each(examples.map((example) => [`${example.where}: ${example.lines.join(' ⏎ ')}`, example] as const))('%s', async (_name, example) => {
-    const { ok, detail } = await runExample(example);
-    expect(ok, detail).toBe(true);
-  }, 150_000);
-});
