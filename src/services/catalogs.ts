@@ -1,6 +1,6 @@
 /**
  * The three catalogs (spec: GET /v1/catalog/source-types, /courts, /judges) through the response cache
- * (`../cached-get.ts`: fresh for `PRAVO_CACHE_TTL`, default 24 h; `refresh` asks the server again). `pravo catalog` and
+ * (`cached-get.ts`: fresh for `PRAVO_CACHE_TTL`, default 24 h; `refresh` asks the server again). `pravo catalog` and
  * the search filters that look values up in a catalog (`--court NAME`, `--type`, the note on an empty result) share
  * these, so one cached copy serves all of them and a hit sends nothing.
  */

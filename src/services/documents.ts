@@ -1,7 +1,8 @@
 /**
  * Document retrieval through the response cache (spec: GET /v1/documents; each retrieval spends a unit of the
- * retrieval quota), shared by `pravo doc` and `pravo answer --verify`: one cache key per (`document_id`, `collection`)
- * pair of the target, so a document either command retrieved is never retrieved again while fresh.
+ * retrieval quota), shared by `pravo doc`, `pravo answer --verify` and `pravo batch --fetch-docs`: one cache key per
+ * (`document_id`, `collection`) pair of the target, so a document any of them retrieved is never retrieved again
+ * while fresh.
  */
 import type { DocumentQuery } from '../api/resources/documents.js';
 import { PATHS } from '../contract/paths.js';
