@@ -11,7 +11,7 @@
 import type { DocumentElement, DocumentResponse, Excerpt } from '../contract/types.js';
 import { elementTextOf, excerptTextOf } from '../render/fields.js';
 import { elementsOf } from './documents.js';
-import { excerptsOf, type AnswerSource, type ResolvedAnswer } from './citations.js';
+import { excerptsOf, type AnswerSource, type ResolvedAnswer } from './answer-markers.js';
 
 /** Typographic and straight quotes: „ “ ” ‟ « » ‹ › ‘ ’ ‚ ‛ ″ ′ " '. */
 const QUOTES = /[\u201e\u201c\u201d\u201f\u00ab\u00bb\u2039\u203a\u2018\u2019\u201a\u201b\u2033\u2032"']/gu;

@@ -10,7 +10,7 @@ import { Chalk } from 'chalk';
 import type { AnswerJob } from '../contract/types.js';
 import type { View } from '../io/printer.js';
 import { sanitizeLine, sanitizeText } from '../shared/sanitize.js';
-import { answerWithCitations, resolvedAnswerOf, type AnswerSource, type Citation, type ResolvedAnswer } from '../legal/citations.js';
+import { answerWithCitations, resolvedAnswerOf, type AnswerSource, type Citation, type ResolvedAnswer } from '../legal/answer-markers.js';
 import type { CitationCheck, Verification, VerificationReport } from '../legal/verify.js';
 import { decisionFieldsOf, stringField } from './fields.js';
 import { hang, wrapText } from './text.js';

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { AnswerJob, DocumentResponse } from '../../src/contract/types.js';
-import { resolveCitations } from '../../src/legal/citations.js';
+import { resolveCitations } from '../../src/legal/answer-markers.js';
 import {
   checkCitations,
   documentKey,

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AnswerJob } from '../../src/contract/types.js';
 import { hasControlSequences } from '../../src/shared/sanitize.js';
-import { resolvedAnswerOf } from '../../src/legal/citations.js';
+import { resolvedAnswerOf } from '../../src/legal/answer-markers.js';
 import { checkCitations, documentKey, verificationReport, type RetrievedDocument } from '../../src/legal/verify.js';
 import { answerView, renderAnswerPlain, renderAnswerText, renderVerification } from '../../src/render/answer.js';
 

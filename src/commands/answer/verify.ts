@@ -32,7 +32,7 @@ export async function verifyCitations(
   options: { yes: boolean },
 ): Promise<Verification | undefined> {
   const [{ resolvedAnswerOf }, { checkCitations, documentKey, documentsToRetrieve, verificationReport }] = await Promise.all([
-    import('../../legal/citations.js'),
+    import('../../legal/answer-markers.js'),
     import('../../legal/verify.js'),
   ]);
   const sources = job.sources ?? [];

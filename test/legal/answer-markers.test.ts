@@ -1,11 +1,11 @@
 /**
- * The citation markers of an answer (`src/legal/citations.ts`): which source each `[…]` names, how they are numbered,
+ * The citation markers of an answer (`src/legal/answer-markers.ts`): which source each `[…]` names, how they are numbered,
  * which brackets stay ordinary text. Every source here is synthetic ("Синтетичен тестов закон"); the answers imitate
  * the form of the service's answers, not any real answer.
  */
 import { describe, expect, it } from 'vitest';
 import type { AnswerJob } from '../../src/contract/types.js';
-import { answerWithCitations, looksLikeIdentifier, resolveCitations, type ResolvedAnswer } from '../../src/legal/citations.js';
+import { answerWithCitations, looksLikeIdentifier, resolveCitations, type ResolvedAnswer } from '../../src/legal/answer-markers.js';
 
 type Sources = NonNullable<AnswerJob['sources']>;
 
