@@ -64,10 +64,18 @@ export class Printer {
   /** pravo's own result: with `--json` `object` as one line of JSON; else the view of `data` (default `object`). */
   async local<T>(object: unknown, view: ViewSource<T>, data?: T): Promise<void> {
     if (this.mode === 'json') {
-      this.#write(`${JSON.stringify(object)}\n`);
+      this.localIfJson(object);
       return;
     }
     await this.#view((data ?? object) as T, view);
+  }
+
+  /**
+   * With `--json`, pravo's own `object` as one line of JSON, as {@link local} prints it; otherwise nothing, for an
+   * outcome the command reports in words on stderr (a batch's summary, its refused plan).
+   */
+  localIfJson(object: unknown): void {
+    if (this.mode === 'json') this.#write(`${JSON.stringify(object)}\n`);
   }
 
   /**
@@ -75,7 +83,7 @@ export class Printer {
    * stdout; otherwise `message` for people on stderr, leaving stdout empty.
    */
   report(object: unknown, message: string): void {
-    if (this.mode === 'json') this.#write(`${JSON.stringify(object)}\n`);
+    if (this.mode === 'json') this.localIfJson(object);
     else this.note(message);
   }
 

@@ -8,7 +8,7 @@
 import { UsageError, UserCancelledError } from '../../errors/cli.js';
 import { EXIT } from '../../errors/exit-codes.js';
 import type { Factory } from '../../factory.js';
-import { Printer, type View } from '../../io/printer.js';
+import { Printer } from '../../io/printer.js';
 import { sanitizeLine } from '../../shared/sanitize.js';
 import { shellQuote, targetFlagWords } from '../../services/targets.js';
 import { parseTimeout } from '../../services/timeout.js';
@@ -62,13 +62,13 @@ export async function runBatch(factory: Factory, source: string, options: BatchO
       return EXIT.ok;
     case 'refused':
       printer.note(render.refusalText(outcome.plan));
-      await printJsonOnly(printer, { ...render.planJson(outcome.plan, outcome.interrupted), refused: true });
+      printer.localIfJson({ ...render.planJson(outcome.plan, outcome.interrupted), refused: true });
       return EXIT.quota;
     case 'ran': {
       const { summary } = outcome;
       const exitCode = batchExitCode(summary);
       printer.note(render.summaryText(summary, { ...names, rerun: rerunCommand(factory, options, names), color: factory.io.colorStderr }));
-      await printJsonOnly(printer, render.summaryJson(summary, names, exitCode));
+      printer.localIfJson(render.summaryJson(summary, names, exitCode));
       return exitCode;
     }
   }
@@ -125,14 +125,6 @@ async function confirmPlan(factory: Factory, question: string): Promise<void> {
   const { confirm } = await import('@inquirer/prompts');
   const go = await confirm({ message: question, default: true }, { input: factory.io.stdin, output: factory.io.promptOutput, signal: factory.signal });
   if (!go) throw new UserCancelledError('Nothing was sent.');
-}
-
-/** A view that shows nothing: the batch's words for people are on stderr, so stdout has data only with `--json`. */
-const NO_VIEW: View<unknown> = { table: () => '', tsv: () => '' };
-
-/** With `--json`, `object` as one line of JSON on stdout (through the printer); otherwise nothing. */
-async function printJsonOnly(printer: Printer, object: unknown): Promise<void> {
-  if (printer.mode === 'json') await printer.local(object, NO_VIEW);
 }
 
 /**
