@@ -143,9 +143,19 @@ export const ANSWER_DELAY_MAX_SECONDS = 3600;
 export function answerDelayFromEnv(env: NodeJS.ProcessEnv): number | undefined {
   const value = env.PRAVO_SANDBOX_ANSWER_DELAY?.trim();
   if (value === undefined || value === '') return undefined;
-  const seconds = Number(value);
-  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(value) || !(seconds <= ANSWER_DELAY_MAX_SECONDS)) {
-    throw new UsageError(`PRAVO_SANDBOX_ANSWER_DELAY takes a number of seconds from 0 to ${ANSWER_DELAY_MAX_SECONDS}, not "${sanitizeLine(value)}"`);
+  return decimalSetting('PRAVO_SANDBOX_ANSWER_DELAY', value, ANSWER_DELAY_MAX_SECONDS, 'a number of seconds');
+}
+
+/**
+ * A decimal setting's value (an option's, or a variable's) from 0 to `max` (digits with an optional fraction: `3`,
+ * `0.5`, `.25`; surrounding white space ignored), or undefined when not given.
+ * @throws UsageError naming the option or variable, the range and the value (sanitized).
+ */
+export function decimalSetting(name: string, value: string | undefined, max: number, what: string): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value.trim());
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(value.trim()) || !(number <= max)) {
+    throw new UsageError(`${name} takes ${what} from 0 to ${max}, not "${sanitizeLine(value)}"`);
   }
-  return seconds;
+  return number;
 }

@@ -9,7 +9,7 @@
  * nowhere.
  */
 import { normalizeBaseUrl } from '../../api/base-url.js';
-import { ANSWER_DELAY_MAX_SECONDS, answerDelayFromEnv, checkListenHost, prepareDataDir, resolveCorpus } from '../../config/sandbox.js';
+import { ANSWER_DELAY_MAX_SECONDS, answerDelayFromEnv, checkListenHost, decimalSetting, prepareDataDir, resolveCorpus } from '../../config/sandbox.js';
 import { checkSaveToProfile } from '../../config/store.js';
 import { UsageError } from '../../errors/cli.js';
 import type { Factory } from '../../factory.js';
@@ -67,9 +67,9 @@ export async function runServe(factory: Factory, options: ServeOptions): Promise
     answers: options.answersQuota,
   });
   const overage = parseOverageOption(options.overage);
-  const answerDelaySeconds = decimalOption('--answer-delay', options.answerDelay, ANSWER_DELAY_MAX_SECONDS, 'a number of seconds') ?? answerDelayFromEnv(factory.env);
-  const failureRate = decimalOption('--answer-failure-rate', options.answerFailureRate, 1, 'a probability');
-  const authCacheSeconds = decimalOption('--auth-cache-ttl', options.authCacheTtl, AUTH_CACHE_TTL_MAX_SECONDS, 'a number of seconds');
+  const answerDelaySeconds = decimalSetting('--answer-delay', options.answerDelay, ANSWER_DELAY_MAX_SECONDS, 'a number of seconds') ?? answerDelayFromEnv(factory.env);
+  const failureRate = decimalSetting('--answer-failure-rate', options.answerFailureRate, 1, 'a probability');
+  const authCacheSeconds = decimalSetting('--auth-cache-ttl', options.authCacheTtl, AUTH_CACHE_TTL_MAX_SECONDS, 'a number of seconds');
   const searchWorkers = parseSearchWorkers(options.searchWorkers);
   const profileName = options.saveToProfile === undefined ? undefined : checkSaveToProfile(options.saveToProfile);
   await checkListenHost(options.host);
@@ -226,20 +226,5 @@ export function parseSearchWorkers(value: string | undefined): number {
   return number;
 }
 
-
 /** Longest `--auth-cache-ttl`, in seconds (an hour). */
 export const AUTH_CACHE_TTL_MAX_SECONDS = 3600;
-
-/**
- * A decimal option's value from 0 to `max` (digits with an optional fraction: `3`, `0.5`, `.25`; surrounding white
- * space ignored), or undefined when not given.
- * @throws UsageError naming the option, the range and the value (sanitized).
- */
-function decimalOption(name: string, value: string | undefined, max: number, what: string): number | undefined {
-  if (value === undefined) return undefined;
-  const number = Number(value.trim());
-  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(value.trim()) || !(number <= max)) {
-    throw new UsageError(`${name} takes ${what} from 0 to ${max}, not "${sanitizeLine(value)}"`);
-  }
-  return number;
-}
