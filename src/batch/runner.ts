@@ -24,6 +24,7 @@ import type { Factory } from '../factory.js';
 import type { Indicator } from '../io/iostreams.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 import { newAnswerJobRecord, pruneAnswerJobRecords, recordAnswerJob, updateAnswerJobRecord } from '../services/answer-jobs.js';
+import { currentRunTarget } from '../services/targets.js';
 
 /** The checked options of a batch (see `pravo batch --help`). */
 export interface BatchSettings {
@@ -96,7 +97,7 @@ export async function runBatch(factory: Factory, settings: BatchSettings, hooks:
   }
   if (input.items.length === 0) throw new UsageError(`${inputName(settings.source)} holds no query: only blank lines and # comments. Nothing was sent.`);
 
-  const target = await currentRunTarget(factory);
+  const target = await journalTarget(factory);
   const header: JournalHeader = {
     type: 'batch',
     version: 1,
@@ -168,12 +169,12 @@ async function readInput(factory: Factory, source: string): Promise<string> {
   }
 }
 
-/** This run's target as the journal records it. */
-async function currentRunTarget(factory: Factory): Promise<JournalHeader['target']> {
-  const profile = (await factory.profile()).name;
-  if (factory.globals.sandbox) return { sandbox: true, profile, base_url: '' };
+/** This run's target as the journal records it: the run target, and the service's base URL (none for `--sandbox`). */
+async function journalTarget(factory: Factory): Promise<JournalHeader['target']> {
+  const target = await currentRunTarget(factory);
+  if (target.sandbox) return { ...target, base_url: '' };
   const { serviceTarget } = await import('../target.js');
-  return { sandbox: false, profile, base_url: serviceTarget(await factory.profile()).baseUrl };
+  return { ...target, base_url: serviceTarget(await factory.profile()).baseUrl };
 }
 
 /** An item this run works on, with what the journal says of it. */

@@ -11,7 +11,7 @@ import type { Factory } from '../factory.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 import type { AnswerJobRecord } from '../state/answer-jobs.js';
 import type { Target } from '../target.js';
-import { flagsToReach, shellQuote, targetFlagWords, type RunTarget } from './targets.js';
+import { currentRunTarget, flagsToReach, shellQuote, targetFlagWords } from './targets.js';
 
 /**
  * The record of a job the server has just accepted (HTTP 202): `queued`, created and checked at `now` (ms since the
@@ -69,11 +69,6 @@ export async function loadAnswerJobRecord(factory: Factory, jobId: string): Prom
 /** The command that waits for `jobId` again with this run's target flags: `pravo answer wait ID [--profile P] …`. */
 export function answerWaitCommand(factory: Factory, jobId: string): string {
   return ['pravo', 'answer', 'wait', shellQuote(jobId), ...targetFlagWords(factory.globals)].join(' ');
-}
-
-/** This run's target, to compare with a record's (`RunTarget`: `--sandbox`, and the profile it resolves to). */
-export async function currentRunTarget(factory: Factory): Promise<RunTarget> {
-  return { sandbox: factory.globals.sandbox === true, profile: (await factory.profile()).name };
 }
 
 /**

@@ -1,9 +1,11 @@
 /**
  * What is stored of a run's target (the last search's results, a recorded answer job) belongs to that target: ids of
- * the in-process sandbox mean nothing to the service, nor those of one profile to another. These pure helpers say
- * which flags reach a stored target from the current run, and quote values for the commands pravo suggests.
+ * the in-process sandbox mean nothing to the service, nor those of one profile to another. This module says what the
+ * current run's target is, which flags reach a stored target from it, and quotes values for the commands pravo
+ * suggests; all but {@link currentRunTarget} are pure.
  */
 import type { TargetOptions } from '../config/target-options.js';
+import type { Factory } from '../factory.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 
 /** Where a run sends its requests, as pravo stores it beside results and jobs. */
@@ -12,6 +14,14 @@ export interface RunTarget {
   sandbox: boolean;
   /** The profile the run resolves to (with `--sandbox` too: the one it would use without it). */
   profile: string;
+}
+
+/**
+ * This run's target, to compare with a stored one's: `--sandbox`, and the profile the run resolves to.
+ * @throws as `factory.profile()` (a config file that cannot be read).
+ */
+export async function currentRunTarget(factory: Factory): Promise<RunTarget> {
+  return { sandbox: factory.globals.sandbox === true, profile: (await factory.profile()).name };
 }
 
 /**

@@ -14,7 +14,7 @@ import { elementRefOf, elementsOf, isCourtDecision } from '../../legal/documents
 import { findArticleCitations, referencedArticles } from '../../shared/references.js';
 import type { DocumentViewData, ElementReferences } from '../../render/document.js';
 import { parseTimeout } from '../../services/timeout.js';
-import { shellQuote, targetFlagWords } from '../../services/targets.js';
+import { currentRunTarget, shellQuote, targetFlagWords } from '../../services/targets.js';
 import { parseDocArgument, rankedDocument, type DocArgument } from './argument.js';
 import { otherOccurrences, parseElementRequest, selectElement, type SelectedElement } from './select.js';
 import { plural, timeAgo } from '../../render/text.js';
@@ -98,9 +98,8 @@ export async function runDoc(factory: Factory, argument: string, options: DocOpt
 async function documentOfRank(factory: Factory, rank: number, options: DocOptions): Promise<DocumentQuery> {
   const { loadLastResults } = await import('../../state/last-results.js');
   const last = await loadLastResults(factory.env);
-  const profile = (await factory.profile()).name;
   const kept = keptFlags(options);
-  return rankedDocument(last, rank, { sandbox: factory.globals.sandbox === true, profile }, (flags) => `pravo doc ${rank}${flags}${kept}`);
+  return rankedDocument(last, rank, await currentRunTarget(factory), (flags) => `pravo doc ${rank}${flags}${kept}`);
 }
 
 /** The run's own options, for a suggested command: ` --article 45 --json`. */
