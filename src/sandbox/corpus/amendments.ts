@@ -35,7 +35,7 @@
  */
 import { compareArticleRefs, splitArticleRef } from '../../shared/article-ref.js';
 import { findArticleCitations, type ArticleCitation } from '../../shared/references.js';
-import { AMENDING_TITLE } from '../text/act-titles.js';
+import { AMENDING_TITLE } from '../../shared/act-titles.js';
 import { stem } from '../text/analysis.js';
 
 /** What a § does to an article. */

@@ -5,7 +5,7 @@
  */
 import type { SourceTypeEntry } from '../../contract/types.js';
 import type { DocumentRow, SearchIndex } from '../storage.js';
-import { AMENDING_TITLE } from '../text/act-titles.js';
+import { AMENDING_TITLE } from '../../shared/act-titles.js';
 import { analyze } from '../text/analysis.js';
 import type { ThesaurusSense } from '../text/thesaurus.js';
 

@@ -84,7 +84,11 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
     const s = stem(word);
     if (!terms.some((t) => t.stem === s)) terms.push({ stem: s, surfaces: [] });
   }
-  if (terms.length === 0 && referencePlan.pinned.size === 0) return empty;
+  if (terms.length === 0) {
+    // Nothing to search but the acts named: an act whose provision was not found (or named alone) is the answer.
+    for (const [id, first] of referencePlan.standIns) if (!referencePlan.pinned.has(id)) referencePlan.pinned.set(id, [first]);
+    if (referencePlan.pinned.size === 0) return empty;
+  }
 
   // Stages 2 and 3.
   let groups = termGroups(terms);

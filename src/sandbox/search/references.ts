@@ -15,7 +15,7 @@
  */
 import { analyze } from '../text/analysis.js';
 import type { SearchIndex } from '../storage.js';
-import { AMENDING_TITLE } from '../text/act-titles.js';
+import { AMENDING_TITLE, initials, nominative } from '../../shared/act-titles.js';
 import type { SearchMetadata } from './metadata.js';
 import { CUSTOMARY_ABBREVIATIONS } from '../../shared/act-abbreviations.js';
 import { findActAbbreviations, parseCitations } from '../../shared/citations.js';
@@ -47,21 +47,6 @@ export interface LegalReference {
   act?: string;
   /** The act resolved, when the query names one the corpus knows (by abbreviation or title). */
   resolved?: ActResolution;
-}
-
-/** Words left out of a title's initials: prepositions and conjunctions. */
-const FUNCTION_WORDS = new Set(['за', 'на', 'и', 'в', 'във', 'от', 'по', 'с', 'със', 'върху', 'срещу', 'към', 'при', 'до', 'или', 'чрез', 'относно']);
-
-/**
- * The initials of a title, as Bulgarian legal writing abbreviates acts: the first letter of each word but the
- * function words, capitalised; a hyphenated word gives a letter per part (`Данъчно-осигурителен процесуален кодекс`
- * → `ДОПК`; `Закон за обществените поръчки` → `ЗОП`; `Кодекса на труда` → `КТ`).
- */
-export function initials(title: string): string {
-  return (title.match(/[\p{L}]+/gu) ?? [])
-    .filter((w) => !FUNCTION_WORDS.has(w.toLowerCase()))
-    .map((w) => w[0]!.toUpperCase())
-    .join('');
 }
 
 /** The abbreviation table of a corpus: abbreviation (and analysed title) → resolution. */
@@ -130,15 +115,6 @@ export function abbreviationTable(metadata: SearchMetadata): AbbreviationTable {
   return table;
 }
 
-/** An amended act's title as an amending title gives it (definite forms: „Закона за …“, „Кодекса на …“), nominative. */
-function nominative(title: string): string {
-  return title
-    .trim()
-    .replace(/^Закона(?=\s|$)/u, 'Закон')
-    .replace(/^Кодекса(?=\s|$)/u, 'Кодекс')
-    .replace(/[.\s]+$/u, '');
-}
-
 /** Resolves a written-out title: the longest run of its first words whose stems are a title of the table. */
 function resolveTitle(table: AbbreviationTable, written: string): { title: string; resolved: ActResolution } | undefined {
   const words = written.trim().split(/\s+/u);
@@ -155,7 +131,8 @@ function resolveTitle(table: AbbreviationTable, written: string): { title: strin
  * searched as words). An abbreviation is taken only when the table knows it and it is written in capitals (so a
  * Bulgarian word is never taken for an act); a bare abbreviation without an article is a reference to the act. A
  * written-out title is taken up to the longest run of words that is a known title; the words after it stay in
- * `rest`. Fast: two regular expressions over the query (the shared parser's).
+ * `rest`. A query that is a known title and nothing else (`Закон за обществените поръчки`) is a reference to the act,
+ * as a bare abbreviation is. Fast: two regular expressions over the query (the shared parser's).
  */
 export function parseReferences(query: string, table: AbbreviationTable): { references: LegalReference[]; rest: string } {
   const references: LegalReference[] = [];
@@ -192,6 +169,16 @@ export function parseReferences(query: string, table: AbbreviationTable): { refe
     if (!resolved) continue;
     references.push({ text: mention.text, start: mention.start, end: mention.end, act: mention.text, resolved });
   }
+  if (references.length === 0) {
+    // A query that is a title and nothing else („Закон за обществените поръчки“) names the act, as an abbreviation
+    // alone does; a title followed by other words stays words (a question about the act's subject).
+    const written = query.trim().replace(/[.\s]+$/u, '');
+    const found = written.split(/\s+/u).length >= 2 ? resolveTitle(table, written) : undefined;
+    if (found !== undefined && found.title === written) {
+      const start = query.indexOf(written);
+      references.push({ text: written, start, end: start + written.length, act: written, resolved: found.resolved });
+    }
+  }
   references.sort((a, b) => a.start - b.start);
   let rest = '';
   let at = 0;
@@ -215,6 +202,12 @@ export interface ReferencePlan {
   words: string[];
   /** One Bulgarian sentence per reference, saying what it was resolved to, for every result's explanation. */
   notes: string[];
+  /**
+   * Per document rowid, the first element of an act the query names (held by the corpus) whose provision was not
+   * found or which was named alone („чл. 999 от ЗОП“, „ЗОП“, „Закон за обществените поръчки“): pinned only when the
+   * query has no words to search besides its references, so that the act itself is the answer instead of nothing.
+   */
+  standIns: Map<number, number>;
 }
 
 /** Score factor of an act the query names with an article (`чл. 72 от ЗОП`) or alone (`ЗОП обжалване`). */
@@ -234,7 +227,7 @@ export function planReferences(
   allowed: Uint8Array,
   index: Pick<SearchIndex, 'articleByRef' | 'articleContaining'>,
 ): ReferencePlan {
-  const plan: ReferencePlan = { boost: new Map(), pinned: new Map(), followers: new Set(), words: [], notes: [] };
+  const plan: ReferencePlan = { boost: new Map(), pinned: new Map(), followers: new Set(), words: [], notes: [], standIns: new Map() };
   for (const ref of references) {
     const numbers = [ref.article, ref.articleTo, ref.section].filter((n): n is string => n !== undefined);
     const provision = ref.article !== undefined ? 'article' : ref.section !== undefined ? 'section' : undefined;
@@ -261,6 +254,9 @@ export function planReferences(
         if (ids.length > 0) {
           plan.pinned.set(id, [...(plan.pinned.get(id) ?? []), ...ids]);
           found.push(String(id));
+        } else {
+          const first = index.articleContaining(id, '');
+          if (first !== undefined) plan.standIns.set(id, first);
         }
       }
       if (provision === undefined) plan.notes.push(`${quoted} е ${title}.`);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../../src/sandbox/text/analysis.js';
-import { initials, parseReferences, planReferences, type AbbreviationTable } from '../../../src/sandbox/search/references.js';
+import { initials } from '../../../src/shared/act-titles.js';
+import { parseReferences, planReferences, type AbbreviationTable } from '../../../src/sandbox/search/references.js';
 
 /** A table over made-up document rowids: ЗОП held (1), КТ only through an amending act (2). */
 function table(): AbbreviationTable {
@@ -69,7 +70,7 @@ describe('parseReferences', () => {
 describe('planReferences', () => {
   const index = {
     articleByRef: (doc: number, ref: string) => (doc === 1 && ref === '72' ? 172 : undefined),
-    articleContaining: (doc: number, needle: string) => (doc === 2 && needle === '' ? 20 : undefined),
+    articleContaining: (doc: number, needle: string) => (needle === '' ? doc * 10 : undefined),
   };
 
   it('pins the referenced article of an act the corpus holds and boosts the act', () => {
@@ -86,9 +87,19 @@ describe('planReferences', () => {
     expect(plan.notes[0]).toBe('„чл. 344 от КТ“: Кодекс на труда не е в корпуса, а само закони за изменението му; никой от тях не споменава чл. 344; показани са те.');
   });
 
-  it('says a missing article is missing', () => {
+  it('says a missing article is missing, and keeps the act to stand in for it when nothing else is searched', () => {
     const plan = planReferences(parseReferences('чл. 999 от ЗОП', table()).references, new Uint8Array([0, 1, 1, 1]), index);
     expect(plan.pinned.size).toBe(0);
+    expect(plan.standIns).toEqual(new Map([[1, 10]]));
     expect(plan.notes[0]).toBe('„чл. 999 от ЗОП“: Закон за обществените поръчки е в корпуса, но чл. 999 не е намерен в текста му.');
+  });
+
+  it('a query that is a title and nothing else names the act; a title with other words stays words', () => {
+    const alone = parseReferences('Закон за обществените поръчки', table());
+    expect(alone.references.map((r) => [r.act, r.resolved?.title])).toEqual([['Закон за обществените поръчки', 'Закон за обществените поръчки']]);
+    expect(alone.rest).toBe('');
+    expect(planReferences(alone.references, new Uint8Array([0, 1, 1, 1]), index).standIns).toEqual(new Map([[1, 10]]));
+    const words = parseReferences('Закон за обществените поръчки срок за обжалване', table());
+    expect(words.references).toEqual([]);
   });
 });

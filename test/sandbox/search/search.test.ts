@@ -317,6 +317,14 @@ describe.skipIf(!haveCorpus)('search on the real corpus (bg-statutes)', () => {
     expect(named.explanation).toMatch(/^„ЗОП“ е Закон за обществените поръчки\. /u);
   });
 
+  it('answers a title alone, an abbreviation alone or a provision the act lacks with the act itself', () => {
+    for (const query of ['Закон за обществените поръчки', 'ЗОП', 'чл. 999 от ЗОП']) {
+      const top = search(index, { query }).results[0]!;
+      expect(top.document_id, query).toBe('act-15520');
+    }
+    expect(search(index, { query: 'чл. 999 от ЗОП' }).results[0]!.explanation).toContain('чл. 999 не е намерен в текста му');
+  });
+
   it('says when the referenced act is in the corpus only through acts amending it, and shows those', () => {
     const response = search(index, { query: 'чл. 344, ал. 1 от КТ' });
     expect(response.results.length).toBeGreaterThan(0);

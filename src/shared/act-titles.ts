@@ -1,0 +1,39 @@
+/**
+ * What the title of a Bulgarian act says about the act: the wording of the titles of acts that only change other acts,
+ * the title's initials (how legal writing abbreviates it) and its nominative form. Read by the sandbox's corpus
+ * (`corpus/amendments.ts`, which act a § amends) and search (`search/metadata.ts`, `search/references.ts`) and by
+ * `pravo cite` (`legal/cite.ts`, which act a memo names), so it lives in this leaf folder below both. Pure.
+ */
+
+/**
+ * Titles of acts that only change other acts: "Закон за изменение (и допълнение) на …", "Закон за допълнение на …",
+ * "Закон за отмяна на …" (the corpus's most numerous kind). The first group after "на" is the amended act's title
+ * (in the definite form: "на Закона за …", "на Кодекса за …"). Case-insensitive, Unicode; matches the whole title
+ * (leading and trailing spaces allowed).
+ */
+export const AMENDING_TITLE =
+  /^\s*(?:закон|кодекс)\s+за\s+(?:изменени[ея]|допълнени[ея]|отмяна|отменяне)(?!\p{L})(?:\s+и\s+(?:изменени[ея]|допълнени[ея]))?(?:\s+на\s+(.+))?$/iu;
+
+/** Words left out of a title's initials: prepositions and conjunctions. */
+const FUNCTION_WORDS = new Set(['за', 'на', 'и', 'в', 'във', 'от', 'по', 'с', 'със', 'върху', 'срещу', 'към', 'при', 'до', 'или', 'чрез', 'относно']);
+
+/**
+ * The initials of a title, as Bulgarian legal writing abbreviates acts: the first letter of each word but the
+ * function words, capitalised; a hyphenated word gives a letter per part (`Данъчно-осигурителен процесуален кодекс`
+ * → `ДОПК`; `Закон за обществените поръчки` → `ЗОП`; `Кодекса на труда` → `КТ`).
+ */
+export function initials(title: string): string {
+  return (title.match(/[\p{L}]+/gu) ?? [])
+    .filter((w) => !FUNCTION_WORDS.has(w.toLowerCase()))
+    .map((w) => w[0]!.toUpperCase())
+    .join('');
+}
+
+/** An amended act's title as an amending title gives it (definite forms: „Закона за …“, „Кодекса на …“), nominative. */
+export function nominative(title: string): string {
+  return title
+    .trim()
+    .replace(/^Закона(?=\s|$)/u, 'Закон')
+    .replace(/^Кодекса(?=\s|$)/u, 'Кодекс')
+    .replace(/[.\s]+$/u, '');
+}
