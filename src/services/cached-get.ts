@@ -1,7 +1,8 @@
 /**
  * GET requests answered from the response cache (`state/cache.ts`) when a fresh copy is there: `pravo doc` (each
  * retrieval spends a unit of the retrieval quota, so a cached document must never be retrieved again) and
- * `pravo catalog`. The cache is keyed by the target's {@link Factory.cacheScope} (never a credential), the path and
+ * `pravo catalog`; also the searches `pravo cite` sends to find an act (keyed by the search path and the request's
+ * fields: a memo checked again spends no search; `pravo search` itself always asks). The cache is keyed by the target's {@link Factory.cacheScope} (never a credential), the path and
  * the query, so a hit neither builds a client nor starts a sandbox.
  */
 import path from 'node:path';
@@ -50,6 +51,25 @@ export async function isCached(factory: Factory, spec: Pick<CachedGetSpec<unknow
   if (spec.refresh || ttlMs === 0) return false;
   const { cache, key } = await openCache(factory, spec);
   return (await cache.get(key, ttlMs).catch(() => undefined)) !== undefined;
+}
+
+/**
+ * The body of a fresh cached copy of the request `spec` names, parsed, or `undefined` when there is none (or
+ * `PRAVO_CACHE_TTL` is 0, or the copy fails the shape check). Sends nothing: a command reads what it already has to
+ * say beforehand what its requests may spend.
+ * @throws ConfigError for a bad `PRAVO_CACHE_TTL`; as `Factory.cacheScope`.
+ */
+export async function cachedBody<T>(factory: Factory, spec: Pick<CachedGetSpec<T>, 'path' | 'query' | 'parse'>): Promise<T | undefined> {
+  const ttlMs = cacheTtlMs(factory.env);
+  if (ttlMs === 0) return undefined;
+  const { cache, key } = await openCache(factory, spec);
+  const entry = await cache.get(key, ttlMs).catch(() => undefined);
+  if (entry === undefined) return undefined;
+  try {
+    return spec.parse(JSON.parse(entry.raw));
+  } catch {
+    return undefined;
+  }
 }
 
 /** The response cache of the run's target and the key of `spec`'s request in it. */

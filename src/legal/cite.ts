@@ -1,0 +1,464 @@
+/**
+ * `pravo cite`: the citations of a memo and their verdicts (spec: POST /v1/search finds the act a citation names; GET
+ * /v1/documents, `elements`, holds its provisions). Pure functions; the service (`services/cite.ts`) searches,
+ * retrieves and hands the responses in.
+ *
+ * 1. {@link findMemoCitations}: every citation of the text, read by the shared parser (`shared/citations.ts`, running
+ *    text: articles with ал./т./буква, ranges and lists, §§ of the additional and transitional provisions, an act by
+ *    abbreviation or title, „от същия закон“), with its line and column and the act it names ({@link NamedAct}, one
+ *    per act however often it is cited).
+ * 2. {@link matchAct}: which search result is the act: a result whose title is the act's title (customary
+ *    abbreviations are expanded, other abbreviations are a title's initials; a title written in running text is read
+ *    up to the longest result title that begins it). Several acts of the same title: the newest (a later act of the
+ *    same name replaces the earlier one), unless they are acts amending another (then the citation is `ambiguous`).
+ * 3. {@link checkProvision}: whether the document has the article or § (and the ал., т. cited), and whether its text
+ *    says it is repealed („(Отм. – ДВ, бр. …)“ and nothing else).
+ */
+import type { DocumentElement, DocumentResponse } from '../contract/types.js';
+import { CUSTOMARY_ABBREVIATIONS } from '../shared/act-abbreviations.js';
+import { AMENDING_TITLE, initials, nominative } from '../shared/act-titles.js';
+import { articleRefCandidates, compareArticleRefs, splitArticleRef } from '../shared/article-ref.js';
+import { parseCitations, type Citation } from '../shared/citations.js';
+import { elementLabelOf, elementTextOf, stringField } from '../render/fields.js';
+import { elementRefOf, elementsOf } from './documents.js';
+
+/**
+ * The verdict on one citation (the `verdict` of `pravo cite --json`):
+ * - `found`: the act and the provision exist;
+ * - `no_such_provision`: the act was found, the provision (article, §, ал. or т.) is not in it;
+ * - `act_not_found`: no document of the service is the act;
+ * - `ambiguous`: the act's name fits several documents;
+ * - `repealed`: the provision's text says it is repealed („Отм.“);
+ * - `act_not_named`: the citation names no act („чл. 5“ alone, „от този закон“), so there is nothing to check it in.
+ */
+export type CiteVerdict = 'found' | 'no_such_provision' | 'act_not_found' | 'ambiguous' | 'repealed' | 'act_not_named';
+
+/** The verdicts, in the order the summary lists them. */
+export const CITE_VERDICTS: readonly CiteVerdict[] = ['found', 'no_such_provision', 'act_not_found', 'ambiguous', 'repealed', 'act_not_named'];
+
+/** An act a memo names: one per act, shared by all its citations. */
+export interface NamedAct {
+  /** Identity of the act within the memo: its title's word stems, or `abbreviation:` and an unknown abbreviation. */
+  key: string;
+  /** As the memo first wrote it: an abbreviation (`ЗОП`), or a title read up to where its name seems to end. */
+  written: string;
+  kind: 'abbreviation' | 'title';
+  /** The title in the nominative when known before asking: a customary abbreviation's, or the title as written. */
+  title?: string;
+  /**
+   * A title's words as written, up to the punctuation after it (the parser cannot tell where a title ends: „от Закона
+   * за обществените поръчки възложителят …“); `[]` for an abbreviation.
+   */
+  words: string[];
+  /** How many of `words` the title seems to have (the words after them begin the sentence's next part). */
+  titleLength: number;
+  /** What is searched to find the act (3 to 2000 characters): its title, else the abbreviation. */
+  query: string;
+}
+
+/** One citation of a memo. */
+export interface MemoCitation {
+  /** The citation as written: from its keyword („чл.“, „§“) or a list's bare number to its last detail. */
+  text: string;
+  /** 1-based line of its start. */
+  line: number;
+  /** 1-based column of its start, in characters (Unicode code points) of that line. */
+  column: number;
+  /** Offsets of `text` in the memo (UTF-16 code units), `start` inclusive, `end` exclusive. */
+  start: number;
+  end: number;
+  citation: Citation;
+  /** The act it names; absent when it names none. */
+  act?: NamedAct;
+}
+
+/** Words that end a title read in running text: verbs, pronouns and conjunctions that begin the sentence's next part. */
+const CLAUSE_WORDS = new Set([
+  'е', 'са', 'се', 'си', 'не', 'ще', 'да', 'бе', 'беше', 'бил', 'била', 'било', 'били', 'има', 'няма', 'това', 'тази', 'този',
+  'тези', 'той', 'тя', 'те', 'то', 'който', 'която', 'което', 'които', 'като', 'когато', 'ако', 'че', 'но', 'а', 'обаче',
+  'също', 'вече', 'може', 'могат', 'трябва', 'следва', 'важи', 'гласи', 'предвижда', 'урежда', 'установява', 'определя',
+  'изисква', 'допуска', 'забранява', 'дава', 'казва', 'сочи', 'посочва', 'както', 'съгласно', 'съответно', 'относно',
+  'чл', 'член', 'ал', 'т', 'вж',
+]);
+
+/** After „и“ / „или“, words that begin another reference rather than continue a title. */
+const NEW_REFERENCE = new Set(['чл', 'член', 'от', 'по', 'съгласно', 'ал', 'т', '§']);
+
+/** Words of a title as written: quotation marks and brackets dropped, split on white space. */
+function titleWords(text: string): string[] {
+  return text
+    .replace(/[„“”"«»()]/gu, ' ')
+    .split(/\s+/u)
+    .map((w) => w.replace(/[.,;:]+$/u, ''))
+    .filter((w) => w !== '');
+}
+
+/**
+ * How many of a title's words, read in running text, belong to the title: it ends before a word of
+ * {@link CLAUSE_WORDS}, a noun with the full definite article (`нотариусът`, `работодателят`: the sentence's subject),
+ * or „и“ / „или“ that begins another reference („и чл. 7“, „и Закона за …“). At least two words.
+ */
+export function titleLengthOf(words: readonly string[]): number {
+  for (let i = 2; i < words.length; i++) {
+    const word = words[i]!.toLowerCase();
+    if (CLAUSE_WORDS.has(word)) return i;
+    if (word.length >= 4 && /(?:ът|ят)$/u.test(word)) return i;
+    if (word === 'и' || word === 'или') {
+      const next = words[i + 1];
+      if (next === undefined || NEW_REFERENCE.has(next.toLowerCase()) || /^\p{Lu}/u.test(next)) return i;
+    }
+  }
+  return words.length;
+}
+
+/** A title's first word in the nominative: „Закона“ → „Закон“, „Кодекса“ → „Кодекс“, „Конституцията“ → „Конституция“. */
+function nominativeTitle(words: readonly string[]): string {
+  return nominative(words.join(' ')).replace(/^Конституцията(?=\s|$)/u, 'Конституция');
+}
+
+/** A word as compared: lower case, definite endings (`-ът`, `-та`, `-те`, `-я`, `-а`, `-и` …) taken off repeatedly. */
+function stemWord(word: string): string {
+  let w = word.toLowerCase().normalize('NFC');
+  for (let i = 0; i < 3 && w.length > 4; i++) {
+    const next = w.replace(/(?:ът|ят|та|то|те|ия|а|я|и)$/u, '');
+    if (next === w) break;
+    w = next;
+  }
+  return w;
+}
+
+/**
+ * Whether two words of titles are the same word, allowing the forms a title takes in a sentence: equal ignoring case,
+ * or both at least 4 letters long and differing only in their last two (`Закона`/`Закон`, `Гражданския`/`Граждански`,
+ * `Наказателния`/`Наказателен`, `Конституцията`/`Конституция`).
+ */
+export function sameTitleWord(a: string, b: string): boolean {
+  const x = a.toLowerCase().normalize('NFC');
+  const y = b.toLowerCase().normalize('NFC');
+  if (x === y) return true;
+  const shorter = Math.min(x.length, y.length);
+  if (shorter < 4) return false;
+  let common = 0;
+  while (common < shorter && x[common] === y[common]) common++;
+  return common >= shorter - 2 && Math.max(x.length, y.length) - common <= 3;
+}
+
+/** Key of a title: its words' stems. */
+function titleKey(title: string): string {
+  return titleWords(title).map(stemWord).join(' ');
+}
+
+/**
+ * The act of a citation as the memo writes it. `citation` is the first of the act's citations (an unknown abbreviation
+ * of two letters is searched with it, since a query has at least three characters).
+ */
+function namedAct(act: NonNullable<Citation['act']>, citation: Citation): NamedAct {
+  if (act.kind === 'abbreviation') {
+    const title = CUSTOMARY_ABBREVIATIONS[act.text];
+    if (title !== undefined) return { key: titleKey(title), written: act.text, kind: 'abbreviation', title, words: [], titleLength: 0, query: title };
+    const query = act.text.length >= 3 ? act.text : `${citation.text} ${act.text}`;
+    return { key: `abbreviation:${act.text}`, written: act.text, kind: 'abbreviation', words: [], titleLength: 0, query };
+  }
+  let words = titleWords(act.text);
+  // „Конституцията“ alone is the Constitution of the Republic.
+  if (words.length === 1 && /^конституция(?:та)?$/iu.test(words[0]!)) words = titleWords(CUSTOMARY_ABBREVIATIONS['КРБ']!);
+  const titleLength = Math.min(words.length, titleLengthOf(words));
+  const shown = words.slice(0, titleLength);
+  const title = nominativeTitle(shown);
+  return { key: titleKey(title), written: shown.join(' '), kind: 'title', title, words, titleLength, query: title.slice(0, 2000) };
+}
+
+/** Offsets of the starts of the text's lines. */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/**
+ * Every citation of a memo, in the order written, with the act each names: a citation followed by an act („чл. 72 от
+ * ЗОП“, „чл. 3 от Закона за …“; a list's citations share it), „от същия закон“ the act named last before it; none for
+ * a citation of no act („чл. 5“ alone, „от този закон“). Also the acts, once each, in the order first named.
+ */
+export function findMemoCitations(text: string): { citations: MemoCitation[]; acts: NamedAct[] } {
+  const starts = lineStarts(text);
+  const acts = new Map<string, NamedAct>();
+  const citations: MemoCitation[] = [];
+  let previous: NamedAct | undefined;
+  let lineIndex = 0;
+  for (const citation of parseCitations(text)) {
+    let act: NamedAct | undefined;
+    if (citation.act?.kind === 'previous') act = previous;
+    else if (citation.act !== undefined) {
+      const named = namedAct(citation.act, citation);
+      act = acts.get(named.key) ?? named;
+      acts.set(act.key, act);
+      previous = act;
+    }
+    while (lineIndex + 1 < starts.length && starts[lineIndex + 1]! <= citation.start) lineIndex++;
+    const column = [...text.slice(starts[lineIndex]!, citation.start)].length + 1;
+    citations.push({ text: citation.text, line: lineIndex + 1, column, start: citation.start, end: citation.end, citation, ...(act ? { act } : {}) });
+  }
+  return { citations, acts: [...acts.values()] };
+}
+
+/** A search result as `pravo cite` reads it: the pair that identifies the document, its title and date. */
+export interface ResultRef {
+  document_id: string;
+  collection: string;
+  title: string;
+  /** Publication date (`YYYY-MM-DD`), `''` when absent. */
+  date: string;
+}
+
+/** The results of a search that name a document (a `document_id`, `collection` and `title`, all strings). */
+export function resultRefsOf(results: unknown): ResultRef[] {
+  if (!Array.isArray(results)) return [];
+  return results.flatMap((result: unknown) => {
+    if (typeof result !== 'object' || result === null) return [];
+    const document_id = stringField(result, ['document_id']);
+    const collection = stringField(result, ['collection']);
+    const title = stringField(result, ['title']);
+    if (document_id === undefined || collection === undefined || title === undefined) return [];
+    return [{ document_id, collection, title: title.trim(), date: stringField(result, ['date']) ?? '' }];
+  });
+}
+
+/** Which document a named act is, from the results of its search. */
+export type ActMatch =
+  /** `others`: older acts of the same title, left aside. */
+  | { kind: 'found'; document: ResultRef; others: ResultRef[] }
+  | { kind: 'ambiguous'; candidates: ResultRef[] }
+  /** `amendedBy`: results that only amend the act (the service holds them, not the act); `nearest`: a shorter title. */
+  | { kind: 'not_found'; amendedBy: ResultRef[]; nearest?: ResultRef };
+
+/** How many words of `written` a title takes: all of the title's words, when they begin `written`; else 0. */
+function prefixLength(title: string, written: readonly string[]): number {
+  const words = titleWords(nominativeTitle(titleWords(title)));
+  if (words.length === 0 || words.length > written.length) return 0;
+  return words.every((word, i) => sameTitleWord(word, written[i]!)) ? words.length : 0;
+}
+
+/** Whether a result's title is the act (see {@link matchAct}); the number of words it takes (0: not the act). */
+function fits(act: NamedAct, title: string): number {
+  if (act.title !== undefined && act.kind === 'abbreviation') {
+    const words = titleWords(act.title);
+    const length = prefixLength(title, words);
+    return length === words.length ? length : 0;
+  }
+  if (act.kind === 'abbreviation') return initials(title) === act.written ? 1 : 0;
+  const length = prefixLength(title, act.words);
+  return length >= act.titleLength ? length : 0;
+}
+
+/**
+ * Which result is the act (see the module comment). A title read in running text is taken up to the longest result
+ * title that begins it and covers at least the words {@link titleLengthOf} kept, so „Закона за собствеността и
+ * ползването на земеделските земи“ is never taken for the Закон за собствеността. Of several results of the same title,
+ * the newest is the act (`others`, older, are left aside) unless they amend another act (`ambiguous`), or share the
+ * newest date. Several titles that fit (an abbreviation that is the initials of more than one): `ambiguous`.
+ */
+export function matchAct(act: NamedAct, results: readonly ResultRef[]): ActMatch {
+  const scored = results.map((result) => ({ result, length: fits(act, result.title) })).filter((s) => s.length > 0 && !AMENDING_TITLE.test(s.result.title));
+  const amendingOnly = (): ActMatch => {
+    const amendedBy = results.filter((result) => {
+      const amended = AMENDING_TITLE.exec(result.title)?.[1];
+      return amended !== undefined && fits(act, nominative(amended)) > 0;
+    });
+    const nearest = act.kind === 'title' ? results.find((r) => prefixLength(r.title, act.words) >= 2 && !AMENDING_TITLE.test(r.title)) : undefined;
+    return { kind: 'not_found', amendedBy, ...(nearest ? { nearest } : {}) };
+  };
+  if (scored.length === 0) {
+    // An amending act cited by its own title („§ 5 от Закона за изменение и допълнение на …“).
+    const exact = results.filter((r) => AMENDING_TITLE.test(r.title) && act.kind === 'title' && prefixLength(r.title, act.words) >= act.titleLength);
+    if (exact.length === 1) return { kind: 'found', document: exact[0]!, others: [] };
+    if (exact.length > 1) return { kind: 'ambiguous', candidates: exact };
+    return amendingOnly();
+  }
+  const longest = Math.max(...scored.map((s) => s.length));
+  const best = scored.filter((s) => s.length === longest).map((s) => s.result);
+  const titles = new Set(best.map((r) => titleKey(r.title)));
+  if (titles.size > 1) return { kind: 'ambiguous', candidates: best };
+  if (best.length === 1) return { kind: 'found', document: best[0]!, others: [] };
+  const newest = [...best].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
+  if (newest[0]!.date === '' || newest[0]!.date === newest[1]!.date) return { kind: 'ambiguous', candidates: best };
+  return { kind: 'found', document: newest[0]!, others: newest.slice(1) };
+}
+
+/** The outcome of {@link checkProvision}. */
+export interface ProvisionCheck {
+  verdict: 'found' | 'no_such_provision' | 'repealed';
+  /** The provision's ref as the document writes it (`72`, `§1`), else as cited. */
+  ref: string;
+  /** Short: the provision's label and first words, or what is missing and the nearest refs, or the repeal note. */
+  detail: string;
+}
+
+/** How many characters of a provision's text a detail quotes. */
+const FIRST_WORDS = 70;
+
+/** The text of an element without its own label at the start. */
+function bodyOf(element: DocumentElement): string {
+  const label = elementLabelOf(element);
+  const text = elementTextOf(element).trim();
+  return label !== '' && text.startsWith(label) ? text.slice(label.length).trim() : text;
+}
+
+/** A repeal note and nothing else: „(Отм. – ДВ, бр. 30 от 2006 г.)“, „(Отменен)“. */
+const REPEALED = /^\((?:отм\.|отменен[аo]?|отменена)(?:\s*[-–—,][^()]*(?:\([^()]*\)[^()]*)*)?\)\.?$/iu;
+
+/** The first words of a text, on one line, cut at a word with `…`. */
+function firstWords(text: string): string {
+  const line = text.replace(/\s+/gu, ' ').trim();
+  if ([...line].length <= FIRST_WORDS) return line;
+  const cut = [...line].slice(0, FIRST_WORDS).join('');
+  const space = cut.lastIndexOf(' ');
+  return `${(space > FIRST_WORDS / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:]+$/u, '')}…`;
+}
+
+/**
+ * The paragraphs (ал.) of an article's text, by number: `(1) …` at the start of a line or of the text, after any
+ * editorial notes („(Изм. – ДВ, бр. 100 от 1992 г.) (1) …“).
+ */
+function paragraphsOf(body: string): Map<string, string> {
+  const paragraphs = new Map<string, string>();
+  const marks = [...body.matchAll(/(?:^|\n)[ \t]*(?:\((?!\d)[^()\n]*\)[ \t]*)*\((\d+[а-я]?)\)[ \t]*/gu)];
+  marks.forEach((mark, i) => {
+    const from = mark.index + mark[0].length;
+    const to = i + 1 < marks.length ? marks[i + 1]!.index : body.length;
+    if (!paragraphs.has(mark[1]!)) paragraphs.set(mark[1]!, body.slice(from, to).trim());
+  });
+  return paragraphs;
+}
+
+/** Point (т.) N of a text: the line that begins `N.` (`3.`, `3а.`), without its number; `undefined` when none does. */
+function pointOf(text: string, point: string): string | undefined {
+  const match = new RegExp(`(?:^|\\n)[ \\t]*${point}\\.[ \\t]*([^\\n]*)`, 'u').exec(text);
+  return match?.[1];
+}
+
+/** „Nearby: 259, 260, 261; 261 articles, 1 – 261“ for a ref the document lacks. */
+function nearby(refs: readonly string[], wanted: string, section: boolean): string {
+  const distinct = [...new Set(refs.filter((r) => (section ? r.startsWith('§') : splitArticleRef(r.toLowerCase()) !== undefined)))];
+  const key = (r: string): string => (section ? r.slice(1) : r).toLowerCase();
+  const sorted = distinct.sort((a, b) => compareArticleRefs(key(a), key(b)));
+  if (sorted.length === 0) return section ? 'it has no §§' : 'it has no numbered articles';
+  let at = sorted.findIndex((r) => compareArticleRefs(key(r), key(wanted)) > 0);
+  if (at < 0) at = sorted.length;
+  const show = (r: string): string => (section ? `§ ${r.slice(1)}` : r);
+  const near = sorted.slice(Math.max(0, at - 2), at + 2).map(show);
+  const noun = section ? (sorted.length === 1 ? '§' : '§§') : sorted.length === 1 ? 'article' : 'articles';
+  return `nearest: ${near.join(', ')}; it has ${sorted.length} ${noun}, ${show(sorted[0]!)} – ${show(sorted.at(-1)!)}`;
+}
+
+/**
+ * Whether a document has the provision a citation names, and what it says (see the module comment): the article (or
+ * `§`) by its ref (case ignored, Latin lookalike letters read as Cyrillic; a range needs both ends), then the ал. and
+ * т. cited in it. `repealed` when the element's (or the cited paragraph's) text is only a repeal note. Never throws.
+ * @param label how the act is named in a detail (`Закон за обществените поръчки`).
+ */
+export function checkProvision(citation: Citation, document: DocumentResponse, label: string): ProvisionCheck {
+  const elements = elementsOf(document);
+  const refs = elements.map(elementRefOf);
+  const section = citation.article === undefined;
+  const cited = section ? `§${citation.section ?? ''}` : citation.article!;
+  const display = (ref: string): string => (section ? `§ ${ref.replace(/^§/u, '')}` : `чл. ${ref}`);
+  const find = (ref: string): number => {
+    for (const candidate of articleRefCandidates(ref.toLowerCase())) {
+      const index = refs.findIndex((r) => r.toLowerCase() === candidate);
+      if (index >= 0) return index;
+    }
+    return -1;
+  };
+  if (elements.length === 0) return { verdict: 'no_such_provision', ref: cited, detail: `the document of ${label} has no articles to look in` };
+  const index = find(cited);
+  if (index < 0) return { verdict: 'no_such_provision', ref: cited, detail: `${label} has no ${display(cited)}; ${nearby(refs, cited, section)}` };
+  const last = section ? (citation.sectionTo !== undefined ? `§${citation.sectionTo}` : undefined) : citation.articleTo;
+  if (last !== undefined && find(last) < 0) {
+    return { verdict: 'no_such_provision', ref: refs[index]!, detail: `${label} has ${display(refs[index]!)} but no ${display(last)}; ${nearby(refs, last, section)}` };
+  }
+  const element = elements[index]!;
+  const ref = refs[index]!;
+  const name = elementLabelOf(element).replace(/\.$/u, '') || display(ref);
+  const body = bodyOf(element);
+  if (REPEALED.test(body)) return { verdict: 'repealed', ref, detail: `${name} ${body}` };
+  let text = body;
+  let where = name;
+  if (citation.paragraph !== undefined) {
+    const paragraphs = paragraphsOf(body);
+    const paragraph = paragraphs.get(citation.paragraph);
+    if (paragraph === undefined) {
+      const has = [...paragraphs.keys()];
+      return {
+        verdict: 'no_such_provision',
+        ref,
+        detail: `${name} has no ал. ${citation.paragraph}${has.length > 0 ? `; its paragraphs: ${has.join(', ')}` : '; it has no numbered paragraphs'}`,
+      };
+    }
+    where = `${name}, ал. ${citation.paragraph}`;
+    if (REPEALED.test(paragraph)) return { verdict: 'repealed', ref, detail: `${where} ${paragraph}` };
+    text = paragraph;
+  }
+  if (citation.point !== undefined) {
+    const point = pointOf(text, citation.point);
+    if (point === undefined) return { verdict: 'no_such_provision', ref, detail: `${where} has no т. ${citation.point}` };
+    where = `${where}, т. ${citation.point}`;
+    text = point;
+  }
+  return { verdict: 'found', ref, detail: `${where}: ${firstWords(text.replace(EDITORIAL_NOTES, ''))}` };
+}
+
+/** Editorial notes at the start of a provision's text: „(Изм. – ДВ, бр. 100 от 1992 г.) “, „(Нова – …) “. */
+const EDITORIAL_NOTES = /^(?:\((?!\d)[^()\n]*\)\s*)+/u;
+
+/** One citation in the report: an entry of `citations` in `pravo cite --json`. */
+export interface CiteEntry {
+  /** The citation as written („чл. 72“, „§ 1, т. 5“, „чл. 344, ал. 1, т. 3“). */
+  text: string;
+  /** 1-based line and column (in characters) of its start in the memo. */
+  line: number;
+  column: number;
+  /** The act: the document's title when found, else as the memo names it; null when it names none. */
+  act: string | null;
+  /** The document the act is, when found (spec: Search result, `document_id` and `collection`). */
+  document_id: string | null;
+  collection: string | null;
+  /** The provision's ref in the document (`72`, `§1`), or as cited when not found; null when no act was found. */
+  ref: string | null;
+  verdict: CiteVerdict;
+  /** Short, in English with the memo's and the document's words quoted: what was found or why not. */
+  detail: string;
+}
+
+/** A document the citations were checked in, with the date its text is current as of. */
+export interface CitedDocument {
+  document_id: string;
+  collection: string;
+  title: string;
+  /** Publication date, `YYYY-MM-DD`, when given. */
+  date: string | null;
+  /** The date the text is current as of (sandbox: `as_of`), when given. */
+  as_of: string | null;
+  /** Whether the text is consolidated (all amendments in), when given. */
+  consolidated: boolean | null;
+}
+
+/** What `pravo cite --json` prints. */
+export interface CiteReport {
+  citations: CiteEntry[];
+  /** Documents retrieved for the check (one retrieval unit each, spec: Quota rules). */
+  documents_retrieved: number;
+  /** Documents taken from the local cache instead (no unit spent). */
+  documents_from_cache: number;
+  /** Searches sent to find the acts (each counted by the server, spec: Quota rules, 3). */
+  searches_sent: number;
+  /** Searches answered from the local cache instead. */
+  searches_from_cache: number;
+  /** The documents the citations were found in, once each, in the order first cited. */
+  documents: CitedDocument[];
+}
+
+/** Whether every citation of a report is `found` (exit 0; else 8, as a failed verification). */
+export function allFound(report: CiteReport): boolean {
+  return report.citations.every((c) => c.verdict === 'found');
+}

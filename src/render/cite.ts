@@ -1,0 +1,140 @@
+/**
+ * The view of `pravo cite` (see `services/cite.ts`, {@link CiteReport}): on a terminal the memo's lines that cite, each
+ * citation marked `[чл. 72]¹` (coloured by verdict), a table of the verdicts, the documents with the date their text is
+ * current as of, and a summary; piped, one citation per line, tab-separated: line, column, citation, verdict,
+ * document_id, ref, detail. Pure functions of the report and the memo's text. The memo's text and everything from the
+ * server (titles, provisions' words) pass through the sanitizer.
+ */
+import { Chalk } from 'chalk';
+import type { View } from '../io/printer.js';
+import { CITE_VERDICTS, type CitedDocument, type CiteReport, type CiteVerdict } from '../legal/cite.js';
+import { sanitizeLine } from '../shared/sanitize.js';
+import { textStatusOf } from './fields.js';
+import { compactTable } from './table.js';
+import { hang, plural, tsvLines, wrapText } from './text.js';
+
+/** The date a document's text is current as of, in words (`текст към 10.02.2026`), for a `found` detail. */
+function textStatusOfDocument(document: CitedDocument): string | undefined {
+  return textStatusOf({ ...(document.as_of !== null ? { as_of: document.as_of } : {}), ...(document.consolidated !== null ? { consolidated: document.consolidated } : {}) });
+}
+
+const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+
+/** `12` → `¹²`. */
+function superscript(n: number): string {
+  return [...String(n)].map((d) => SUPERSCRIPT[Number(d)]).join('');
+}
+
+/** The colour of a verdict: green found, yellow when a person must choose or name the act, red otherwise. */
+function paint(c: InstanceType<typeof Chalk>, verdict: CiteVerdict): (text: string) => string {
+  if (verdict === 'found') return c.green;
+  if (verdict === 'ambiguous' || verdict === 'act_not_named') return c.yellow;
+  return c.red;
+}
+
+/** Options of {@link renderCiteText}. */
+export interface CiteTextOptions {
+  /** Terminal width in columns (at least 60 used). */
+  width: number;
+  color: boolean;
+}
+
+/**
+ * The terminal form: the memo's lines that cite (line number, then the line wrapped, each citation marked with its
+ * number in the table), the verdicts table, the documents checked with their text's date, and a summary line.
+ */
+export function renderCiteText(report: CiteReport, memo: string, options: CiteTextOptions): string {
+  const c = new Chalk({ level: options.color ? 1 : 0 });
+  const width = Math.max(60, options.width);
+  const out: string[] = [];
+  if (report.citations.length === 0) return 'No citations found.\n';
+
+  // The memo's lines, marked.
+  const lines = memo.split(/\r?\n/u);
+  const byLine = new Map<number, Array<{ number: number; column: number; text: string; verdict: CiteVerdict }>>();
+  report.citations.forEach((citation, i) => {
+    const list = byLine.get(citation.line) ?? [];
+    list.push({ number: i + 1, column: citation.column, text: citation.text, verdict: citation.verdict });
+    byLine.set(citation.line, list);
+  });
+  const gutter = String(lines.length).length + 2;
+  for (const [lineNumber, marks] of [...byLine.entries()].sort((a, b) => a[0] - b[0])) {
+    const chars = [...(lines[lineNumber - 1] ?? '')];
+    let marked = '';
+    let at = 0;
+    const paints = new Map<string, (t: string) => string>();
+    for (const mark of [...marks].sort((a, b) => a.column - b.column)) {
+      const from = mark.column - 1;
+      const length = [...mark.text].length;
+      if (from < at) continue;
+      marked += chars.slice(at, from).join('');
+      const token = `[${chars.slice(from, from + length).join('')}]${superscript(mark.number)}`;
+      paints.set(sanitizeLine(token), paint(c, mark.verdict));
+      marked += token;
+      at = from + length;
+    }
+    marked += chars.slice(at).join('');
+    const rows = wrapText(marked, width - gutter).map((row) => {
+      let painted = row;
+      for (const [token, color] of paints) if (painted.includes(token)) painted = painted.split(token).join(color(token));
+      return painted;
+    });
+    out.push(...hang(c.dim(String(lineNumber).padStart(gutter - 2) + '  '), gutter, rows));
+  }
+  out.push('');
+
+  // The verdicts.
+  // Borders take 6 columns; #, Line:Col and Verdict their fixed widths; the citation a third of the rest.
+  const rest = Math.max(40, width - 6 - 4 - 10 - 19);
+  const citationWidth = Math.max(14, Math.floor(rest / 3));
+  const table = compactTable(c, ['#', 'Line:Col', 'Citation', 'Verdict', 'Detail'], [4, 10, citationWidth, 19, rest - citationWidth], ['right', 'left', 'left', 'left', 'left'], options.color);
+  report.citations.forEach((citation, i) => {
+    table.push([
+      String(i + 1),
+      `${citation.line}:${citation.column}`,
+      citation.act === null ? sanitizeLine(citation.text) : `${sanitizeLine(citation.text)}\n${c.dim(sanitizeLine(citation.act))}`,
+      paint(c, citation.verdict)(citation.verdict),
+      sanitizeLine(citation.detail),
+    ]);
+  });
+  out.push(table.toString(), '');
+
+  if (report.documents.length > 0) {
+    out.push(c.bold('Checked in:'));
+    for (const document of report.documents) {
+      const status = textStatusOfDocument(document) ?? (document.date ? `published ${document.date}` : 'its date is not given');
+      out.push(...hang('  ', 2, wrapText(`${document.title || document.document_id} (${document.document_id}): ${status}`, width - 2)));
+    }
+    out.push('');
+  }
+
+  const counts = CITE_VERDICTS.map((verdict) => [verdict, report.citations.filter((x) => x.verdict === verdict).length] as const).filter(([, n]) => n > 0);
+  const found = report.citations.filter((x) => x.verdict === 'found').length;
+  const summary =
+    found === report.citations.length
+      ? c.green(`All ${plural(report.citations.length, 'citation')} found.`)
+      : `${found} of ${plural(report.citations.length, 'citation')} found; ${counts
+          .filter(([verdict]) => verdict !== 'found')
+          .map(([verdict, n]) => `${n} ${verdict}`)
+          .join(', ')}.`;
+  out.push(...wrapText(summary, width));
+  const spent =
+    `${plural(report.searches_sent, 'search', 'searches')} sent, ${report.searches_from_cache} from the cache; ` +
+    `${plural(report.documents_retrieved, 'document')} retrieved, ${report.documents_from_cache} from the cache.`;
+  out.push(...wrapText(spent, width).map((line) => c.dim(line)));
+  return `${out.join('\n')}\n`;
+}
+
+/** The piped form: one line per citation: line, column, citation, verdict, document_id, ref, detail. */
+export function renderCiteTsv(report: CiteReport): string {
+  return tsvLines(report.citations.map((c) => [c.line, c.column, c.text, c.verdict, c.document_id, c.ref, c.detail]));
+}
+
+/** The view of a report of the memo `memo`. */
+export function citeView(memo: string): View<CiteReport> {
+  return {
+    table: (report, options) => renderCiteText(report, memo, options),
+    tsv: renderCiteTsv,
+    page: true,
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * The reading and the verdicts of `pravo cite` (`src/legal/cite.ts`), on synthetic memos and documents: every title says
+ * it is test data („тестов“), every text is made up and is not legal content.
+ */
+import { describe, expect, it } from 'vitest';
+import type { DocumentResponse } from '../../src/contract/types.js';
+import { checkProvision, findMemoCitations, matchAct, sameTitleWord, titleLengthOf, type NamedAct, type ResultRef } from '../../src/legal/cite.js';
+import { parseCitations } from '../../src/shared/citations.js';
+
+/** The one act a memo names. */
+function actOf(memo: string): NamedAct {
+  const { acts } = findMemoCitations(memo);
+  expect(acts).toHaveLength(1);
+  return acts[0]!;
+}
+
+const result = (document_id: string, title: string, date = '2020-01-01'): ResultRef => ({ document_id, collection: 'c_test', title, date });
+
+/** A synthetic statute whose elements are given as [ref, text] (labels `Чл. N.` / `§ N.`, texts without them). */
+function statute(elements: Array<[string, string]>): DocumentResponse {
+  return {
+    document_id: 'test-act',
+    collection: 'c_test',
+    title: 'Закон за тестовите уведомления',
+    elements: elements.map(([ref, text]) => ({ excerpt_id: `test-act:${ref}`, ref, label: ref.startsWith('§') ? `§ ${ref.slice(1)}.` : `Чл. ${ref}.`, text })),
+  };
+}
+
+/** The one citation of a text. */
+function citation(text: string) {
+  const [first] = parseCitations(text);
+  return first!;
+}
+
+describe('reading a memo', () => {
+  it('gives each citation its line, its column in characters, and the act it names', () => {
+    const memo = 'Заглавие 𝔸\nСъгласно чл. 7 от ЗТУ и чл. 9 от същия закон.\n\n𝔸 Вж. чл. 3, ал. 2 от Закона за тестовите уведомления срокът тече.';
+    const { citations, acts } = findMemoCitations(memo);
+    expect(citations.map((c) => [c.text, c.line, c.column, c.act?.written])).toEqual([
+      ['чл. 7', 2, 10, 'ЗТУ'],
+      ['чл. 9', 2, 25, 'ЗТУ'],
+      // The astral 𝔸 is one character (two UTF-16 units).
+      ['чл. 3, ал. 2', 4, 7, 'Закона за тестовите уведомления'],
+    ]);
+    expect(acts.map((a) => a.query)).toEqual(['ЗТУ', 'Закон за тестовите уведомления']);
+  });
+
+  it('reads a title up to where the sentence goes on, and names one act once however it is written', () => {
+    expect(actOf('чл. 1 от Закона за тестовите уведомления нотариусът удостоверява').written).toBe('Закона за тестовите уведомления');
+    expect(actOf('чл. 1 от Закона за тестовите уведомления това е така').written).toBe('Закона за тестовите уведомления');
+    expect(actOf('чл. 1 от Закона за тестовите уведомления и регистри').written).toBe('Закона за тестовите уведомления и регистри');
+    const { acts } = findMemoCitations('чл. 1 от Закона за обществените поръчки и чл. 2 от ЗОП');
+    expect(acts).toHaveLength(1);
+    expect(acts[0]!.title).toBe('Закон за обществените поръчки');
+  });
+
+  it('titleLengthOf stops at a clause word, a subject with the full article, and „и“ before another reference', () => {
+    const words = (text: string) => text.split(' ');
+    expect(titleLengthOf(words('Закона за тестовите срокове важи'))).toBe(4);
+    expect(titleLengthOf(words('Закона за тестовите срокове работодателят'))).toBe(4);
+    expect(titleLengthOf(words('Закона за тестовите срокове и чл'))).toBe(4);
+    expect(titleLengthOf(words('Закона за тестовите срокове и Закона'))).toBe(4);
+    expect(titleLengthOf(words('Закона за тестовите срокове и такси'))).toBe(6);
+  });
+
+  it('a citation of no act has none; „от същия закон“ with nothing named before it has none', () => {
+    const { citations } = findMemoCitations('Само чл. 5 и после чл. 6 от същия закон.');
+    expect(citations.map((c) => c.act)).toEqual([undefined, undefined]);
+  });
+
+  it('sameTitleWord allows the forms a title takes in a sentence, not other words', () => {
+    expect(sameTitleWord('Закона', 'Закон')).toBe(true);
+    expect(sameTitleWord('Гражданския', 'Граждански')).toBe(true);
+    expect(sameTitleWord('Наказателния', 'Наказателен')).toBe(true);
+    expect(sameTitleWord('за', 'на')).toBe(false);
+    expect(sameTitleWord('собствеността', 'собственост')).toBe(true);
+    expect(sameTitleWord('срокове', 'сроковете')).toBe(true);
+    expect(sameTitleWord('такси', 'тестове')).toBe(false);
+  });
+});
+
+describe('which result is the act', () => {
+  it('the result of the same title; of several, the newest, with the older ones named', () => {
+    const act = actOf('чл. 1 от Закона за тестовите срокове');
+    const match = matchAct(act, [
+      result('old', 'Закон за тестовите срокове', '2004-04-06'),
+      result('amending', 'Закон за изменение на Закона за тестовите срокове', '2021-01-01'),
+      result('new', 'Закон за тестовите срокове', '2015-08-12'),
+      result('other', 'Закон за тестовите такси', '2022-01-01'),
+    ]);
+    expect(match).toMatchObject({ kind: 'found', document: { document_id: 'new' }, others: [{ document_id: 'old' }] });
+  });
+
+  it('never a shorter title for a longer one: the act is not found, the shorter title is named', () => {
+    const act = actOf('чл. 1 от Закона за тестовите срокове и такси на общините');
+    const match = matchAct(act, [result('short', 'Закон за тестовите срокове')]);
+    expect(match).toMatchObject({ kind: 'not_found', nearest: { document_id: 'short' } });
+    const longer = matchAct(act, [result('short', 'Закон за тестовите срокове'), result('long', 'Закон за тестовите срокове и такси на общините')]);
+    expect(longer).toMatchObject({ kind: 'found', document: { document_id: 'long' } });
+  });
+
+  it('an act the service holds only amendments of is not found, and its amending acts are named', () => {
+    const act = actOf('чл. 25 от Закона за тестовите нотариуси нотариусът');
+    const match = matchAct(act, [result('a1', 'Закон за изменение и допълнение на Закона за тестовите нотариуси'), result('x', 'Закон за тестовите такси')]);
+    expect(match).toMatchObject({ kind: 'not_found', amendedBy: [{ document_id: 'a1' }] });
+  });
+
+  it('ambiguous: initials that fit two titles, two acts of one title and one date, two amending acts of one title', () => {
+    const byInitials = matchAct(actOf('чл. 1 ЗТР'), [result('r1', 'Закон за тестовите регистри'), result('r2', 'Закон за тестовите разходи')]);
+    expect(byInitials).toMatchObject({ kind: 'ambiguous', candidates: [{ document_id: 'r1' }, { document_id: 'r2' }] });
+    const sameDate = matchAct(actOf('чл. 1 от Закона за тестовите регистри'), [result('r1', 'Закон за тестовите регистри'), result('r3', 'Закон за тестовите регистри')]);
+    expect(sameDate.kind).toBe('ambiguous');
+    const amending = matchAct(actOf('§ 2 от Закона за изменение на Закона за тестовите регистри'), [
+      result('z1', 'Закон за изменение на Закона за тестовите регистри', '2010-01-01'),
+      result('z2', 'Закон за изменение на Закона за тестовите регистри', '2012-01-01'),
+    ]);
+    expect(amending.kind).toBe('ambiguous');
+  });
+
+  it('a customary abbreviation is its title, whole: ЗОП is not the Закон за обществените поръчки в отбраната', () => {
+    const act = actOf('чл. 72 от ЗОП');
+    expect(matchAct(act, [result('x', 'Закон за обществените поръчки в отбраната (тестов)')]).kind).toBe('not_found');
+  });
+});
+
+describe('the provision in the document', () => {
+  const document = statute([
+    ['1', '(Изм. – ДВ, бр. 1 от 2001 г.) (1) Тестов текст на първа алинея.\n1. първа точка;\n3. трета точка.\n(2) (Отм. – ДВ, бр. 2 от 2002 г.)\n(3) (Отм., предишна ал. 4 – ДВ, бр. 2 от 2002 г.) Тестов текст, преномериран.'],
+    ['2', '(Отм. – ДВ, бр. 3 от 2003 г.)'],
+    ['45а', 'Тестов член с буква.'],
+    ['46', 'Тестов член.'],
+    ['§1', 'Тестов параграф:\n1. „Тестов термин“ е пример.'],
+  ]);
+  const check = (text: string) => checkProvision(citation(text), document, 'Закон за тестовите уведомления');
+
+  it('found: the label, the ал. and т. cited, and the first words (editorial notes left out)', () => {
+    expect(check('чл. 1, ал. 1, т. 3')).toEqual({ verdict: 'found', ref: '1', detail: 'Чл. 1, ал. 1, т. 3: трета точка.' });
+    expect(check('чл. 1')).toMatchObject({ verdict: 'found', detail: 'Чл. 1: (1) Тестов текст на първа алинея. 1. първа точка; 3. трета точка. (2)…' });
+    expect(check('§ 1, т. 1 от ДР')).toMatchObject({ verdict: 'found', ref: '§1' });
+    expect(check('чл. 45а')).toMatchObject({ verdict: 'found', ref: '45а' });
+    expect(check('чл. 45а – 46')).toMatchObject({ verdict: 'found' });
+  });
+
+  it('repealed: an article or a paragraph that is only a repeal note; a renumbered paragraph is not', () => {
+    expect(check('чл. 2')).toEqual({ verdict: 'repealed', ref: '2', detail: 'Чл. 2 (Отм. – ДВ, бр. 3 от 2003 г.)' });
+    expect(check('чл. 1, ал. 2')).toMatchObject({ verdict: 'repealed', detail: 'Чл. 1, ал. 2 (Отм. – ДВ, бр. 2 от 2002 г.)' });
+    expect(check('чл. 1, ал. 3')).toMatchObject({ verdict: 'found' });
+  });
+
+  it('no_such_provision: a missing article with the nearest refs, a missing ал., т. or end of a range', () => {
+    expect(check('чл. 47')).toEqual({
+      verdict: 'no_such_provision',
+      ref: '47',
+      detail: 'Закон за тестовите уведомления has no чл. 47; nearest: 45а, 46; it has 4 articles, 1 – 46',
+    });
+    expect(check('чл. 1, ал. 9')).toMatchObject({ verdict: 'no_such_provision', detail: 'Чл. 1 has no ал. 9; its paragraphs: 1, 2, 3' });
+    expect(check('чл. 1, ал. 1, т. 2')).toMatchObject({ verdict: 'no_such_provision', detail: 'Чл. 1, ал. 1 has no т. 2' });
+    expect(check('чл. 46 – 48')).toMatchObject({ verdict: 'no_such_provision', detail: expect.stringContaining('has чл. 46 but no чл. 48') });
+    expect(check('§ 7 от ДР')).toMatchObject({ verdict: 'no_such_provision', detail: expect.stringContaining('has no § 7; nearest: § 1') });
+  });
+});
