@@ -16,7 +16,7 @@
  */
 import type { DocumentElement, DocumentResponse } from '../contract/types.js';
 import { CUSTOMARY_ABBREVIATIONS } from '../shared/act-abbreviations.js';
-import { AMENDING_TITLE, initials, nominative } from '../shared/act-titles.js';
+import { AMENDING_TITLE, initials, nominative, sameTitleWord } from '../shared/act-titles.js';
 import { articleRefCandidates, compareArticleRefs, splitArticleRef } from '../shared/article-ref.js';
 import { parseCitations, type Citation } from '../shared/citations.js';
 import { elementLabelOf, elementTextOf, stringField } from '../render/fields.js';
@@ -125,22 +125,6 @@ function stemWord(word: string): string {
     w = next;
   }
   return w;
-}
-
-/**
- * Whether two words of titles are the same word, allowing the forms a title takes in a sentence: equal ignoring case,
- * or both at least 4 letters long and differing only in their last two (`Закона`/`Закон`, `Гражданския`/`Граждански`,
- * `Наказателния`/`Наказателен`, `Конституцията`/`Конституция`).
- */
-export function sameTitleWord(a: string, b: string): boolean {
-  const x = a.toLowerCase().normalize('NFC');
-  const y = b.toLowerCase().normalize('NFC');
-  if (x === y) return true;
-  const shorter = Math.min(x.length, y.length);
-  if (shorter < 4) return false;
-  let common = 0;
-  while (common < shorter && x[common] === y[common]) common++;
-  return common >= shorter - 2 && Math.max(x.length, y.length) - common <= 3;
 }
 
 /** Key of a title: its words' stems. */

@@ -29,11 +29,32 @@ export function initials(title: string): string {
     .join('');
 }
 
-/** An amended act's title as an amending title gives it (definite forms: „Закона за …“, „Кодекса на …“), nominative. */
+/**
+ * An amended act's title as an amending title gives it (definite forms: „Закона за …“, „Кодекса на …“), nominative.
+ * An adjective that begins a title keeps its definite form („Семейния кодекс“): compare such titles with
+ * {@link sameTitleWord}.
+ */
 export function nominative(title: string): string {
   return title
     .trim()
     .replace(/^Закона(?=\s|$)/u, 'Закон')
     .replace(/^Кодекса(?=\s|$)/u, 'Кодекс')
     .replace(/[.\s]+$/u, '');
+}
+
+/**
+ * Whether two words of titles are the same word, allowing the forms a title takes in a sentence: equal ignoring case,
+ * or both at least 4 letters long, the shorter differing in at most its last two and the longer in at most its last
+ * four (`Закона`/`Закон`, `Гражданския`/`Граждански`, `Наказателния`/`Наказателен`, `Семейния`/`Семеен`,
+ * `Конституцията`/`Конституция`).
+ */
+export function sameTitleWord(a: string, b: string): boolean {
+  const x = a.toLowerCase().normalize('NFC');
+  const y = b.toLowerCase().normalize('NFC');
+  if (x === y) return true;
+  const shorter = Math.min(x.length, y.length);
+  if (shorter < 4) return false;
+  let common = 0;
+  while (common < shorter && x[common] === y[common]) common++;
+  return common >= shorter - 2 && Math.max(x.length, y.length) - common <= 4;
 }

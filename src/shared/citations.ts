@@ -39,7 +39,8 @@
  *   those words written out (`от допълнителните разпоредби`; `ДПЗР` is not among them, it reads as the act);
  * - the act, after `от`, `на`, `по` or directly: an abbreviation in capitals (`КТ`, `ЗЗД`, `ЗЗДискр`) or a title
  *   (`Закона за …`, `Кодекса на …`, `Конституцията на …`) running over the words that follow; which of those words
- *   belong to the title only a list of titles can tell (the sandbox keeps the longest run that is a title it knows).
+ *   belong to the title only a list of titles can tell (the sandbox keeps the longest run that is a title it knows),
+ *   or a code or law named by its adjective (`Семейния кодекс`, `гражданския процесуален кодекс`);
  * An abbreviation written alone („ЗОП обжалване“) is not a citation: see {@link findActAbbreviations}.
  *
  * The two readings differ where typed queries and drafted text differ (a query „чл 5 ал 1“ has no dots; drafted text
@@ -206,6 +207,11 @@ const ABBREVIATION_TYPED = String.raw`\p{Lu}{2,}[\p{Ll}]{0,5}`;
 /** An act's title: „Закон(а) за …“, „Кодекс(а) на …“, „Конституцията на …“, over the words that follow. */
 const TITLE = String.raw`(?:[Зз]акона?|[Кк]одекса?|[Кк]онституцията)\s+(?:за|на)\s+[\p{L}\s-]+`;
 const TITLE_AT = new RegExp(TITLE, 'uy');
+/**
+ * Typed: a code or law named by its adjective, as running text reads it ({@link NAMED_CODE_AT}), in any case
+ * („Семейния кодекс“, „гражданския процесуален кодекс“, „Търговския закон“).
+ */
+const NAMED_CODE_TYPED = String.raw`\p{L}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,3}?\s+(?:[Кк]одекс|[Зз]акон)а?(?!\p{L})`;
 /** Running text: a code or law named by its adjective („Гражданския процесуален кодекс“, „Търговския закон“). */
 const NAMED_CODE_AT = /\p{Lu}[\p{Ll}-]*(?:[ \u00a0]+\p{Ll}[\p{Ll}-]*){0,3}?[ \u00a0]+(?:кодекс|закон)а?(?!\p{L})/uy;
 /** Running text: an act of the European Union („Регламент (ЕС) № 1234/2013“, „Директива (ЕС) 2019/1937“). */
@@ -228,7 +234,7 @@ const SECTION_TYPED =
   String.raw`(?:\s*(?:от|на)\s+(?<part>${PROVISIONS_TYPED}))?`;
 /** Typed: a citation, then optionally the act after „от“ / „на“ / „по“ or directly. */
 const REFERENCE_TYPED = new RegExp(
-  String.raw`(?<![\p{L}\p{N}])(?:${ARTICLE_TYPED}|${SECTION_TYPED})(?:\s*,?\s*(?:(?:от|на|по)\s+)?(?:(?<abbreviation>${ABBREVIATION_TYPED})(?![\p{L}\p{N}])|(?<title>${TITLE})))?`,
+  String.raw`(?<![\p{L}\p{N}])(?:${ARTICLE_TYPED}|${SECTION_TYPED})(?:\s*,?\s*(?:(?:от|на|по)\s+)?(?:(?<abbreviation>${ABBREVIATION_TYPED})(?![\p{L}\p{N}])|(?<title>${TITLE}|${NAMED_CODE_TYPED})))?`,
   'gud',
 );
 /** An abbreviation in capitals written alone. */

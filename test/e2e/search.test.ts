@@ -30,6 +30,17 @@ describe('pravo search against the sandbox', () => {
     expect(first[7]).toMatch(/^Чл\. \d+/);
   });
 
+  it('takes the act a lawyer names, by its adjective or its title alone: the act first, at the article', async () => {
+    for (const [query, title, label] of [
+      ['чл. 49 от Семейния кодекс', 'Семеен кодекс', 'Чл. 49.'],
+      ['чл. 124 от гражданския процесуален кодекс', 'Граждански процесуален кодекс', 'Чл. 124.'],
+      ['Закон за ограничаване на плащанията в брой', 'Закон за ограничаване на плащанията в брой', 'Чл. 1.'],
+    ]) {
+      const first = (await pravo(['search', '-n', '3', query!], { env: env() })).stdout.split('\n')[0]!.split('\t');
+      expect([first[6], first[7]!.split('; ')[0]], query).toEqual([title, label]);
+    }
+  });
+
   it('prints one tab-separated line per result when piped, with no colour and no spinner', async () => {
     const result = await pravo(['search', '-n', '5', 'обществени поръчки обжалване'], { env: env() });
     expect(result.exitCode).toBe(0);

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DocumentResponse } from '../../src/contract/types.js';
-import { checkProvision, findMemoCitations, matchAct, sameTitleWord, titleLengthOf, type NamedAct, type ResultRef } from '../../src/legal/cite.js';
+import { checkProvision, findMemoCitations, matchAct, titleLengthOf, type NamedAct, type ResultRef } from '../../src/legal/cite.js';
+import { sameTitleWord } from '../../src/shared/act-titles.js';
 import { parseCitations } from '../../src/shared/citations.js';
 
 /** The one act a memo names. */
@@ -72,6 +73,7 @@ describe('reading a memo', () => {
     expect(sameTitleWord('Закона', 'Закон')).toBe(true);
     expect(sameTitleWord('Гражданския', 'Граждански')).toBe(true);
     expect(sameTitleWord('Наказателния', 'Наказателен')).toBe(true);
+    expect(sameTitleWord('Семейния', 'Семеен')).toBe(true);
     expect(sameTitleWord('за', 'на')).toBe(false);
     expect(sameTitleWord('собствеността', 'собственост')).toBe(true);
     expect(sameTitleWord('срокове', 'сроковете')).toBe(true);

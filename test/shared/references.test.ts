@@ -241,6 +241,14 @@ describe('parseCitations: typed', () => {
     expect(citation!.act).toEqual({ kind: 'title', text: 'Закона за измислените неща срок', start: 9, end: 40 });
   });
 
+  it('reads a code or law named by its adjective, in any case, ending at кодекс / закон', () => {
+    const acts = ['чл. 49 от Семейния кодекс', 'чл. 124 гражданския процесуален кодекс срок', 'чл. 286 от Търговския закон'].map(
+      (query) => parseCitations(query, { typed: true })[0]!.act?.text,
+    );
+    expect(acts).toEqual(['Семейния кодекс', 'гражданския процесуален кодекс', 'Търговския закон']);
+    expect(parseCitations('чл. 5 срок за обжалване', { typed: true })[0]!.act).toBeUndefined();
+  });
+
   it('reads no ordinary word as a citation', () => {
     for (const query of ['член на семейството', 'срок за обжалване', '3 години']) expect(parseCitations(query, { typed: true }), query).toEqual([]);
   });

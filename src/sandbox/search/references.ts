@@ -15,7 +15,7 @@
  */
 import { analyze } from '../text/analysis.js';
 import type { SearchIndex } from '../storage.js';
-import { AMENDING_TITLE, initials, nominative } from '../../shared/act-titles.js';
+import { AMENDING_TITLE, initials, nominative, sameTitleWord } from '../../shared/act-titles.js';
 import type { SearchMetadata } from './metadata.js';
 import { CUSTOMARY_ABBREVIATIONS } from '../../shared/act-abbreviations.js';
 import { findActAbbreviations, parseCitations } from '../../shared/citations.js';
@@ -92,9 +92,23 @@ export function abbreviationTable(metadata: SearchMetadata): AbbreviationTable {
       e.amending.push(meta.id);
     }
   }
+  // An amended title whose first word is an adjective in the definite form („на Семейния кодекс“) is not the held
+  // act's title word for word („Семеен кодекс“): such an entry joins the held act's.
+  const held = [...byTitleStems.values()].filter((e) => e.primary.length > 0);
+  for (const [key, e] of byTitleStems) {
+    if (e.primary.length > 0) continue;
+    const words = e.title.split(/\s+/u);
+    const same = held.find((h) => {
+      const heldWords = h.title.split(/\s+/u);
+      return heldWords.length === words.length && heldWords.every((w, i) => sameTitleWord(w, words[i]!));
+    });
+    if (same === undefined) continue;
+    same.amending.push(...e.amending);
+    byTitleStems.set(key, same);
+  }
   const byAbbreviation = new Map<string, ActResolution>();
   const shared = new Map<string, ActResolution[]>();
-  for (const e of byTitleStems.values()) {
+  for (const e of new Set(byTitleStems.values())) {
     const key = initials(e.title);
     if (key.length < 2) continue;
     shared.set(key, [...(shared.get(key) ?? []), e]);
