@@ -132,6 +132,7 @@ export async function buildProgram(host: Host, run: RunAction = async () => {}):
     { Command, CommanderError },
     { registerSearch },
     { registerDoc },
+    { registerOpen },
     { registerAnswer },
     { registerCatalog },
     { registerUsage },
@@ -146,6 +147,7 @@ export async function buildProgram(host: Host, run: RunAction = async () => {}):
     import('commander'),
     import('./commands/search/register.js'),
     import('./commands/doc/register.js'),
+    import('./commands/open/register.js'),
     import('./commands/answer/register.js'),
     import('./commands/catalog/register.js'),
     import('./commands/usage/register.js'),
@@ -198,6 +200,7 @@ ${HELP_TOPICS_TEXT}`,
 
   registerSearch(program, run);
   registerDoc(program, run);
+  registerOpen(program, run);
   registerAnswer(program, run);
   registerCatalog(program, run);
   registerUsage(program, run);

@@ -97,6 +97,7 @@ export const ARGUMENT_VALUES: Readonly<Record<string, ValueSource>> = {
   'answer wait/job_id': dynamic('unfinished-jobs'),
   'answer show/job_id': dynamic('jobs'),
   'doc/N|document_id': dynamic('results'),
+  'open/N|document_id': dynamic('results'),
   'batch/file': file,
   'sandbox import/source': directory,
   'config set-key/refused': text,

@@ -53,9 +53,9 @@ export interface ErrorContext {
 /** An error reduced to what is shown (text on stderr, or one JSON line with `--json`). */
 export interface ErrorSummary {
   /**
-   * A short kind for scripts: `usage`, `config`, `environment`, `auth`, `session`, `permission`, `invalid_request`,
-   * `not_found`, `quota`, `rate_limited`, `connection`, `tls`, `network`, `timeout`, `cancelled`, `server`,
-   * `unexpected`.
+   * A short kind for scripts: `usage`, `config`, `environment`, `refused`, `auth`, `session`, `permission`,
+   * `invalid_request`, `not_found`, `quota`, `rate_limited`, `connection`, `tls`, `network`, `timeout`, `cancelled`,
+   * `server`, `unexpected`.
    */
   kind: string;
   /** The server's error code, when it sent one. */

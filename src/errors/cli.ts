@@ -6,7 +6,7 @@
 
 /** Base class of the CLI's own errors. `kind` is the short word shown to scripts in `--json` errors. */
 export class CliError extends Error {
-  readonly kind: 'usage' | 'config' | 'environment';
+  readonly kind: 'usage' | 'config' | 'environment' | 'refused';
   constructor(kind: CliError['kind'], message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = new.target.name;
@@ -54,6 +54,17 @@ export class ConfigError extends CliError {
 export class EnvironmentError extends CliError {
   constructor(message: string, options?: ErrorOptions) {
     super('environment', message, options);
+  }
+}
+
+/**
+ * Something a server sent, well formed, that pravo refuses to act on, or lacks what the command needs: a document's
+ * `url` that `pravo open` will not hand to a browser (not an `http:` or `https:` link, credentials in it, control
+ * characters or white space), or no `url` at all. The message names what was refused (sanitized) and why. Exit 1.
+ */
+export class RefusedDataError extends CliError {
+  constructor(message: string) {
+    super('refused', message);
   }
 }
 

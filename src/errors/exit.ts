@@ -19,10 +19,11 @@ import { EXIT, type ExitCode } from './exit-codes.js';
 
 /**
  * The exit code of an error: usage and configuration 2; a missing or rejected credential 4; `monthly_quota_exceeded`
- * 5; connection, network and timeout failures 6; cancellation 130; anything else 1.
+ * 5; connection, network and timeout failures 6; cancellation 130; anything else 1 (among them the local environment,
+ * and a server's data that pravo refuses to act on).
  */
 export function exitCodeOf(error: unknown): ExitCode {
-  if (error instanceof CliError) return error.kind === 'environment' ? EXIT.error : EXIT.usage;
+  if (error instanceof CliError) return error.kind === 'usage' || error.kind === 'config' ? EXIT.usage : EXIT.error;
   if (error instanceof InvalidBaseUrlError) return EXIT.usage;
   if (error instanceof UserCancelledError || error instanceof CancelledError) return EXIT.cancelled;
   if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) return EXIT.cancelled;

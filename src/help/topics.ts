@@ -48,6 +48,7 @@ const ENVIRONMENT: readonly (readonly string[])[] = [
   ['`PRAVO_SANDBOX_ANSWER_DELAY`', "seconds from an answer job's creation to its answer on a sandbox (`--sandbox`, and `pravo sandbox serve` without `--answer-delay`), 0 to 3600 (default 3)"],
   ['`PRAVO_PAGER`', 'the pager of long output on a terminal (default `PAGER`, else `less`)'],
   ['`PAGER`', 'the pager when `PRAVO_PAGER` is not set; `less` gets `LESS=FRX` and `lv` gets `LV=-c` unless they are set'],
+  ['`BROWSER`', 'the browser `pravo open` starts: commands separated by `:` (`;` on Windows), tried in order, `%s` standing for the link (default: `xdg-open`, `open` on macOS, `rundll32 url.dll` on Windows)'],
   ['`NO_COLOR`', 'any non-empty value turns colours off, as `--no-color` does (no-color.org)'],
   ['`FORCE_COLOR`', 'any value but `0` turns colours on even when output is not a terminal, unless `--no-color` (force-color.org)'],
   ['`TERM`', '`dumb` turns colours off'],
@@ -66,6 +67,7 @@ const FORMATS: readonly (readonly string[])[] = [
     "the server's response, exactly (with `--article`/`--paragraph`: that element's object, one line)",
     'one element per line: `ref`, `label`, `text`',
   ],
+  ['`pravo open`', '`{url, opened, document_id, collection}`', 'the link alone, one line (no browser is started)'],
   [
     '`pravo answer`, `answer wait`, `answer show`',
     'the final job as the server sent it (with `--verify`: `{job, verification}`; with `--no-wait`: the 202 body)',

@@ -1,6 +1,6 @@
 /**
- * The results of the last search, kept so that a later `pravo doc N` can open result N. `document_id` and
- * `collection` are stored exactly as the server sent them (spec: Search result, `collection`). The file is
+ * The results of the last search, kept so that a later `pravo doc N` or `pravo open N` can open result N. `document_id`,
+ * `collection` and `url` are stored exactly as the server sent them (spec: Search result, `collection`). The file is
  * `last-results.json` in the state directory (`pravoPaths(env).state`), mode 0600, written atomically. (Before, it
  * lived beside config.json; a file left there is no longer read.)
  */
@@ -8,12 +8,17 @@ import path from 'node:path';
 import { readJsonFile, writeFileAtomic } from './atomic.js';
 import { pravoPaths } from './paths.js';
 
-/** One stored result: its rank (1-based) and the pair that identifies the document. */
+/** One stored result: its rank (1-based), the pair that identifies the document, and its title and link. */
 export interface StoredResult {
   rank: number;
   document_id: string;
   collection: string;
   title: string;
+  /**
+   * The result's `url` exactly as the server sent it, for `pravo open N`; only when it sent a string (possibly empty).
+   * Results stored by pravo before `pravo open` have none. Not checked here: `pravo open` checks it before use.
+   */
+  url?: string;
 }
 
 /** What is stored of the last search. */

@@ -1,10 +1,10 @@
 /**
- * What `pravo doc` opens and prints, as pure functions: the argument (`src/commands/doc/argument.ts`) and the element
- * chosen with `--article` / `--paragraph` (`src/commands/doc/select.ts`).
+ * What `pravo doc` opens and prints, as pure functions: the argument (`src/services/results.ts`, shared with `pravo
+ * open`) and the element chosen with `--article` / `--paragraph` (`src/commands/doc/select.ts`).
  */
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors/cli.js';
-import { parseDocArgument, rankedDocument } from '../../src/commands/doc/argument.js';
+import { parseDocumentArgument, rankedDocument } from '../../src/services/results.js';
 import { shellQuote } from '../../src/services/targets.js';
 import { otherOccurrences, parseElementRequest, selectElement, type ElementRequest } from '../../src/commands/doc/select.js';
 import type { LastResults } from '../../src/state/last-results.js';
@@ -21,17 +21,17 @@ function usageMessage(run: () => unknown): string {
   throw new Error('expected a UsageError');
 }
 
-describe('parseDocArgument', () => {
+describe('parseDocumentArgument', () => {
   it('a whole number is a rank; with --collection the argument is always a document_id', () => {
-    expect(parseDocArgument('3', undefined)).toEqual({ kind: 'rank', rank: 3 });
-    expect(parseDocArgument('3', 'c_x')).toEqual({ kind: 'id', document_id: '3', collection: 'c_x' });
-    expect(parseDocArgument('act-1', 'c_x')).toEqual({ kind: 'id', document_id: 'act-1', collection: 'c_x' });
+    expect(parseDocumentArgument('3', undefined)).toEqual({ kind: 'rank', rank: 3 });
+    expect(parseDocumentArgument('3', 'c_x')).toEqual({ kind: 'id', document_id: '3', collection: 'c_x' });
+    expect(parseDocumentArgument('act-1', 'c_x')).toEqual({ kind: 'id', document_id: 'act-1', collection: 'c_x' });
   });
 
   it('a document_id without --collection says that it needs one', () => {
-    expect(usageMessage(() => parseDocArgument('act-1', undefined))).toMatch(/"act-1" is not a result number, so it is a document_id, and a document_id needs --collection C/);
-    expect(usageMessage(() => parseDocArgument('0', undefined))).toMatch(/numbered from 1/);
-    expect(usageMessage(() => parseDocArgument('act-1', ''))).toMatch(/--collection is empty/);
+    expect(usageMessage(() => parseDocumentArgument('act-1', undefined))).toMatch(/"act-1" is not a result number, so it is a document_id, and a document_id needs --collection C/);
+    expect(usageMessage(() => parseDocumentArgument('0', undefined))).toMatch(/numbered from 1/);
+    expect(usageMessage(() => parseDocumentArgument('act-1', ''))).toMatch(/--collection is empty/);
   });
 });
 
@@ -48,30 +48,30 @@ describe('rankedDocument', () => {
   const retry = (flags: string): string => `pravo doc 2${flags} --article 45`;
 
   it('gives result N exactly as stored', () => {
-    expect(rankedDocument(last(), 2, service, retry)).toEqual({ rank: 2, document_id: 'd/2', collection: 'c 2', title: 'Т2' });
+    expect(rankedDocument(last(), 2, service, retry, 'doc')).toEqual({ rank: 2, document_id: 'd/2', collection: 'c 2', title: 'Т2' });
   });
 
   it('says what exists: no stored results, or how many the last search had', () => {
-    expect(usageMessage(() => rankedDocument(undefined, 1, service, retry))).toMatch(/no stored search results.*pravo search/);
-    expect(usageMessage(() => rankedDocument(last(), 6, service, retry))).toBe('The last search, for "обезщетение", had 5 results: give a number from 1 to 5.');
-    expect(usageMessage(() => rankedDocument(last({ results: [] }), 1, service, retry))).toMatch(/found nothing/);
+    expect(usageMessage(() => rankedDocument(undefined, 1, service, retry, 'doc'))).toMatch(/no stored search results.*pravo search/);
+    expect(usageMessage(() => rankedDocument(last(), 6, service, retry, 'doc'))).toBe('The last search, for "обезщетение", had 5 results: give a number from 1 to 5.');
+    expect(usageMessage(() => rankedDocument(last({ results: [] }), 1, service, retry, 'doc'))).toMatch(/found nothing/);
   });
 
   it('refuses a result of another target with the exact command that opens it', () => {
-    expect(usageMessage(() => rankedDocument(last({ sandbox: true, profile: 'sandbox' }), 2, service, retry))).toContain(
+    expect(usageMessage(() => rankedDocument(last({ sandbox: true, profile: 'sandbox' }), 2, service, retry, 'doc'))).toContain(
       'came from the sandbox (`pravo search --sandbox`), so it is opened there: run `pravo doc 2 --sandbox --article 45`.',
     );
-    expect(usageMessage(() => rankedDocument(last(), 2, { sandbox: true, profile: 'default' }, retry))).toContain(
+    expect(usageMessage(() => rankedDocument(last(), 2, { sandbox: true, profile: 'default' }, retry, 'doc'))).toContain(
       'came from the service (profile "default"), not the sandbox: run `pravo doc 2 --article 45`.',
     );
-    expect(usageMessage(() => rankedDocument(last({ profile: 'work' }), 2, { sandbox: true, profile: 'default' }, retry))).toContain(
+    expect(usageMessage(() => rankedDocument(last({ profile: 'work' }), 2, { sandbox: true, profile: 'default' }, retry, 'doc'))).toContain(
       'run `pravo doc 2 --profile work --article 45`.',
     );
-    expect(usageMessage(() => rankedDocument(last({ profile: 'work' }), 2, service, retry))).toContain(
+    expect(usageMessage(() => rankedDocument(last({ profile: 'work' }), 2, service, retry, 'doc'))).toContain(
       'came from profile "work", not "default": run `pravo doc 2 --profile work --article 45`.',
     );
     // Both in the sandbox: the ids belong to it.
-    expect(rankedDocument(last({ sandbox: true, profile: 'sandbox' }), 1, { sandbox: true, profile: 'default' }, retry).document_id).toBe('d/1');
+    expect(rankedDocument(last({ sandbox: true, profile: 'sandbox' }), 1, { sandbox: true, profile: 'default' }, retry, 'doc').document_id).toBe('d/1');
   });
 
   it('shellQuote leaves safe words alone and single-quotes the rest', () => {

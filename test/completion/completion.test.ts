@@ -137,8 +137,13 @@ describe('completion scripts', () => {
 
 /** What bash's completion offers for `words` (the last being the word under the cursor, as typed). */
 function bashComplete(...words: string[]): string[] {
+  return bashCompleteWith(path.join(repo, 'completions', 'pravo.bash'), ...words);
+}
+
+/** {@link bashComplete} with the bash script `script` (the committed one, or one just generated from the tree). */
+function bashCompleteWith(script: string, ...words: string[]): string[] {
   const driver = `source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=\${#COMP_LINE}; _pravo; printf '%s\\n' "\${COMPREPLY[@]}"`;
-  const out = execFileSync('bash', ['-c', driver, 'bash', path.join(repo, 'completions', 'pravo.bash'), ...words], { env, encoding: 'utf8' });
+  const out = execFileSync('bash', ['-c', driver, 'bash', script, ...words], { env, encoding: 'utf8' });
   return out.split('\n').filter((line) => line !== '');
 }
 
@@ -173,6 +178,14 @@ describe('bash completion, driven as readline does', () => {
     expect(bashComplete('pravo', 'keys', 'revoke', '')).toEqual(['key_active1']);
     // Free text (a query) gets nothing, not file names.
     expect(bashComplete('pravo', 'search', 'трудов', '')).toEqual([]);
+  });
+
+  it('pravo open completes result numbers as pravo doc does (the script the tree generates)', () => {
+    const script = path.join(tmp, 'generated.bash');
+    fs.writeFileSync(script, completionScript('bash', tree));
+    expect(bashCompleteWith(script, 'pravo', 'op')).toEqual(['open']);
+    expect(bashCompleteWith(script, 'pravo', 'open', '')).toEqual(['1', '2', '3']);
+    expect(bashCompleteWith(script, 'pravo', 'open', '--pr')).toEqual(expect.arrayContaining(['--print', '--profile']));
   });
 
   it('completes a file name where a path is expected', () => {

@@ -37,6 +37,7 @@ interface Sample {
 const SAMPLES: Record<string, Sample> = {
   search: { args: ['search', '-n', '3', 'трудов договор прекратяване'], json: 'value' },
   doc: { args: ['doc', '1', '--article', '1'], json: 'value' },
+  open: { args: ['open', 'act-15520', '--collection', 'c_a30f6994b8'], json: 'value' },
   answer: { args: ['answer', '--no-wait', 'неустойка при забава'], json: 'value' },
   'answer wait': { args: ['answer', 'wait'], json: 'value' },
   'answer show': { args: ['answer', 'show', '$JOB'], json: 'value' },

@@ -15,7 +15,7 @@ import { findArticleCitations, referencedArticles } from '../../shared/reference
 import type { DocumentViewData, ElementReferences } from '../../render/document.js';
 import { parseTimeout } from '../../services/timeout.js';
 import { currentRunTarget, shellQuote, targetFlagWords } from '../../services/targets.js';
-import { parseDocArgument, rankedDocument, type DocArgument } from './argument.js';
+import { parseDocumentArgument, rankedDocument, type DocumentArgument } from '../../services/results.js';
 import { otherOccurrences, parseElementRequest, selectElement, type SelectedElement } from './select.js';
 import { plural, timeAgo } from '../../render/text.js';
 
@@ -42,7 +42,7 @@ export const DOC_TIMEOUT_MS = 30_000;
 export async function runDoc(factory: Factory, argument: string, options: DocOptions): Promise<number> {
   const request = parseElementRequest(options);
   const timeoutMs = parseTimeout(options.timeout, DOC_TIMEOUT_MS);
-  const parsed = parseDocArgument(argument, options.collection);
+  const parsed = parseDocumentArgument(argument, options.collection);
   const query: DocumentQuery = parsed.kind === 'id' ? parsed : await documentOfRank(factory, parsed.rank, options);
   if (options.out !== undefined) {
     const { checkOutputFile } = await import('../../io/output-file.js');
@@ -99,7 +99,7 @@ async function documentOfRank(factory: Factory, rank: number, options: DocOption
   const { loadLastResults } = await import('../../state/last-results.js');
   const last = await loadLastResults(factory.env);
   const kept = keptFlags(options);
-  return rankedDocument(last, rank, await currentRunTarget(factory), (flags) => `pravo doc ${rank}${flags}${kept}`);
+  return rankedDocument(last, rank, await currentRunTarget(factory), (flags) => `pravo doc ${rank}${flags}${kept}`, 'doc');
 }
 
 /** The run's own options, for a suggested command: ` --article 45 --json`. */
@@ -115,7 +115,7 @@ function keptFlags(options: DocOptions): string {
 }
 
 /** `pravo doc 1 --article` (with the run's target options), to which a ref is appended. */
-function openCommand(factory: Factory, parsed: DocArgument): string {
+function openCommand(factory: Factory, parsed: DocumentArgument): string {
   const words = ['pravo', 'doc'];
   if (parsed.kind === 'rank') words.push(String(parsed.rank));
   else words.push(shellQuote(parsed.document_id), '--collection', shellQuote(parsed.collection));

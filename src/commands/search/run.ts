@@ -39,7 +39,13 @@ export async function runSearch(factory: Factory, query: string, options: Search
       query: request.query,
       profile: target.profile,
       sandbox: target.kind === 'sandbox',
-      results: response.data.results.map((r, i) => ({ rank: i + 1, document_id: r.document_id, collection: r.collection, title: r.title ?? '' })),
+      results: response.data.results.map((r, i) => ({
+        rank: i + 1,
+        document_id: r.document_id,
+        collection: r.collection,
+        title: r.title ?? '',
+        ...(typeof r.url === 'string' ? { url: r.url } : {}),
+      })),
     });
   } catch (error) {
     printer.note(`Warning: could not store these results for \`pravo doc N\`: ${(error as Error).message}`);
