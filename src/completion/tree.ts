@@ -59,6 +59,7 @@ export const OPTION_VALUES: Readonly<Record<string, ValueSource>> = {
   '--corpus': file,
   '--data-dir': directory,
   '--out': file,
+  '--format': { kind: 'choices', values: ['md', 'markdown'] },
   '--collection': text,
   '--article': text,
   '--paragraph': text,

@@ -74,6 +74,11 @@ const FORMATS: readonly (readonly string[])[] = [
     'the answer text, then its numbered sources, without colour or wrapping',
   ],
   [
+    '`pravo search`, `doc`, `answer` (and `wait`, `show`) with `--format md`',
+    '(refused with `--format md`)',
+    'Markdown instead, on a terminal too (`--out FILE` writes it to FILE): search a numbered list with excerpts as quotes; doc a `#` title, its fields, each element after its label in bold; answer the text with footnotes `[^n]`, one per cited source',
+  ],
+  [
     '`pravo answer list`',
     "pravo's records, a JSON array",
     'one job per line: `job_id`, `last_status`, `created_at`, `checked_at`, `profile`, `sandbox`, `error_code`, `query`',

@@ -7,6 +7,8 @@
  * - Otherwise, on a terminal: the view's table (through the pager when the view asks for it), coloured when colour is
  *   on.
  * - Otherwise (piped): the view's tab-separated lines, no colour.
+ * - `--format md` (`pravo search`, `doc`, `answer`): the view's Markdown, on a terminal or not, never paged or coloured;
+ *   with `--out FILE` written to FILE atomically instead (`output-file.ts`), and a note on stderr says so.
  *
  * Views are pure renderers (`src/render/`), which pass every foreign string through the sanitizer.
  */
@@ -14,7 +16,15 @@ import { escapeJsonForTerminal } from '../shared/sanitize.js';
 import type { IOStreams } from './iostreams.js';
 
 /** The form output takes in this run. */
-export type OutputMode = 'json' | 'table' | 'tsv';
+export type OutputMode = 'json' | 'table' | 'tsv' | 'markdown';
+
+/** How a run that does not print JSON prints (see `output-format.ts`, which reads `--format` and `--out`). */
+export interface PrinterOptions {
+  /** `--format md`: the view's Markdown instead of its table or TSV. */
+  markdown?: boolean;
+  /** With `markdown`: the file the Markdown is written to (atomically) instead of stdout. */
+  out?: string;
+}
 
 /** How a command's data looks for people and for pipes. */
 export interface View<T> {
@@ -24,6 +34,13 @@ export interface View<T> {
   tsv(data: T): string;
   /** Whether long terminal output goes through the pager. */
   page?: boolean;
+  /**
+   * The Markdown form (`--format md`): a document a memo can take as is, every foreign string escaped
+   * (`render/markdown.ts`), ending in a newline. Views without it are never printed in a Markdown run.
+   */
+  markdown?(data: T): string;
+  /** What the Markdown holds, for the note after `--out FILE`: `the answer (3 sources, Markdown)`. */
+  markdownSubject?(data: T): string;
 }
 
 /** A view, or a loader of one: a view module is imported only when the run prints for people or pipes. */
@@ -32,12 +49,15 @@ export type ViewSource<T> = View<T> | (() => Promise<View<T>>);
 /** Writes a command's result in the form of the run. */
 export class Printer {
   readonly mode: OutputMode;
+  /** With `--format md --out FILE`: FILE, where the Markdown goes instead of stdout. */
+  readonly out: string | undefined;
   readonly #io: IOStreams;
 
-  /** `json`: whether `--json` was given. */
-  constructor(io: IOStreams, json: boolean) {
+  /** `json`: whether `--json` was given (it wins over `options.markdown`, which the commands refuse beside it). */
+  constructor(io: IOStreams, json: boolean, options: PrinterOptions = {}) {
     this.#io = io;
-    this.mode = json ? 'json' : io.stdoutIsTTY ? 'table' : 'tsv';
+    this.mode = json ? 'json' : options.markdown === true ? 'markdown' : io.stdoutIsTTY ? 'table' : 'tsv';
+    this.out = this.mode === 'markdown' ? options.out : undefined;
   }
 
   /**
@@ -94,6 +114,10 @@ export class Printer {
 
   async #view<T>(data: T, source: ViewSource<T>): Promise<void> {
     const view = typeof source === 'function' ? await source() : source;
+    if (this.mode === 'markdown') {
+      await this.#markdown(data, view);
+      return;
+    }
     if (this.mode === 'table') {
       const text = view.table(data, { width: this.#io.width, color: this.#io.colorStdout });
       if (view.page) await this.#io.startPager();
@@ -101,6 +125,24 @@ export class Printer {
     } else {
       this.#write(view.tsv(data));
     }
+  }
+
+  /**
+   * The view's Markdown on stdout, or with `out` written to that file atomically and a note on stderr: `Wrote the
+   * answer (3 sources, Markdown) to memo.md.`
+   * @throws Error for a view without a Markdown form (a programming error: only views that have one get a Markdown
+   *   run); EnvironmentError when the file cannot be written (it is then unchanged).
+   */
+  async #markdown<T>(data: T, view: View<T>): Promise<void> {
+    if (view.markdown === undefined) throw new Error('This output has no Markdown form.');
+    const text = view.markdown(data);
+    if (this.out === undefined) {
+      this.#write(text);
+      return;
+    }
+    const { writeOutputFile } = await import('./output-file.js');
+    await writeOutputFile(this.out, text);
+    this.note(`Wrote ${view.markdownSubject?.(data) ?? 'the Markdown'} to ${this.out}.`);
   }
 
   #write(text: string): void {

@@ -13,7 +13,8 @@ import { sanitizeLine, sanitizeText } from '../shared/sanitize.js';
 import { answerWithCitations, resolvedAnswerOf, type AnswerSource, type Citation, type ResolvedAnswer } from '../legal/answer-markers.js';
 import type { CitationCheck, Verification, VerificationReport } from '../legal/verify.js';
 import { decisionFieldsOf, stringField } from './fields.js';
-import { hang, wrapText } from './text.js';
+import { renderAnswerMarkdown } from './markdown.js';
+import { hang, plural, wrapText } from './text.js';
 
 /** Options of the terminal forms. */
 export interface AnswerTextOptions {
@@ -323,10 +324,13 @@ export interface AnswerOutput {
 
 /**
  * The answer (markers resolved, sources listed) followed, after `--verify`, by a blank line, one line per citation and
- * a summary, in one piece so that the pager shows both. Piped: the same without colour or wrapping.
+ * a summary, in one piece so that the pager shows both. Piped: the same without colour or wrapping. With
+ * `--format md`: the answer alone as `renderAnswerMarkdown` writes it (the command prints a verification on stderr).
  */
 export const answerOutputView: View<AnswerOutput> = {
   page: true,
+  markdown: ({ job }) => renderAnswerMarkdown(job),
+  markdownSubject: ({ job }) => `the answer (${plural(Array.isArray(job.sources) ? job.sources.length : 0, 'source')}, Markdown)`,
   table: ({ job, verification }, options) => {
     const answer = answerView.table(job, options);
     return verification ? `${answer}\n${renderVerification(verification.report, verification.resolved, job.sources, options)}` : answer;

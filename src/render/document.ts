@@ -13,8 +13,10 @@ import type { View } from '../io/printer.js';
 import { sanitizeLine, sanitizeText } from '../shared/sanitize.js';
 import { elementRefOf, elementsOf, isCourtDecision } from '../legal/documents.js';
 import type { ReferencedArticle } from '../shared/references.js';
+import { afterLabel, caseOf, decisionOf, documentFieldsOf as fieldsOf, elementCountOf as countOf, textValue as text } from './document-fields.js';
 import { textStatusOf } from './fields.js';
-import { hang, tsvLines, wrapText } from './text.js';
+import { renderDocumentMarkdown } from './markdown.js';
+import { hang, plural, tsvLines, wrapText } from './text.js';
 
 /** What the document view shows. */
 export interface DocumentViewData {
@@ -84,71 +86,6 @@ export function renderDocumentText(data: DocumentViewData, options: DocumentText
   return `${lines.join('\n')}\n`;
 }
 
-/**
- * `303 articles`, `47 articles and 25 §§`, `122 §§`, `22 paragraphs`, `3 elements` (articles and §§ when every label
- * is `Чл. …` or `§ …`).
- */
-function countOf(elements: DocumentElement[], decision: boolean): string {
-  const plural = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
-  if (decision) return plural(elements.length, 'paragraph');
-  const articles = elements.filter((e) => /^чл\./iu.test(elementLabelOf(e))).length;
-  const sections = elements.filter((e) => /^§/u.test(elementLabelOf(e))).length;
-  if (articles + sections !== elements.length) return plural(elements.length, 'element');
-  const parts = [articles > 0 ? plural(articles, 'article') : '', sections > 0 ? `${sections} ${sections === 1 ? '§' : '§§'}` : ''];
-  return parts.filter((p) => p !== '').join(' and ');
-}
-
-/** A string field when present and not blank, else `undefined`. */
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
-}
-
-/** `Решение № 116` (type and number), or whichever is there. */
-function decisionOf(document: DocumentResponse): string | undefined {
-  const number = text(document.decision_number);
-  const type = text(document.type);
-  if (number === undefined) return undefined;
-  return type === undefined ? `№ ${number}` : `${type} № ${number}`;
-}
-
-/** `наказателно дело № 1164/2023` (case kind and number), or whichever is there. */
-function caseOf(document: DocumentResponse): string | undefined {
-  const number = text(document.case_number);
-  const kind = text(document.case_kind);
-  if (number === undefined) return kind;
-  return kind === undefined ? `№ ${number}` : `${kind} № ${number}`;
-}
-
-/** The panel, the chair first (as the document lists it), marked. */
-function panelOf(document: DocumentResponse): string | undefined {
-  const judges = Array.isArray(document.judges) ? document.judges.filter((j): j is string => typeof j === 'string' && j.trim() !== '') : [];
-  if (judges.length === 0) return undefined;
-  return judges.map((judge, i) => (i === 0 && judges.length > 1 ? `${judge} (chair)` : judge)).join(', ');
-}
-
-/** The header's fields, in order; absent ones left out. */
-function fieldsOf(document: DocumentResponse, decision: boolean): [string, string][] {
-  const date = text(document.date);
-  const inForce = text(document.in_force_date);
-  const fields: [string, string | undefined][] = [
-    ['Type', text(document.type)],
-    ['Date', date !== undefined && inForce !== undefined && inForce !== date ? `${date} (in force ${inForce})` : date],
-    ['Text', textStatusOf(document)],
-  ];
-  if (decision) {
-    fields.push(
-      ['Court', text(document.court)],
-      ['Case', caseOf(document)],
-      ['Decision', decisionOf(document)],
-      ['Department', text(document.department)],
-      ['Panel', panelOf(document)],
-      ['Reporting judge', text(document.reporting_judge)],
-    );
-  }
-  fields.push(['Author', text(document.author)], ['URL', text(document.url)]);
-  return fields.filter((field): field is [string, string] => field[1] !== undefined);
-}
-
 /** Field rows: the name dim in a column, the value wrapped beside it. */
 function renderFields(fields: [string, string][], width: number, c: Painter): string[] {
   const column = Math.max(...fields.map(([name]) => name.length), 0) + 2;
@@ -196,27 +133,6 @@ function renderElement(element: DocumentElement, decision: boolean, width: numbe
   }
   const lines = body.split('\n').flatMap((line) => wrapText(line, width));
   return [...heading, ...(label === '' ? lines : [c.bold(label), ...lines])];
-}
-
-/**
- * `body` after the `label` it starts with (white space in `body` matching each space of `label`, leading white space
- * skipped); `undefined` when it does not start with it.
- */
-function afterLabel(body: string, label: string): string | undefined {
-  const blank = (char: string | undefined): boolean => char !== undefined && /\s/u.test(char);
-  let i = 0;
-  while (blank(body[i])) i++;
-  for (const char of label) {
-    if (char === ' ') {
-      if (!blank(body[i])) return undefined;
-      while (blank(body[i])) i++;
-    } else if (body.startsWith(char, i)) {
-      i += char.length;
-    } else {
-      return undefined;
-    }
-  }
-  return body.slice(i);
 }
 
 /** What a § did to an article, as the amendment lists say it. */
@@ -308,9 +224,17 @@ export function renderDocumentTsv(data: DocumentViewData): string {
   return tsvLines(elements.map((element) => [elementRefOf(element), sanitizeLine(elementLabelOf(element)), sanitizeLine(elementTextOf(element))]));
 }
 
-/** The document's view for the printer: the text (paged) on a terminal, TSV when piped. */
+/**
+ * The document's view for the printer: the text (paged) on a terminal, TSV when piped, and with `--format md` the
+ * Markdown of `renderDocumentMarkdown`.
+ */
 export const documentView: View<DocumentViewData> = {
   table: renderDocumentText,
   tsv: renderDocumentTsv,
   page: true,
+  markdown: renderDocumentMarkdown,
+  markdownSubject: ({ document, selected }) =>
+    selected
+      ? `${sanitizeLine(elementLabelOf(selected.element)) || 'the element'} (Markdown)`
+      : `the document (${plural(elementsOf(document).length, 'element')}, Markdown)`,
 };

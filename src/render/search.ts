@@ -10,7 +10,8 @@ import { excerptTextOf, explanationOf, scoreOf } from './fields.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 import type { View } from '../io/printer.js';
 import { decisionFieldsOf, textStatusOf } from './fields.js';
-import { trimToWidth, tsvLines, wrapText } from './text.js';
+import { renderSearchMarkdown } from './markdown.js';
+import { plural, trimToWidth, tsvLines, wrapText } from './text.js';
 
 /** Options of {@link renderSearchTable}. */
 export interface TableOptions {
@@ -182,9 +183,14 @@ export function renderSearchTsv(response: SearchResponse): string {
   );
 }
 
-/** The search response's view for the printer: the table (paged) on a terminal, TSV when piped. */
+/**
+ * The search response's view for the printer: the table (paged) on a terminal, TSV when piped, and with `--format md`
+ * the numbered list of `renderSearchMarkdown`.
+ */
 export const searchView: View<SearchResponse> = {
   table: renderSearchTable,
   tsv: renderSearchTsv,
   page: true,
+  markdown: renderSearchMarkdown,
+  markdownSubject: (response) => `${plural(Array.isArray(response.results) ? response.results.length : 0, 'result')} (Markdown)`,
 };

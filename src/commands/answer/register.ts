@@ -18,11 +18,15 @@ Examples:
   $ pravo answer wait                      # the latest unfinished job
   $ pravo answer list
   $ pravo answer --sandbox --verify --yes "обезщетение при застраховка" > answer.txt
+  $ pravo answer --sandbox --format md "Кога работодателят може да прекрати трудовия договор без предизвестие?" > answer.md
 
 The service writes the answer in Bulgarian (usually in 30 to 90 s) with citation markers; pravo numbers them [1],
 [2] ... and lists the sources under the answer. A marker that names no source stays visible, flagged "unresolved".
 --verify retrieves each cited document (through the document cache; each retrieval spends a unit of the retrieval
 quota, and pravo asks first on a terminal: --yes for scripts) and checks that the cited text is in it.
+--format md prints the answer as Markdown for a memo, on a terminal too: each marker a footnote [^n] (n as in [n]),
+one footnote per cited source with its title, article or paragraph, date, court and case, and link; --out FILE
+writes it to FILE atomically. With --format md, --verify reports its checks on stderr.
 
 Every job is recorded before pravo waits for it: Ctrl-C stops waiting, not the job (\`pravo answer wait\` resumes),
 and --no-wait prints the job id at once. Polling follows the contract: first check after 2 s, then 4, 8, 10, 10 s.
@@ -35,6 +39,7 @@ Examples:
   $ pravo answer --no-wait "Какъв е срокът на давност за вземане по запис на заповед?" && pravo answer wait
   $ pravo answer wait "$(pravo answer --no-wait "неустойка при забава")" --verify --yes
   $ pravo answer wait "$(pravo answer --no-wait "обезщетение при застраховка")" --json | jq -r .answer
+  $ pravo answer wait "$(pravo answer --no-wait "неустойка при забава")" --format md --out answer.md
 
 Without a job id: the latest job recorded for this profile (or for --sandbox) whose last known status is queued
 or running. The first check is at once when the job is older than 2 s.`;
@@ -49,7 +54,9 @@ function addFollowOptions(command: Command): Command {
   return command
     .option('--verify', 'check every cited passage against its full document (retrieves documents; see --yes)')
     .option('-y, --yes', 'with --verify: retrieve the documents without asking (scripts)')
-    .option('--json', "print the final job exactly as the server sent it (with --verify: {job, verification})");
+    .option('--json', "print the final job exactly as the server sent it (with --verify: {job, verification})")
+    .option('--format <format>', 'md: print the answer as Markdown, its citations as footnotes (on a terminal too)')
+    .option('--out <file>', 'with --format md: write the Markdown to FILE, atomically, instead of stdout');
 }
 
 /** Registers `answer` and its subcommands on the program. */

@@ -16,7 +16,8 @@ import { isFinalAnswerJobStatus, type AnswerJob, type AnswerJobStatus } from '..
 import { UsageError, UserCancelledError } from '../../errors/cli.js';
 import { EXIT } from '../../errors/exit-codes.js';
 import type { Factory } from '../../factory.js';
-import { Printer } from '../../io/printer.js';
+import { Printer, type PrinterOptions } from '../../io/printer.js';
+import { readOutputFormat } from '../../io/output-format.js';
 import { absentActLine } from '../../render/fields.js';
 import { sanitizeLine } from '../../shared/sanitize.js';
 import type { AnswerJobRecord } from '../../state/answer-jobs.js';
@@ -42,6 +43,10 @@ export interface FollowOptions {
   /** `--yes`: retrieve documents for `--verify` without asking. */
   yes?: boolean;
   json?: boolean;
+  /** `--format md`: the answer as Markdown (`render/markdown.ts`). */
+  format?: string;
+  /** `--out FILE`, with `--format md`: the Markdown written to FILE atomically. */
+  out?: string;
 }
 
 /** Options of `pravo answer <query...>` as commander parses them. */
@@ -70,10 +75,18 @@ const MAX_JOB_ID_LENGTH = 256;
  * counted), records it, and follows it to its end, or, with `--no-wait`, prints its id and how to resume.
  * @returns the exit code: 0, {@link EXIT.answerFailed} or {@link EXIT.verificationFailed}.
  * @throws UsageError before anything is sent (bad options, `--no-wait` on an in-process sandbox, `--verify` with no
- *   terminal to ask on and no `--yes`); the client's errors; UserCancelledError when Ctrl-C stops the waiting.
+ *   terminal to ask on and no `--yes`, `--format md` with `--no-wait`); EnvironmentError when `--out` cannot be
+ *   written (before sending; after the answer when writing fails); the client's errors; UserCancelledError when
+ *   Ctrl-C stops the waiting.
  */
 export async function runAnswer(factory: Factory, query: string, options: AnswerOptions): Promise<number> {
   await refuseMistypedSubcommand(query);
+  const format = readOutputFormat(options, 'pravo answer');
+  if (options.wait === false && format.markdown === true) {
+    throw new UsageError(
+      '--format md writes the finished answer, which --no-wait does not wait for: drop --no-wait, or get the Markdown later with `pravo answer wait JOB_ID --format md`.',
+    );
+  }
   if (options.wait === false && factory.globals.sandbox) {
     throw new UsageError(
       'The in-process sandbox of --sandbox stops when this command ends, and its answer job with it, so --no-wait would leave a job that never finishes. ' +
@@ -84,8 +97,9 @@ export async function runAnswer(factory: Factory, query: string, options: Answer
     throw new UsageError('--verify checks the finished answer, which --no-wait does not wait for: drop one of them, and verify later with `pravo answer wait JOB_ID --verify`.');
   }
   checkVerifyConsent(factory, options);
+  await checkOut(format);
   const { request, timeoutMs } = await checkedRequest(factory, query, options, 'The answer job was not created.');
-  const printer = new Printer(factory.io, options.json === true);
+  const printer = new Printer(factory.io, options.json === true, format);
   const client = await factory.client();
   const target = await factory.target();
   const created = await waitWithSpinner(factory, 'Creating the answer job', () =>
@@ -113,12 +127,14 @@ export async function runAnswer(factory: Factory, query: string, options: Answer
  */
 export async function runWait(factory: Factory, jobId: string | undefined, options: FollowOptions & Record<string, unknown>): Promise<number> {
   rejectAskingOptions(options, 'answer wait');
+  const format = readOutputFormat(options, 'pravo answer wait');
   if (jobId !== undefined) checkJobId(jobId);
   checkVerifyConsent(factory, options);
+  await checkOut(format);
   const record = jobId === undefined ? await latestUnfinishedJob(factory) : await loadAnswerJobRecord(factory, jobId);
   const id = jobId ?? record!.job_id;
   if (record) await checkRecordTarget(factory, record, 'wait');
-  const printer = new Printer(factory.io, options.json === true);
+  const printer = new Printer(factory.io, options.json === true, format);
   if (record?.sandbox && !isFinalAnswerJobStatus(record.last_status)) {
     const at = new Date(Date.parse(record.created_at) + LIMITS.answerJobTimeoutMs);
     printer.note(
@@ -137,18 +153,21 @@ export async function runWait(factory: Factory, jobId: string | undefined, optio
  */
 export async function runShow(factory: Factory, jobId: string, options: FollowOptions & Record<string, unknown>): Promise<number> {
   rejectAskingOptions(options, 'answer show');
+  const format = readOutputFormat(options, 'pravo answer show');
   checkJobId(jobId);
   checkVerifyConsent(factory, options);
+  await checkOut(format);
   const record = await loadAnswerJobRecord(factory, jobId);
   if (record) await checkRecordTarget(factory, record, 'show');
-  const printer = new Printer(factory.io, options.json === true);
+  const printer = new Printer(factory.io, options.json === true, format);
   const client = await factory.client();
   const response = await waitWithSpinner(factory, 'Fetching the answer job', () => client.answers.retrieve(jobId, { signal: factory.signal }));
   await updateAnswerJobRecord(factory, response.data);
   if (isFinalAnswerJobStatus(response.data.status)) return printFinal(factory, printer, response, options);
   if (printer.mode === 'json') printer.responseIfJson(response);
-  else factory.io.stdout.write(`${sanitizeLine(jobId)}\t${response.data.status}\n`);
-  printer.note(`Answer job ${sanitizeLine(jobId)} is ${response.data.status}; wait for it with \`${answerWaitCommand(factory, jobId)}\`.`);
+  // Markdown output (stdout or --out's file) holds an answer or nothing.
+  else if (printer.mode !== 'markdown') factory.io.stdout.write(`${sanitizeLine(jobId)}\t${response.data.status}\n`);
+  printer.note(`Answer job ${sanitizeLine(jobId)} is ${response.data.status}; wait for it with \`${answerWaitCommand(factory, jobId)}\`.${unwritten(printer)}`);
   return EXIT.ok;
 }
 
@@ -249,7 +268,7 @@ async function printFinal(factory: Factory, printer: Printer, response: ApiRespo
   const { answerOutputView } = await import('../../render/answer.js');
   if (job.status === 'failed') {
     printer.responseIfJson(response);
-    printer.note(failedMessage(job));
+    printer.note(`${failedMessage(job)}${unwritten(printer)}`);
     return EXIT.answerFailed;
   }
   const absent = absentActLine(Array.isArray(job.sources) ? job.sources[0] : undefined);
@@ -262,10 +281,30 @@ async function printFinal(factory: Factory, printer: Printer, response: ApiRespo
   }
   if (output.verification) {
     await printer.local({ job, verification: output.verification.report }, answerOutputView, output);
+    if (printer.mode === 'markdown') {
+      // The Markdown holds the answer; the verification is for the person running the command, as in the terminal.
+      const { renderVerification } = await import('../../render/answer.js');
+      printer.note(renderVerification(output.verification.report, output.verification.resolved, job.sources));
+    }
     return output.verification.report.verified ? EXIT.ok : EXIT.verificationFailed;
   }
   await printer.response({ raw: response.raw, data: output }, answerOutputView);
   return EXIT.ok;
+}
+
+/**
+ * `--out FILE` of a Markdown run checked before anything is sent (see `checkOutputFile`); nothing without `--out`.
+ * @throws EnvironmentError when FILE cannot be written.
+ */
+async function checkOut(format: PrinterOptions): Promise<void> {
+  if (format.out === undefined) return;
+  const { checkOutputFile } = await import('../../io/output-file.js');
+  await checkOutputFile(format.out, '--out');
+}
+
+/** For a run with `--out FILE` that ends without an answer to write, a line to add to its note: `FILE was not written.` */
+function unwritten(printer: Printer): string {
+  return printer.out === undefined ? '' : `\n${printer.out} was not written.`;
 }
 
 /** The message of a failed job, with what it means: a timed-out job's unit is restored, a failed one consumed none. */

@@ -12,6 +12,7 @@ Examples:
   $ pravo doc 1 --article "§ 3"  # a § of the additional, transitional or final provisions
   $ pravo doc 1 | cut -f1,2      # piped: ref, label, text
   $ pravo doc 1 --out document.json
+  $ pravo doc 1 --article 45 --format md --out article-45.md
   $ pravo doc act-14715 --collection c_a30f6994b8 --sandbox --json | jq '.elements | length'
 
 Which document: N is result N of the last \`pravo search\` (its document_id and collection exactly as received);
@@ -25,7 +26,9 @@ act it cites, to open with --article; in the sandbox also the §§ of the corpus
 under a § of an amending act the acts and articles it changes. Statutes say the date their text is current as of
 ("текст към 10.02.2026"), or that it is the text as published. Piped: one element per line, tab-separated ref, label, text. --json prints
 the server's response exactly (with --article or --paragraph, that element's object); --out FILE writes it to
-FILE atomically and prints nothing on stdout.
+FILE atomically and prints nothing on stdout. --format md prints Markdown for a memo, on a terminal too: a # title,
+the fields, and each element after its label in bold (with --article or --paragraph, that element); with --out FILE
+the Markdown goes to FILE instead of the JSON.
 
 Each retrieval spends a unit of the retrieval quota. Retrieved documents are cached for 24 hours (PRAVO_CACHE_TTL,
 in hours), so opening the same document again spends nothing; --refresh asks the server again.`;
@@ -40,7 +43,8 @@ export function registerDoc(program: Command, run: RunAction): void {
     .option('--article <ref>', 'print one article: 45, 45а, "Чл. 45", "§ 3", 4~2 (the second element numbered 4)')
     .option('--paragraph <n>', 'print one paragraph: ¶ N of a court decision (else the N-th element), a whole number from 1')
     .option('--json', "print the server's response exactly, as JSON (with --article/--paragraph: that element)")
-    .option('--out <file>', "write the server's response (with --article/--paragraph: that element) to FILE, atomically")
+    .option('--format <format>', 'md: print the document (or the one element) as Markdown for a memo (on a terminal too)')
+    .option('--out <file>', "write the server's response (with --article/--paragraph: that element; with --format md: the Markdown) to FILE, atomically")
     .option('--refresh', 'retrieve the document again even when it is cached (spends a retrieval unit)')
     .option('--timeout <seconds>', 'give up waiting after this many seconds (default 30)');
   addTargetOptions(command)

@@ -9,6 +9,7 @@ import type { DocumentElement, DocumentResponse } from '../../contract/types.js'
 import { elementLabelOf, elementTextOf } from '../../render/fields.js';
 import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
+import { readOutputFormat } from '../../io/output-format.js';
 import { sanitizeLine } from '../../shared/sanitize.js';
 import { elementRefOf, elementsOf, isCourtDecision } from '../../legal/documents.js';
 import { findArticleCitations, referencedArticles } from '../../shared/references.js';
@@ -25,6 +26,8 @@ export interface DocOptions {
   article?: string;
   paragraph?: string;
   json?: boolean;
+  /** `--format md`: Markdown (`render/markdown.ts`); with `--out`, written to that file instead of the JSON. */
+  format?: string;
   out?: string;
   refresh?: boolean;
   timeout?: string;
@@ -38,8 +41,10 @@ export const DOC_TIMEOUT_MS = 30_000;
  * @throws UsageError before sending (bad argument or options, no such result, a result of another target); after the
  *   retrieval when the document has no such article or paragraph. EnvironmentError when `--out` cannot be written
  *   (checked before sending too). API errors from the client (404 `not_found`, 400 `invalid_request`, …).
+ *   `--format md` (see `readOutputFormat`) prints Markdown, or with `--out` writes it instead of the JSON.
  */
 export async function runDoc(factory: Factory, argument: string, options: DocOptions): Promise<number> {
+  const format = readOutputFormat(options, 'pravo doc', true);
   const request = parseElementRequest(options);
   const timeoutMs = parseTimeout(options.timeout, DOC_TIMEOUT_MS);
   const parsed = parseDocumentArgument(argument, options.collection);
@@ -48,7 +53,7 @@ export async function runDoc(factory: Factory, argument: string, options: DocOpt
     const { checkOutputFile } = await import('../../io/output-file.js');
     await checkOutputFile(options.out, '--out');
   }
-  const printer = new Printer(factory.io, options.json === true);
+  const printer = new Printer(factory.io, options.json === true, format);
 
   const [{ cacheTtlMs }, { retrieveDocument }] = await Promise.all([import('../../services/cached-get.js'), import('../../services/documents.js')]);
   const { response, fromCache, storedAt } = await retrieveDocument(factory, query, {
@@ -70,7 +75,8 @@ export async function runDoc(factory: Factory, argument: string, options: DocOpt
   }
 
   const raw = selected ? JSON.stringify(selected.element) : response.raw;
-  if (options.out !== undefined) {
+  // With --format md the printer writes the Markdown to --out's file.
+  if (options.out !== undefined && format.markdown !== true) {
     const { writeOutputFile } = await import('../../io/output-file.js');
     await writeOutputFile(options.out, selected ? `${raw}\n` : raw);
     const what = selected
@@ -108,6 +114,7 @@ function keptFlags(options: DocOptions): string {
   if (options.article !== undefined) flags.push('--article', shellQuote(options.article));
   if (options.paragraph !== undefined) flags.push('--paragraph', shellQuote(options.paragraph));
   if (options.json) flags.push('--json');
+  if (options.format !== undefined) flags.push('--format', shellQuote(options.format));
   if (options.out !== undefined) flags.push('--out', shellQuote(options.out));
   if (options.refresh) flags.push('--refresh');
   if (options.timeout !== undefined) flags.push('--timeout', shellQuote(options.timeout));

@@ -12,10 +12,13 @@ Examples:
   $ pravo search "изборен кодекс гласуване" | cut -f1,2,7      # piped: rank, document_id, ..., title
   $ pravo search --sandbox "застрахователят отказва да изплати обезщетение"   # offline, no quota
   $ pravo search --type high_courts_cases --court ВКС "отмяна на присъдата"
+  $ pravo search --sandbox --format md -n 5 "застрахователят отказва да изплати обезщетение" > results.md
 
 Output: a ranked table on a terminal (long output goes through the pager; --no-pager prints it directly); when
 piped, one result per line with tab-separated fields rank, document_id, collection, score, date, type, title,
 excerpt labels, court, case_number (the last two empty for statutes); --json prints the server's response exactly.
+--format md prints Markdown for a memo, on a terminal too: a numbered list of the results (title, type, publication
+date, score, court and case, link) with their excerpts as quotes; --out FILE writes it to FILE atomically.
 The last results are kept, so \`pravo doc 3\` can open result 3.
 
 --court takes a court's code or its name: ВКС, ВАС, КС, СГС, "РС Пловдив", "Окръжен съд – Варна", or an
@@ -38,7 +41,9 @@ export function registerSearch(program: Command, run: RunAction): void {
     .option('--to <YYYY-MM-DD>', 'published on or before this date')
     .option('-n, --max-results <n>', `number of results, ${LIMITS.maxResultsMin} to ${LIMITS.maxResultsMax} (server default ${LIMITS.maxResultsDefault})`)
     .option('--timeout <seconds>', `give up waiting after this many seconds (default ${LIMITS.searchTimeoutMs / 1000})`)
-    .option('--json', "print the server's response exactly, as JSON");
+    .option('--json', "print the server's response exactly, as JSON")
+    .option('--format <format>', 'md: print the results as Markdown, a numbered list for a memo (on a terminal too)')
+    .option('--out <file>', 'with --format md: write the Markdown to FILE, atomically, instead of stdout');
   addTargetOptions(command)
     .addHelpText('after', EXAMPLES)
     .action(async (words: string[], options: SearchOptions, cmd: Command) => {

@@ -7,6 +7,7 @@
  */
 import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
+import { readOutputFormat } from '../../io/output-format.js';
 import { absentActLine } from '../../render/fields.js';
 import { waitWithSpinner } from '../../services/waiting.js';
 import type { SearchRequest } from '../../contract/types.js';
@@ -18,12 +19,25 @@ import type { SearchFieldOptions } from '../../services/search/request.js';
 export interface SearchOptions extends SearchFieldOptions {
   timeout?: string;
   json?: boolean;
+  /** `--format md`: Markdown (`render/markdown.ts`). */
+  format?: string;
+  /** `--out FILE`, with `--format md`: the Markdown written to FILE atomically. */
+  out?: string;
 }
 
-/** Runs the search; returns the exit code. @throws UsageError before sending; API errors from the client. */
+/**
+ * Runs the search; returns the exit code.
+ * @throws UsageError before sending (also for `--format` and `--out`: see `readOutputFormat`); EnvironmentError before
+ *   sending when `--out` cannot be written, after it when writing fails; API errors from the client.
+ */
 export async function runSearch(factory: Factory, query: string, options: SearchOptions): Promise<number> {
+  const format = readOutputFormat(options, 'pravo search');
+  if (format.out !== undefined) {
+    const { checkOutputFile } = await import('../../io/output-file.js');
+    await checkOutputFile(format.out, '--out');
+  }
   const { request, timeoutMs } = await checkedRequest(factory, query, options);
-  const printer = new Printer(factory.io, options.json === true);
+  const printer = new Printer(factory.io, options.json === true, format);
   const client = await factory.client();
   const target = await factory.target();
   const response = await waitWithSpinner(factory, 'Searching', () =>
