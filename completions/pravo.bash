@@ -4,7 +4,7 @@
 # The subcommands of a command path ("" is pravo itself).
 __pravo_commands() {
   case "$1" in
-    '') echo search doc answer catalog usage config batch login logout keys account sandbox completion help ;;
+    '') echo search doc open cite answer catalog usage config batch login logout keys account sandbox completion help ;;
     'answer') echo wait show list ;;
     'catalog') echo source-types courts judges help ;;
     'config') echo set-key show set unset path help ;;
@@ -18,11 +18,13 @@ __pravo_commands() {
 __pravo_options() {
   case "$1" in
     '') echo -V --version --profile --no-color --no-pager -h --help ;;
-    'search') echo -t --type -c --court -j --judge --from --to -n --max-results --timeout --json --sandbox --corpus --data-dir -h --help --profile --no-color --no-pager ;;
-    'doc') echo --collection --article --paragraph --json --out --refresh --timeout --sandbox --corpus --data-dir -h --help --profile --no-color --no-pager ;;
-    'answer') echo -t --type -c --court -j --judge --from --to -n --max-results --no-wait --timeout --verify -y --yes --json --sandbox --corpus --data-dir -h --help --profile --no-color --no-pager ;;
-    'answer wait') echo --verify -y --yes --json --sandbox --corpus --data-dir -h --help --profile --no-color --no-pager ;;
-    'answer show') echo --verify -y --yes --json --sandbox --corpus --data-dir -h --help --profile --no-color --no-pager ;;
+    'search') echo -t --type -c --court -j --judge --from --to -n --max-results --timeout --json --format --out --sandbox --corpus --data-dir -h --help --profile --no-color --no-pager ;;
+    'doc') echo --collection --article --paragraph --json --format --out --refresh --timeout --sandbox --corpus --data-dir -h --help --profile --no-color --no-pager ;;
+    'open') echo --collection --print --json --timeout --sandbox --corpus --data-dir -h --help --profile --no-color --no-pager ;;
+    'cite') echo --json -y --yes --refresh --timeout --sandbox --corpus --data-dir -h --help --profile --no-color --no-pager ;;
+    'answer') echo -t --type -c --court -j --judge --from --to -n --max-results --no-wait --timeout --verify -y --yes --json --format --out --sandbox --corpus --data-dir -h --help --profile --no-color --no-pager ;;
+    'answer wait') echo --verify -y --yes --json --format --out --sandbox --corpus --data-dir -h --help --profile --no-color --no-pager ;;
+    'answer show') echo --verify -y --yes --json --format --out --sandbox --corpus --data-dir -h --help --profile --no-color --no-pager ;;
     'answer list') echo -n --limit --json -h --help --profile --no-color --no-pager ;;
     'catalog') echo -h --help --profile --no-color --no-pager ;;
     'catalog source-types') echo --refresh --json --sandbox --corpus --data-dir -h --help --profile --no-color --no-pager ;;
@@ -73,17 +75,29 @@ __pravo_option_value() {
     'search -n') echo 'text' ;;
     'search --max-results') echo 'text' ;;
     'search --timeout') echo 'text' ;;
+    'search --format') echo 'choices:md markdown' ;;
+    'search --out') echo 'file' ;;
     'search --corpus') echo 'file' ;;
     'search --data-dir') echo 'directory' ;;
     'search --profile') echo 'dynamic:profiles' ;;
     'doc --collection') echo 'text' ;;
     'doc --article') echo 'text' ;;
     'doc --paragraph') echo 'text' ;;
+    'doc --format') echo 'choices:md markdown' ;;
     'doc --out') echo 'file' ;;
     'doc --timeout') echo 'text' ;;
     'doc --corpus') echo 'file' ;;
     'doc --data-dir') echo 'directory' ;;
     'doc --profile') echo 'dynamic:profiles' ;;
+    'open --collection') echo 'text' ;;
+    'open --timeout') echo 'text' ;;
+    'open --corpus') echo 'file' ;;
+    'open --data-dir') echo 'directory' ;;
+    'open --profile') echo 'dynamic:profiles' ;;
+    'cite --timeout') echo 'text' ;;
+    'cite --corpus') echo 'file' ;;
+    'cite --data-dir') echo 'directory' ;;
+    'cite --profile') echo 'dynamic:profiles' ;;
     'answer -t') echo 'dynamic:source-types' ;;
     'answer --type') echo 'dynamic:source-types' ;;
     'answer -c') echo 'dynamic:courts' ;;
@@ -95,12 +109,18 @@ __pravo_option_value() {
     'answer -n') echo 'text' ;;
     'answer --max-results') echo 'text' ;;
     'answer --timeout') echo 'text' ;;
+    'answer --format') echo 'choices:md markdown' ;;
+    'answer --out') echo 'file' ;;
     'answer --corpus') echo 'file' ;;
     'answer --data-dir') echo 'directory' ;;
     'answer --profile') echo 'dynamic:profiles' ;;
+    'answer wait --format') echo 'choices:md markdown' ;;
+    'answer wait --out') echo 'file' ;;
     'answer wait --corpus') echo 'file' ;;
     'answer wait --data-dir') echo 'directory' ;;
     'answer wait --profile') echo 'dynamic:profiles' ;;
+    'answer show --format') echo 'choices:md markdown' ;;
+    'answer show --out') echo 'file' ;;
     'answer show --corpus') echo 'file' ;;
     'answer show --data-dir') echo 'directory' ;;
     'answer show --profile') echo 'dynamic:profiles' ;;
@@ -194,6 +214,8 @@ __pravo_argument_value() {
   case "$1 $2" in
     'search '0) echo 'text' ;;
     'doc '0) echo 'dynamic:results' ;;
+    'open '0) echo 'dynamic:results' ;;
+    'cite '0) echo 'file' ;;
     'answer '0) echo 'text' ;;
     'answer wait '0) echo 'dynamic:unfinished-jobs' ;;
     'answer show '0) echo 'dynamic:jobs' ;;
@@ -210,7 +232,7 @@ __pravo_argument_value() {
     'sandbox import '0) echo 'directory' ;;
     'sandbox help '0) echo 'choices:serve token import' ;;
     'completion '0) echo 'choices:bash zsh fish' ;;
-    'help '0) echo 'choices:search doc answer catalog usage config batch login logout keys account sandbox completion' ;;
+    'help '0) echo 'choices:search doc open cite answer catalog usage config batch login logout keys account sandbox completion' ;;
     'search '[0-9]*) echo 'text' ;;
     'answer '[0-9]*) echo 'text' ;;
   esac

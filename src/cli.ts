@@ -133,6 +133,7 @@ export async function buildProgram(host: Host, run: RunAction = async () => {}):
     { registerSearch },
     { registerDoc },
     { registerOpen },
+    { registerCite },
     { registerAnswer },
     { registerCatalog },
     { registerUsage },
@@ -148,6 +149,7 @@ export async function buildProgram(host: Host, run: RunAction = async () => {}):
     import('./commands/search/register.js'),
     import('./commands/doc/register.js'),
     import('./commands/open/register.js'),
+    import('./commands/cite/register.js'),
     import('./commands/answer/register.js'),
     import('./commands/catalog/register.js'),
     import('./commands/usage/register.js'),
@@ -189,6 +191,7 @@ Examples:
   $ pravo search -n 5 "обществени поръчки обжалване"
   $ pravo doc 1 --article 45
   $ pravo answer --verify --yes "Кога работодателят може да прекрати трудовия договор без предизвестие?"
+  $ pravo cite --yes memo.md
   $ pravo search --court ВКС --judge Mihova "отмяна на присъдата"
   $ pravo catalog courts | grep Пловдив
   $ pravo usage
@@ -201,6 +204,7 @@ ${HELP_TOPICS_TEXT}`,
   registerSearch(program, run);
   registerDoc(program, run);
   registerOpen(program, run);
+  registerCite(program, run);
   registerAnswer(program, run);
   registerCatalog(program, run);
   registerUsage(program, run);

@@ -100,6 +100,7 @@ export const ARGUMENT_VALUES: Readonly<Record<string, ValueSource>> = {
   'doc/N|document_id': dynamic('results'),
   'open/N|document_id': dynamic('results'),
   'batch/file': file,
+  'cite/file': file,
   'sandbox import/source': directory,
   'config set-key/refused': text,
   'login/refused': text,

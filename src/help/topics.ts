@@ -29,7 +29,7 @@ const EXIT_CODES: readonly (readonly string[])[] = [
   ['5', '`monthly_quota_exceeded`'],
   ['6', 'network or timeout: the server could not be reached, or the request may have reached it and been counted'],
   ['7', 'the answer job failed (`pravo answer`: its `error_code`, e.g. `timed_out`, and `error_message` are printed)'],
-  ['8', '`pravo answer --verify`: a citation could not be verified against its document'],
+  ['8', '`pravo answer --verify`: a citation could not be verified against its document; `pravo cite`: a citation of the memo is not `found`'],
   ['9', '`pravo batch`: not every line of the input succeeded (some failed, were interrupted or are left); the summary lists them'],
   ['130', 'cancelled (Ctrl-C); for `pravo answer`, waiting stopped, not the job'],
 ];
@@ -68,6 +68,11 @@ const FORMATS: readonly (readonly string[])[] = [
     'one element per line: `ref`, `label`, `text`',
   ],
   ['`pravo open`', '`{url, opened, document_id, collection}`', 'the link alone, one line (no browser is started)'],
+  [
+    '`pravo cite`',
+    "pravo's report: `{citations: [{text, line, column, act, document_id, collection, ref, verdict, detail}], documents_retrieved, documents_from_cache, searches_sent, searches_from_cache, documents}`",
+    'one citation per line: `line`, `column`, `citation`, `verdict`, `document_id`, `ref`, `detail`',
+  ],
   [
     '`pravo answer`, `answer wait`, `answer show`',
     'the final job as the server sent it (with `--verify`: `{job, verification}`; with `--no-wait`: the 202 body)',

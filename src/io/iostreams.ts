@@ -36,9 +36,14 @@ const DEFAULT_WIDTH = 100;
 
 /** The whole of `stream` (standard input, a pipe) as UTF-8 text, read to its end. */
 export async function readAllText(stream: NodeJS.ReadableStream): Promise<string> {
+  return (await readAllBytes(stream)).toString('utf8');
+}
+
+/** Everything a readable stream gives until its end, as bytes. */
+export async function readAllBytes(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 /**

@@ -38,6 +38,8 @@ const SAMPLES: Record<string, Sample> = {
   search: { args: ['search', '-n', '3', 'трудов договор прекратяване'], json: 'value' },
   doc: { args: ['doc', '1', '--article', '1'], json: 'value' },
   open: { args: ['open', 'act-15520', '--collection', 'c_a30f6994b8'], json: 'value' },
+  // A memo written for the tests: citations of provisions the corpus has (exit 0), no legal text.
+  cite: { args: ['cite', '--yes', '$MEMO'], json: 'value' },
   answer: { args: ['answer', '--no-wait', 'неустойка при забава'], json: 'value' },
   'answer wait': { args: ['answer', 'wait'], json: 'value' },
   'answer show': { args: ['answer', 'show', '$JOB'], json: 'value' },
@@ -76,6 +78,7 @@ const PROMPTS: [string[], string, string?][] = [
   [['account', 'overages', '--deny'], '--yes'],
   [['answer', '--verify', 'неустойка при забава'], '--yes'],
   [['batch', '-'], '--yes', 'неустойка при забава\n'],
+  [['cite', '-'], '--yes', 'Тестово: чл. 1 от Кодекса на труда.\n'],
 ];
 
 let served: Served;
@@ -96,6 +99,8 @@ beforeAll(async () => {
   filled.$OUT = path.join(home.dir, 'batch-results.jsonl');
   filled.$DATA = path.join(home.dir, 'serve-data');
   filled.$IMPORTED = path.join(home.dir, 'imported.jsonl.gz');
+  filled.$MEMO = path.join(home.dir, 'memo.md');
+  fs.writeFileSync(filled.$MEMO, 'Тестова бележка: чл. 72 от ЗОП и чл. 45 ЗЗД.\n');
   fs.mkdirSync(filled.$DATA);
   for (const name of fs.readdirSync(data).filter((n) => n.startsWith('index-'))) fs.linkSync(path.join(data, name), path.join(filled.$DATA, name));
 }, 120_000);

@@ -9,8 +9,8 @@
  * PRAVO_API_KEY, and its session token in PRAVO_SESSION_TOKEN), the sandbox corpus and data directory given by
  * PRAVO_SANDBOX_CORPUS and PRAVO_SANDBOX_DATA_DIR, answer jobs of in-process sandboxes as quick as the shared sandbox's
  * (PRAVO_SANDBOX_ANSWER_DELAY), HOME a scratch directory (examples that install something in the
- * home install it there), and the outside things an example names provided: a `pass` that prints a made-up key (or, asked for a session, the test sandbox's session token), a `key.txt`, and the inputs of
- * `pravo batch` (`questions.txt`, `questions.jsonl`). How an example is
+ * home install it there), and the outside things an example names provided: a `pass` that prints a made-up key (or, asked for a session, the test sandbox's session token), a `key.txt`, the inputs of
+ * `pravo batch` (`questions.txt`, `questions.jsonl`) and the memo of `pravo cite` (`memo.md`). How an example is
  * run follows from its text:
  * - a group of lines of which one runs something in the background (`&`) is one script, whose processes are all
  *   stopped afterwards;
@@ -51,6 +51,11 @@ fs.writeFileSync(
 fs.writeFileSync(path.join(work, 'key.txt'), `${TYPED_KEY}\n`);
 // Inputs of `pravo batch` examples: questions of the kind a user asks (no legal content).
 fs.writeFileSync(path.join(work, 'questions.txt'), '# questions\nнеустойка при забава\nдавност на вземане по запис на заповед\n');
+// The memo of `pravo cite` examples: written for the tests, it only cites (provisions the corpus has), quoting nothing.
+fs.writeFileSync(
+  path.join(work, 'memo.md'),
+  '# Тестова бележка (за примерите на pravo)\n\nСъгласно чл. 72 от ЗОП и чл. 3 от Закона за ограничаване на плащанията в брой; вж. и чл. 45 ЗЗД.\n',
+);
 fs.writeFileSync(
   path.join(work, 'questions.jsonl'),
   '{"query": "обезщетение при застраховка", "max_results": 5}\n{"query": "обществени поръчки обжалване", "source_types": ["bulgarian_laws_regulations"]}\n',
