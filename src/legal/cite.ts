@@ -16,7 +16,7 @@
  */
 import type { DocumentElement, DocumentResponse } from '../contract/types.js';
 import { CUSTOMARY_ABBREVIATIONS } from '../shared/act-abbreviations.js';
-import { AMENDING_TITLE, initials, nominative, sameTitleWord } from '../shared/act-titles.js';
+import { AMENDING_TITLE, initials, nominativeTitle, sameTitleWord } from '../shared/act-titles.js';
 import { articleRefCandidates, compareArticleRefs, splitArticleRef } from '../shared/article-ref.js';
 import { parseCitations, type Citation } from '../shared/citations.js';
 import { elementLabelOf, elementTextOf, stringField } from '../render/fields.js';
@@ -111,9 +111,12 @@ export function titleLengthOf(words: readonly string[]): number {
   return words.length;
 }
 
-/** A title's first word in the nominative: „Закона“ → „Закон“, „Кодекса“ → „Кодекс“, „Конституцията“ → „Конституция“. */
-function nominativeTitle(words: readonly string[]): string {
-  return nominative(words.join(' ')).replace(/^Конституцията(?=\s|$)/u, 'Конституция');
+/**
+ * A title's words in the nominative (`nominativeTitle`: „Закона“ → „Закон“, „Семейния кодекс“ → „Семеен кодекс“), and
+ * „Конституцията“ → „Конституция“.
+ */
+function nominativeOf(words: readonly string[]): string {
+  return nominativeTitle(words.join(' ')).replace(/^Конституцията(?=\s|$)/u, 'Конституция');
 }
 
 /** A word as compared: lower case, definite endings (`-ът`, `-та`, `-те`, `-я`, `-а`, `-и` …) taken off repeatedly. */
@@ -148,7 +151,7 @@ function namedAct(act: NonNullable<Citation['act']>, citation: Citation): NamedA
   if (words.length === 1 && /^конституция(?:та)?$/iu.test(words[0]!)) words = titleWords(CUSTOMARY_ABBREVIATIONS['КРБ']!);
   const titleLength = Math.min(words.length, titleLengthOf(words));
   const shown = words.slice(0, titleLength);
-  const title = nominativeTitle(shown);
+  const title = nominativeOf(shown);
   return { key: titleKey(title), written: shown.join(' '), kind: 'title', title, words, titleLength, query: title.slice(0, 2000) };
 }
 
@@ -218,7 +221,7 @@ export type ActMatch =
 
 /** How many words of `written` a title takes: all of the title's words, when they begin `written`; else 0. */
 function prefixLength(title: string, written: readonly string[]): number {
-  const words = titleWords(nominativeTitle(titleWords(title)));
+  const words = titleWords(nominativeOf(titleWords(title)));
   if (words.length === 0 || words.length > written.length) return 0;
   return words.every((word, i) => sameTitleWord(word, written[i]!)) ? words.length : 0;
 }
@@ -247,7 +250,7 @@ export function matchAct(act: NamedAct, results: readonly ResultRef[]): ActMatch
   const amendingOnly = (): ActMatch => {
     const amendedBy = results.filter((result) => {
       const amended = AMENDING_TITLE.exec(result.title)?.[1];
-      return amended !== undefined && fits(act, nominative(amended)) > 0;
+      return amended !== undefined && fits(act, nominativeTitle(amended)) > 0;
     });
     const nearest = act.kind === 'title' ? results.find((r) => prefixLength(r.title, act.words) >= 2 && !AMENDING_TITLE.test(r.title)) : undefined;
     return { kind: 'not_found', amendedBy, ...(nearest ? { nearest } : {}) };

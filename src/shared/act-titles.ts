@@ -30,16 +30,22 @@ export function initials(title: string): string {
 }
 
 /**
- * An amended act's title as an amending title gives it (definite forms: „Закона за …“, „Кодекса на …“), nominative.
- * An adjective that begins a title keeps its definite form („Семейния кодекс“): compare such titles with
- * {@link sameTitleWord}.
+ * The nominative of an act's title as an amending act's title writes it after „на“: the head noun „Закона“ /
+ * „Кодекса“ becomes „Закон“ / „Кодекс“, and adjectives before it lose the definite article (-ския → -ски, -йния →
+ * -ен, -ния → -ен, -ия → -и): „Търговския закон“ → „Търговски закон“, „Кодекса за социално осигуряване“ → „Кодекс за
+ * социално осигуряване“. Words after the head noun are kept as written. Trimmed; `''` for `''`.
  */
-export function nominative(title: string): string {
-  return title
-    .trim()
-    .replace(/^Закона(?=\s|$)/u, 'Закон')
-    .replace(/^Кодекса(?=\s|$)/u, 'Кодекс')
-    .replace(/[.\s]+$/u, '');
+export function nominativeTitle(oblique: string): string {
+  const words = oblique.trim().split(/\s+/u);
+  const head = words.findIndex((w) => /^(?:закона?|кодекса?)$/iu.test(w));
+  if (head < 0) return words.join(' ');
+  return words
+    .map((w, i) => {
+      if (i === head) return w.replace(/а$/iu, '');
+      if (i > head) return w;
+      return w.replace(/ския$/u, 'ски').replace(/йния$/u, 'ен').replace(/ния$/u, 'ен').replace(/ия$/u, 'и');
+    })
+    .join(' ');
 }
 
 /**

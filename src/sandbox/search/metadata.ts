@@ -5,7 +5,7 @@
  */
 import type { SourceTypeEntry } from '../../contract/types.js';
 import type { DocumentRow, SearchIndex } from '../storage.js';
-import { AMENDING_TITLE } from '../../shared/act-titles.js';
+import { AMENDING_TITLE, nominativeTitle } from '../../shared/act-titles.js';
 import { analyze } from '../text/analysis.js';
 import type { ThesaurusSense } from '../text/thesaurus.js';
 
@@ -82,25 +82,6 @@ const cache = new WeakMap<SearchIndex, SearchMetadata>();
  */
 function holdsTitle(primaryTitles: readonly string[], amended: string): boolean {
   return primaryTitles.some((title) => title === amended || title.startsWith(`${amended} `));
-}
-
-/**
- * The nominative of an act's title as an amending act's title writes it after „на“: the head noun „Закона“ /
- * „Кодекса“ becomes „Закон“ / „Кодекс“, and adjectives before it lose the definite article (-ския → -ски, -йния →
- * -ен, -ния → -ен, -ия → -и): „Търговския закон“ → „Търговски закон“, „Кодекса за социално осигуряване“ → „Кодекс за
- * социално осигуряване“. Words after the head noun are kept as written. Trimmed; `''` for `''`.
- */
-export function nominativeTitle(oblique: string): string {
-  const words = oblique.trim().split(/\s+/u);
-  const head = words.findIndex((w) => /^(?:закона?|кодекса?)$/iu.test(w));
-  if (head < 0) return words.join(' ');
-  return words
-    .map((w, i) => {
-      if (i === head) return w.replace(/а$/iu, '');
-      if (i > head) return w;
-      return w.replace(/ския$/u, 'ски').replace(/йния$/u, 'ен').replace(/ния$/u, 'ен').replace(/ия$/u, 'и');
-    })
-    .join(' ');
 }
 
 /** A statute whose type is Закон or Кодекс (not a court decision). */

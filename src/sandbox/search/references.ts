@@ -15,7 +15,7 @@
  */
 import { analyze } from '../text/analysis.js';
 import type { SearchIndex } from '../storage.js';
-import { AMENDING_TITLE, initials, nominative, sameTitleWord } from '../../shared/act-titles.js';
+import { AMENDING_TITLE, initials, nominativeTitle } from '../../shared/act-titles.js';
 import type { SearchMetadata } from './metadata.js';
 import { CUSTOMARY_ABBREVIATIONS } from '../../shared/act-abbreviations.js';
 import { findActAbbreviations, parseCitations } from '../../shared/citations.js';
@@ -88,27 +88,13 @@ export function abbreviationTable(metadata: SearchMetadata): AbbreviationTable {
     }
     const amended = AMENDING_TITLE.exec(meta.title)?.[1];
     if (amended !== undefined) {
-      const e = entry(nominative(amended));
+      const e = entry(nominativeTitle(amended));
       e.amending.push(meta.id);
     }
   }
-  // An amended title whose first word is an adjective in the definite form („на Семейния кодекс“) is not the held
-  // act's title word for word („Семеен кодекс“): such an entry joins the held act's.
-  const held = [...byTitleStems.values()].filter((e) => e.primary.length > 0);
-  for (const [key, e] of byTitleStems) {
-    if (e.primary.length > 0) continue;
-    const words = e.title.split(/\s+/u);
-    const same = held.find((h) => {
-      const heldWords = h.title.split(/\s+/u);
-      return heldWords.length === words.length && heldWords.every((w, i) => sameTitleWord(w, words[i]!));
-    });
-    if (same === undefined) continue;
-    same.amending.push(...e.amending);
-    byTitleStems.set(key, same);
-  }
   const byAbbreviation = new Map<string, ActResolution>();
   const shared = new Map<string, ActResolution[]>();
-  for (const e of new Set(byTitleStems.values())) {
+  for (const e of byTitleStems.values()) {
     const key = initials(e.title);
     if (key.length < 2) continue;
     shared.set(key, [...(shared.get(key) ?? []), e]);
@@ -133,7 +119,7 @@ export function abbreviationTable(metadata: SearchMetadata): AbbreviationTable {
 function resolveTitle(table: AbbreviationTable, written: string): { title: string; resolved: ActResolution } | undefined {
   const words = written.trim().split(/\s+/u);
   for (let n = words.length; n >= 2; n--) {
-    const candidate = nominative(words.slice(0, n).join(' ')).replace(/^конституцията/iu, 'Конституция');
+    const candidate = nominativeTitle(words.slice(0, n).join(' ')).replace(/^конституцията/iu, 'Конституция');
     const resolved = table.byTitleStems.get(analyze(candidate).join(' '));
     if (resolved) return { title: words.slice(0, n).join(' '), resolved };
   }

@@ -5,7 +5,7 @@ import { openIndex } from '../../../src/sandbox/corpus/index-db.js';
 import type { SearchIndex } from '../../../src/sandbox/storage.js';
 import { leadWithAbsentAct, search } from '../../../src/sandbox/search/pipeline.js';
 import type { DocumentHit } from '../../../src/sandbox/search/ranking.js';
-import { nominativeTitle } from '../../../src/sandbox/search/metadata.js';
+import { nominativeTitle } from '../../../src/shared/act-titles.js';
 import { MISSING_KEY_TERM_CEILING } from '../../../src/sandbox/search/ranking.js';
 import { law, LAWS, tempDir, writeCorpus } from '../fixtures.js';
 
