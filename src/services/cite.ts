@@ -24,6 +24,7 @@ import {
   type NamedAct,
 } from '../legal/cite.js';
 import { booleanField, stringField } from '../render/fields.js';
+import { AMENDING_TITLE, nominativeTitle } from '../shared/act-titles.js';
 import { plural } from '../render/text.js';
 import { cachedBody, cachedGet, isCached } from './cached-get.js';
 import { retrieveDocument, isDocumentCached } from './documents.js';
@@ -256,7 +257,9 @@ function entryOf(memo: MemoCitation, match: ActMatch | undefined, documents: Rea
   }
   if (match === undefined || match.kind === 'not_found') {
     const amendedBy = match?.amendedBy ?? [];
-    const name = act.title ?? act.written;
+    // An abbreviation the memo wrote („ЗННД“) is named by the title its amending acts give it.
+    const amendedTitle = amendedBy.length > 0 ? AMENDING_TITLE.exec(amendedBy[0]!.title)?.[1] : undefined;
+    const name = act.title ?? (amendedTitle !== undefined ? nominativeTitle(amendedTitle) : act.written);
     const detail =
       amendedBy.length > 0
         ? `the service holds only acts amending „${name}“ (${plural(amendedBy.length, 'act')}, e.g. ${describeResults(amendedBy.slice(0, 2), false)}), not the act itself`

@@ -151,6 +151,14 @@ describe('pravo cite: verdicts', () => {
     expect(JSON.parse(refreshed.stdout)).toMatchObject({ documents_retrieved: 2, searches_sent: 4 });
   });
 
+  it('an abbreviation of an act held only through amendments is named by the title they give it', async () => {
+    await serve();
+    const result = await runPravo(['cite', '--yes', '-'], { env, input: 'Тестово: чл. 4 от ЗТН.\n' });
+    expect(result.exitCode).toBe(8);
+    expect(result.stdout.split('\t')[3]).toBe('act_not_found');
+    expect(result.stdout).toContain('only acts amending „Закон за тестовите нотариуси“ (1 act, e.g. test-n1 (2012-07-20))');
+  });
+
   it('exit 0 when every citation is found; a memo read from standard input', async () => {
     const server = await serve();
     const result = await runPravo(['cite', '--yes', '-'], { env, input: 'Тестово: чл. 1 и чл. 3 от Закона за тестовите уведомления.\n' });
