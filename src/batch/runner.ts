@@ -10,7 +10,6 @@
  * The command (`src/commands/batch/`) checks the options, prints through its printer what this module reports
  * (the {@link BatchHooks} and the {@link BatchOutcome}) and asks for confirmation; this module never prompts.
  */
-import fs from 'node:fs/promises';
 import type { QuotaKind } from '../contract/types.js';
 import type { UsageFacts } from '../api/usage.js';
 import type { BatchItem } from './input.js';
@@ -19,8 +18,9 @@ import type { BatchCounts, BatchPlan } from './plan.js';
 import { emptySummary, type BatchPreflight, type BatchProgress, type BatchSummary, type ItemOutcome, type StopReason } from './summary.js';
 import type { BatchSink, BatchStore, RecoveredLine } from './store.js';
 import type { ItemContext } from './items.js';
-import { EnvironmentError, UsageError } from '../errors/cli.js';
+import { UsageError } from '../errors/cli.js';
 import type { Factory } from '../factory.js';
+import { inputName, readInputBytes } from '../io/input-source.js';
 import type { Indicator } from '../io/iostreams.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 import { newAnswerJobRecord, pruneAnswerJobRecords, recordAnswerJob, updateAnswerJobRecord } from '../services/answer-jobs.js';
@@ -144,29 +144,15 @@ export async function runBatch(factory: Factory, settings: BatchSettings, hooks:
 /** Why a batch that spends units is refused without `--yes` and without a terminal. */
 const NEEDS_YES = 'The batch spends quota units and there is no terminal to ask on: add --yes to go ahead (or --dry-run to see the plan only).';
 
-/** How the input is named in messages: `standard input` for `-`, else the file name (sanitized). */
-export function inputName(source: string): string {
-  return source === '-' ? 'standard input' : sanitizeLine(source);
-}
-
 /**
- * The input's text: the file, or standard input for `-`.
+ * The input's text: the file, or standard input for `-` (UTF-8; see `io/input-source.ts`).
  * @throws UsageError for `-` on a terminal; EnvironmentError when the file cannot be read.
  */
 async function readInput(factory: Factory, source: string): Promise<string> {
-  if (source === '-') {
-    if (factory.io.stdinIsTTY) throw new UsageError('`pravo batch -` reads the queries from standard input: pipe or redirect them in (`pravo batch - < questions.txt`).');
-    const { readAllText } = await import('../io/iostreams.js');
-    return readAllText(factory.io.stdin);
-  }
-  try {
-    return await fs.readFile(source, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
-    const { describeFileSystemProblem } = await import('../errors/file-system.js');
-    const why = code === 'ENOENT' ? 'there is no such file' : describeFileSystemProblem(code);
-    throw new EnvironmentError(`Cannot read ${sanitizeLine(source)}: ${why}. Nothing was sent.`);
-  }
+  const bytes = await readInputBytes(factory.io, source, {
+    onTerminal: '`pravo batch -` reads the queries from standard input: pipe or redirect them in (`pravo batch - < questions.txt`).',
+  });
+  return bytes.toString('utf8');
 }
 
 /** This run's target as the journal records it: the run target, and the service's base URL (none for `--sandbox`). */

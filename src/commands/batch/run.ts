@@ -8,6 +8,7 @@
 import { UsageError, UserCancelledError } from '../../errors/cli.js';
 import { EXIT } from '../../errors/exit-codes.js';
 import type { Factory } from '../../factory.js';
+import { inputName } from '../../io/input-source.js';
 import { Printer } from '../../io/printer.js';
 import { sanitizeLine } from '../../shared/sanitize.js';
 import { shellQuote, targetFlagWords } from '../../services/targets.js';
@@ -50,7 +51,7 @@ export async function runBatch(factory: Factory, source: string, options: BatchO
   const settings = checkOptions(factory, source, options);
   const printer = new Printer(factory.io, options.json === true);
   const [batch, render] = await Promise.all([import('../../batch/runner.js'), import('../../render/batch.js')]);
-  const names = { input: batch.inputName(source), out: settings.out };
+  const names = { input: inputName(source), out: settings.out };
   const outcome = await batch.runBatch(factory, settings, {
     note: (text) => printer.note(text),
     preflight: ({ plan, interrupted, usageProblem }) => printer.note(render.planText(plan, names, { color: factory.io.colorStderr, interrupted, usageProblem })),

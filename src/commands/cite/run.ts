@@ -8,7 +8,8 @@ import { EXIT } from '../../errors/exit-codes.js';
 import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
 import { parseTimeout } from '../../services/timeout.js';
-import { memoName, readMemo } from './input.js';
+import { inputName } from '../../io/input-source.js';
+import { readMemo } from './input.js';
 
 /** Options of `pravo cite` as commander parses them. */
 export interface CiteOptions {
@@ -18,9 +19,6 @@ export interface CiteOptions {
   timeout?: string;
 }
 
-/** Default timeout of each request, in ms: a search's (spec: POST /v1/search, rule 4). */
-export const CITE_TIMEOUT_MS = 60_000;
-
 /**
  * Runs `pravo cite`; returns the exit code: 0 when every citation is found (or there are none), 8 otherwise; 0 when
  * the user declined at the prompt (nothing was checked, nothing sent).
@@ -28,11 +26,12 @@ export const CITE_TIMEOUT_MS = 60_000;
  *   `--yes`); EnvironmentError when the file cannot be read; API errors of the searches and retrievals.
  */
 export async function runCite(factory: Factory, source: string, options: CiteOptions): Promise<number> {
-  const timeoutMs = parseTimeout(options.timeout, CITE_TIMEOUT_MS);
+  // Each request's timeout: a search's by default (spec: POST /v1/search, rule 4).
+  const timeoutMs = parseTimeout(options.timeout);
   const text = await readMemo(factory, source);
   const printer = new Printer(factory.io, options.json === true);
   const [{ checkMemo }, { allFound }] = await Promise.all([import('../../services/cite.js'), import('../../legal/cite.js')]);
-  const report = await checkMemo(factory, printer, text, { yes: options.yes === true, refresh: options.refresh === true, timeoutMs, name: memoName(source) });
+  const report = await checkMemo(factory, printer, text, { yes: options.yes === true, refresh: options.refresh === true, timeoutMs, name: inputName(source) });
   if (report === undefined) return 0;
   await printer.local(report, async () => (await import('../../render/cite.js')).citeView(text), report);
   return allFound(report) ? 0 : EXIT.verificationFailed;
