@@ -17,10 +17,10 @@
 import type { DocumentElement, DocumentResponse } from '../contract/types.js';
 import { CUSTOMARY_ABBREVIATIONS } from '../shared/act-abbreviations.js';
 import { AMENDING_TITLE, initials, nominativeTitle, sameTitleWord } from '../shared/act-titles.js';
-import { articleRefCandidates, compareArticleRefs, splitArticleRef } from '../shared/article-ref.js';
+import { articleRefCandidates } from '../shared/article-ref.js';
 import { parseCitations, type Citation } from '../shared/citations.js';
 import { elementLabelOf, elementTextOf, stringField } from '../render/fields.js';
-import { elementRefOf, elementsOf } from './documents.js';
+import { elementRefOf, elementsOf, refsAround } from './documents.js';
 
 /**
  * The verdict on one citation (the `verdict` of `pravo cite --json`):
@@ -326,16 +326,11 @@ function pointOf(text: string, point: string): string | undefined {
 
 /** „Nearby: 259, 260, 261; 261 articles, 1 – 261“ for a ref the document lacks. */
 function nearby(refs: readonly string[], wanted: string, section: boolean): string {
-  const distinct = [...new Set(refs.filter((r) => (section ? r.startsWith('§') : splitArticleRef(r.toLowerCase()) !== undefined)))];
-  const key = (r: string): string => (section ? r.slice(1) : r).toLowerCase();
-  const sorted = distinct.sort((a, b) => compareArticleRefs(key(a), key(b)));
+  const { sorted, around } = refsAround(refs, wanted, { section, width: 2 });
   if (sorted.length === 0) return section ? 'it has no §§' : 'it has no numbered articles';
-  let at = sorted.findIndex((r) => compareArticleRefs(key(r), key(wanted)) > 0);
-  if (at < 0) at = sorted.length;
   const show = (r: string): string => (section ? `§ ${r.slice(1)}` : r);
-  const near = sorted.slice(Math.max(0, at - 2), at + 2).map(show);
   const noun = section ? (sorted.length === 1 ? '§' : '§§') : sorted.length === 1 ? 'article' : 'articles';
-  return `nearest: ${near.join(', ')}; it has ${sorted.length} ${noun}, ${show(sorted[0]!)} – ${show(sorted.at(-1)!)}`;
+  return `nearest: ${around.map(show).join(', ')}; it has ${sorted.length} ${noun}, ${show(sorted[0]!)} – ${show(sorted.at(-1)!)}`;
 }
 
 /**

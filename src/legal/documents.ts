@@ -3,6 +3,7 @@
  * response; the field names are the sandbox's, see `DocumentResponse` in `src/contract/types.ts`). Pure functions.
  */
 import type { DocumentElement, DocumentResponse } from '../contract/types.js';
+import { compareArticleRefs, splitArticleRef } from '../shared/article-ref.js';
 
 /**
  * Whether the document is a court decision: it carries court fields (`court`, `court_id`, `case_number`,
@@ -37,4 +38,26 @@ export function elementRefOf(element: DocumentElement): string {
     if (colon >= 0) return element.excerpt_id.slice(colon + 1).replace(/~\d+$/u, '');
   }
   return '';
+}
+
+/**
+ * A document's refs of one kind in their order in an act, and those around the place of a ref it lacks: its articles
+ * (`45`, `45а`; refs that are not article numbers left out), or with `section` its §§ (`§1`, `§2а`, ordered by the
+ * number after the `§`). Case is ignored in the order; each ref is listed once, as the document writes it.
+ * @returns `sorted`, every such ref (`[]` when the document has none), and `around`, up to `width` of them on each
+ *   side of where `wanted` would stand.
+ */
+export function refsAround(
+  refs: readonly string[],
+  wanted: string,
+  options: { section?: boolean; width: number },
+): { sorted: string[]; around: string[] } {
+  const section = options.section === true;
+  const key = (ref: string): string => (section ? ref.slice(1) : ref).toLowerCase();
+  const sorted = [...new Set(refs.filter((ref) => (section ? ref.startsWith('§') : splitArticleRef(ref.toLowerCase()) !== undefined)))].sort((a, b) =>
+    compareArticleRefs(key(a), key(b)),
+  );
+  let at = sorted.findIndex((ref) => compareArticleRefs(key(ref), key(wanted)) > 0);
+  if (at < 0) at = sorted.length;
+  return { sorted, around: sorted.slice(Math.max(0, at - options.width), at + options.width) };
 }

@@ -6,8 +6,8 @@
 import type { DocumentElement, DocumentResponse } from '../../contract/types.js';
 import { UsageError } from '../../errors/cli.js';
 import { sanitizeLine } from '../../shared/sanitize.js';
-import { articleRefCandidates, compareArticleRefs, parseArticleQuery, splitArticleRef, type ArticleQuery } from '../../shared/article-ref.js';
-import { elementRefOf, elementsOf, isCourtDecision } from '../../legal/documents.js';
+import { articleRefCandidates, parseArticleQuery, type ArticleQuery } from '../../shared/article-ref.js';
+import { elementRefOf, elementsOf, isCourtDecision, refsAround } from '../../legal/documents.js';
 import { plural } from '../../render/text.js';
 
 /** One element asked for. */
@@ -117,17 +117,13 @@ export function selectElement(document: DocumentResponse, request: ElementReques
 
 /** "Nearby: 44, 45, 45а, 46. It has 303 articles, 1 – 303." (nearest refs in article order around `wanted`). */
 function describeRefs(refs: readonly string[], wanted: string, noun: string): string {
-  const distinct = [...new Set(refs.filter((ref) => ref !== ''))];
-  const sorted = distinct.filter((ref) => splitArticleRef(ref.toLowerCase())).sort((a, b) => compareArticleRefs(a.toLowerCase(), b.toLowerCase()));
-  const others = distinct.filter((ref) => !splitArticleRef(ref.toLowerCase()));
   const count = plural(refs.length, noun);
+  const { sorted, around } = refsAround(refs, wanted, { width: 3 });
   if (sorted.length === 0) {
+    const others = [...new Set(refs.filter((ref) => ref !== ''))];
     return `Its elements are ${others.slice(0, 8).map(sanitizeLine).join(', ')}${others.length > 8 ? ', …' : ''} (${count}).`;
   }
-  let at = sorted.findIndex((ref) => compareArticleRefs(ref.toLowerCase(), wanted) > 0);
-  if (at < 0) at = sorted.length;
-  const nearby = sorted.slice(Math.max(0, at - 3), at + 3).map(sanitizeLine);
-  return `Nearby: ${nearby.join(', ')}. It has ${count}, ${sanitizeLine(sorted[0]!)} – ${sanitizeLine(sorted.at(-1)!)}.`;
+  return `Nearby: ${around.map(sanitizeLine).join(', ')}. It has ${count}, ${sanitizeLine(sorted[0]!)} – ${sanitizeLine(sorted.at(-1)!)}.`;
 }
 
 
