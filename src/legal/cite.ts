@@ -38,7 +38,7 @@ export const CITE_VERDICTS: readonly CiteVerdict[] = ['found', 'no_such_provisio
 
 /** An act a memo names: one per act, shared by all its citations. */
 export interface NamedAct {
-  /** Identity of the act within the memo: its title's word stems, or `abbreviation:` and an unknown abbreviation. */
+  /** Identity of the act within the memo: its title in the nominative, lower case, or `abbreviation:` and an unknown abbreviation. */
   key: string;
   /** As the memo first wrote it: an abbreviation (`ЗОП`), or a title read up to where its name seems to end. */
   written: string;
@@ -119,20 +119,9 @@ function nominativeOf(words: readonly string[]): string {
   return nominativeTitle(words.join(' ')).replace(/^Конституцията(?=\s|$)/u, 'Конституция');
 }
 
-/** A word as compared: lower case, definite endings (`-ът`, `-та`, `-те`, `-я`, `-а`, `-и` …) taken off repeatedly. */
-function stemWord(word: string): string {
-  let w = word.toLowerCase().normalize('NFC');
-  for (let i = 0; i < 3 && w.length > 4; i++) {
-    const next = w.replace(/(?:ът|ят|та|то|те|ия|а|я|и)$/u, '');
-    if (next === w) break;
-    w = next;
-  }
-  return w;
-}
-
-/** Key of a title: its words' stems. */
+/** Key of a title: its words in the nominative, lower case („Закона за …“ and „Закон за …“ are one act). */
 function titleKey(title: string): string {
-  return titleWords(title).map(stemWord).join(' ');
+  return titleWords(nominativeOf(titleWords(title))).join(' ').toLowerCase().normalize('NFC');
 }
 
 /**

@@ -53,6 +53,8 @@ describe('reading a memo', () => {
     const { acts } = findMemoCitations('чл. 1 от Закона за обществените поръчки и чл. 2 от ЗОП');
     expect(acts).toHaveLength(1);
     expect(acts[0]!.title).toBe('Закон за обществените поръчки');
+    // A code named by its adjective is the code its customary abbreviation names.
+    expect(findMemoCitations('чл. 49 СК и чл. 5 от Семейния кодекс').acts.map((a) => a.title)).toEqual(['Семеен кодекс']);
   });
 
   it('titleLengthOf stops at a clause word, a subject with the full article, and „и“ before another reference', () => {
