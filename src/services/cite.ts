@@ -7,7 +7,7 @@
  * The reading and the verdicts are `legal/cite.ts`; this module plans, asks, sends and counts.
  */
 import { PATHS } from '../contract/paths.js';
-import type { DocumentResponse, SearchRequest, SearchResponse } from '../contract/types.js';
+import { KNOWN_SOURCE_TYPES, type DocumentResponse, type SearchRequest, type SearchResponse } from '../contract/types.js';
 import { UsageError } from '../errors/cli.js';
 import type { Factory } from '../factory.js';
 import type { Printer } from '../io/printer.js';
@@ -26,13 +26,11 @@ import {
 import { booleanField, stringField } from '../render/fields.js';
 import { AMENDING_TITLE, nominativeTitle } from '../shared/act-titles.js';
 import { plural } from '../render/text.js';
-import { cachedBody, cachedGet, isCached } from './cached-get.js';
+import { cachedBody, cachedGet } from './cached-get.js';
 import { retrieveDocument, isDocumentCached } from './documents.js';
 import { runPool } from '../shared/pool.js';
 import { waitWithSpinner } from './waiting.js';
 
-/** The source type searched for acts (spec: POST /v1/search, `source_types`: a value the contract names). */
-export const ACT_SOURCE_TYPE = 'bulgarian_laws_regulations';
 /** Results asked for per act: enough for the act, its namesakes and the acts amending it. */
 export const ACT_SEARCH_RESULTS = 10;
 /** Searches (or retrievals) in flight at once. */
@@ -40,7 +38,7 @@ export const CITE_CONCURRENCY = 4;
 
 /** The search that finds a named act: its title (or abbreviation), statutes only. */
 function actSearch(act: NamedAct): SearchRequest {
-  return { query: act.query, source_types: [ACT_SOURCE_TYPE], max_results: ACT_SEARCH_RESULTS };
+  return { query: act.query, source_types: [KNOWN_SOURCE_TYPES.laws], max_results: ACT_SEARCH_RESULTS };
 }
 
 /** The cache's view of an act's search: the search path and its request fields. */
@@ -100,12 +98,14 @@ export async function checkMemo(factory: Factory, printer: Printer, text: string
     return report;
   }
 
-  // What may be spent: a search per act not cached, and a retrieval per act found (documents cached spend nothing).
-  const cachedSearches = options.refresh
-    ? acts.map(() => false)
-    : await Promise.all(acts.map((act) => isCached(factory, { ...searchKey(actSearch(act)), refresh: false })));
-  const searches = cachedSearches.filter((cached) => !cached).length;
-  const nothingSent = acts.length === 0 || (searches === 0 && (await allCached(factory, acts, options)));
+  // What may be spent, from what the cache holds (read once, nothing sent): a search per act not cached, then a
+  // retrieval per act found (documents cached spend nothing).
+  const { parseSearchResponse } = await import('../api/shapes.js');
+  const cachedResults = options.refresh
+    ? acts.map(() => undefined)
+    : await Promise.all(acts.map((act) => cachedBody(factory, { ...searchKey(actSearch(act)), parse: parseSearchResponse })));
+  const searches = cachedResults.filter((results) => results === undefined).length;
+  const nothingSent = acts.length === 0 || (searches === 0 && (await foundDocumentsCached(factory, acts, cachedResults)));
   printer.note(
     `${options.name}: ${plural(citations.length, 'citation')}${acts.length > 0 ? ` of ${plural(acts.length, 'act')}` : ', none naming an act'}. ` +
       (nothingSent
@@ -131,7 +131,7 @@ export async function checkMemo(factory: Factory, printer: Printer, text: string
   }
 
   try {
-    return await checkAll(factory, citations, acts, report, options);
+    return await checkAll(factory, citations, acts, cachedResults, report, options);
   } catch (error) {
     const kept = report.searches_sent + report.documents_retrieved;
     if (kept > 0) {
@@ -144,8 +144,18 @@ export async function checkMemo(factory: Factory, printer: Printer, text: string
   }
 }
 
-/** The searches and retrievals of {@link checkMemo}, counted in `report`, and the verdicts. */
-async function checkAll(factory: Factory, citations: readonly MemoCitation[], acts: readonly NamedAct[], report: CiteReport, options: CheckOptions): Promise<CiteReport> {
+/**
+ * The searches and retrievals of {@link checkMemo}, counted in `report`, and the verdicts. `cachedResults[i]`: the
+ * search results of `acts[i]` already read from the cache (that search is not asked for again).
+ */
+async function checkAll(
+  factory: Factory,
+  citations: readonly MemoCitation[],
+  acts: readonly NamedAct[],
+  cachedResults: ReadonlyArray<SearchResponse | undefined>,
+  report: CiteReport,
+  options: CheckOptions,
+): Promise<CiteReport> {
   // The acts, one search each, a few at a time (a search of the service takes 10 to 40 s).
   const matches = new Map<string, ActMatch>();
   let done = 0;
@@ -153,11 +163,17 @@ async function checkAll(factory: Factory, citations: readonly MemoCitation[], ac
     factory,
     () => `Finding the acts: ${done} of ${acts.length} done`,
     () =>
-      runPool(acts, CITE_CONCURRENCY, async (act) => {
-        const result = await searchAct(factory, act, options);
-        if (result.fromCache) report.searches_from_cache++;
-        else report.searches_sent++;
-        matches.set(act.key, matchAct(act, resultRefsOf(result.response.data.results)));
+      runPool([...acts.keys()], CITE_CONCURRENCY, async (i) => {
+        const act = acts[i]!;
+        let results = cachedResults[i];
+        if (results !== undefined) report.searches_from_cache++;
+        else {
+          const result = await searchAct(factory, act, options);
+          if (result.fromCache) report.searches_from_cache++;
+          else report.searches_sent++;
+          results = result.response.data;
+        }
+        matches.set(act.key, matchAct(act, resultRefsOf(results.results)));
         done++;
       }, () => factory.signal.aborted),
   );
@@ -184,17 +200,10 @@ async function checkAll(factory: Factory, citations: readonly MemoCitation[], ac
   return report;
 }
 
-/**
- * Whether nothing at all would be sent: every act's search is cached, and so is the document of every act found in it.
- * Reads the cache only.
- */
-async function allCached(factory: Factory, acts: readonly NamedAct[], options: CheckOptions): Promise<boolean> {
-  if (options.refresh) return false;
-  const { parseSearchResponse } = await import('../api/shapes.js');
-  for (const act of acts) {
-    const cached = await cachedBody(factory, { ...searchKey(actSearch(act)), parse: parseSearchResponse });
-    if (cached === undefined) return false;
-    const match = matchAct(act, resultRefsOf(cached.results));
+/** Whether the document of every act found in its cached search results is cached too. Reads the cache only. */
+async function foundDocumentsCached(factory: Factory, acts: readonly NamedAct[], cachedResults: ReadonlyArray<SearchResponse | undefined>): Promise<boolean> {
+  for (const [i, act] of acts.entries()) {
+    const match = matchAct(act, resultRefsOf(cachedResults[i]?.results));
     if (match.kind === 'found' && !(await isDocumentCached(factory, match.document))) return false;
   }
   return true;
