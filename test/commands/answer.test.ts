@@ -282,6 +282,14 @@ describe('pravo answer: no job is forgotten', () => {
     expect(limited.stdout.split('\n')).toHaveLength(2);
     const json = await drive(clock, ['answer', 'list', '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject([{ job_id: 'ans_9', last_status: 'running' }]);
+    // An answer's options are refused on the list, not silently ignored.
+    for (const stray of [['--format', 'md'], ['--out', 'list.md'], ['--verify']]) {
+      const refusedOption = await drive(clock, ['answer', 'list', ...stray]);
+      expect(refusedOption.exitCode).toBe(2);
+      expect(refusedOption.stdout).toBe('');
+      expect(refusedOption.stderr).toContain(`${stray[0]} is for an answer: \`pravo answer show JOB_ID ${stray[0]}`);
+    }
+    expect(server.requests).toEqual([]);
   });
 
   it('--no-wait on the in-process sandbox is refused: its job could never finish', async () => {

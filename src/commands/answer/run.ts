@@ -62,6 +62,10 @@ export interface ListOptions {
   /** `-n` after `list` reaches the parent command as its `--max-results`; read as the limit. */
   maxResults?: string;
   json?: boolean;
+  /** The parent's `--format`, `--out`, `--verify`: meaningless for a list of records, refused rather than ignored. */
+  format?: string;
+  out?: string;
+  verify?: boolean;
 }
 
 /** Jobs `pravo answer list` shows by default. */
@@ -173,6 +177,12 @@ export async function runShow(factory: Factory, jobId: string, options: FollowOp
 
 /** `pravo answer list`: the recorded jobs, newest first, with their last known status. Local: sends nothing. */
 export async function runList(factory: Factory, options: ListOptions): Promise<number> {
+  const stray = options.format !== undefined ? '--format' : options.out !== undefined ? '--out' : options.verify ? '--verify' : undefined;
+  if (stray) {
+    throw new UsageError(
+      `\`pravo answer list\` lists job records (a table, TSV when piped, or --json); ${stray} is for an answer: \`pravo answer show JOB_ID ${stray}${stray === '--verify' ? '' : ' …'}\`.`,
+    );
+  }
   const raw = options.limit ?? options.maxResults;
   let limit = DEFAULT_LIST_LIMIT;
   if (raw !== undefined) {
