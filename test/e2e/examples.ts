@@ -10,8 +10,10 @@
  * PRAVO_SANDBOX_CORPUS and PRAVO_SANDBOX_DATA_DIR, answer jobs of in-process sandboxes as quick as the shared sandbox's
  * (PRAVO_SANDBOX_ANSWER_DELAY), HOME a scratch directory (examples that install something in the
  * home install it there), and the outside things an example names provided: a `pass` that prints a made-up key (or, asked for a session, the test sandbox's session token), a `key.txt`, the inputs of
- * `pravo batch` (`questions.txt`, `questions.jsonl`) and the memo of `pravo cite` (`memo.md`). How an example is
- * run follows from its text:
+ * `pravo batch` (`questions.txt`, `questions.jsonl`) and the memo of `pravo cite` (`memo.md`). The `./sandbox-data`
+ * that examples name holds the shared sandbox's index already, as a returning user's does (hard links: an index is
+ * only read once built), so that each does not spend 15 to 20 s of CPU building it again; building an index is what
+ * the global setup and `sandbox.test.ts` exercise. How an example is run follows from its text:
  * - a group of lines of which one runs something in the background (`&`) is one script, whose processes are all
  *   stopped afterwards;
  * - `pravo sandbox serve` in the foreground must print its ready line, then stop with exit 0 on Ctrl-C (SIGINT);
@@ -164,8 +166,25 @@ export function readmeExamples(): Example[] {
   });
 }
 
+/**
+ * Creates `./sandbox-data` of the scratch checkout (0700, as pravo makes a data directory) holding hard links to the
+ * shared sandbox's index files, once, before the first example runs.
+ */
+let seeded = false;
+function seedDataDir(): void {
+  if (seeded) return;
+  seeded = true;
+  const from = inject('sandbox').dataDir;
+  const to = path.join(work, 'sandbox-data');
+  fs.mkdirSync(to, { mode: 0o700 });
+  for (const name of fs.readdirSync(from).filter((file) => /^index-[0-9a-f]+\.sqlite$/.test(file))) {
+    fs.linkSync(path.join(from, name), path.join(to, name));
+  }
+}
+
 /** Runs one example as its text says (see the module comment); resolves with what a failure message needs. */
 export async function runExample(example: Example): Promise<{ ok: boolean; detail: string }> {
+  seedDataDir();
   const env = exampleEnv();
   const script = example.lines.join('\n');
   const options = { cwd: work, env, extendEnv: false, reject: false, timeout: 120_000 } as const;
