@@ -52,6 +52,11 @@ export interface NamedAct {
   words: string[];
   /** How many of `words` the title seems to have (the words after them begin the sentence's next part). */
   titleLength: number;
+  /**
+   * How many of `words` a result's title must cover to be the act ({@link requiredLengthOf}): `titleLength`, or fewer
+   * when a word among them seems to begin the sentence's subject. 0 for an abbreviation.
+   */
+  requiredLength: number;
   /** What is searched to find the act (3 to 2000 characters): its title, else the abbreviation. */
   query: string;
 }
@@ -84,6 +89,12 @@ const CLAUSE_WORDS = new Set([
 /** After „и“ / „или“, words that begin another reference rather than continue a title. */
 const NEW_REFERENCE = new Set(['чл', 'член', 'от', 'по', 'съгласно', 'ал', 'т', '§']);
 
+/** Prepositions and conjunctions: a word after one of them may begin a noun phrase of the title („за задълженията“). */
+const TITLE_LINKS = new Set([
+  'за', 'на', 'и', 'или', 'в', 'във', 'с', 'със', 'от', 'по', 'при', 'срещу', 'върху', 'към', 'до', 'между', 'относно',
+  'чрез', 'без', 'след', 'пред', 'над', 'под', 'през', 'из', 'у',
+]);
+
 /** Words of a title as written: quotation marks and brackets dropped, split on white space. */
 function titleWords(text: string): string[] {
   return text
@@ -112,6 +123,22 @@ export function titleLengthOf(words: readonly string[]): number {
 }
 
 /**
+ * How many of a title's first `titleLength` words a result's title must cover: fewer when a word with the definite
+ * article -та, -те or -то (`вредите`, `отговорността`) follows a word that is not a preposition or a conjunction. In a
+ * title only the first word of a noun phrase takes the article („за задълженията и договорите“, „за Сметната палата“),
+ * so such a word begins the sentence's subject: „от Закона за задълженията и договорите вредите се поправят“ needs a
+ * title of 5 words. An ending that is not the article („палата“) only lets a title that stops at the adjective before it
+ * („Закон за Сметната“) fit too, and the longest title that fits is still the act. At least three words.
+ */
+export function requiredLengthOf(words: readonly string[], titleLength: number): number {
+  for (let i = 3; i < Math.min(titleLength, words.length); i++) {
+    const word = words[i]!.toLowerCase();
+    if (word.length >= 5 && /(?:та|те|то)$/u.test(word) && !TITLE_LINKS.has(words[i - 1]!.toLowerCase())) return i;
+  }
+  return titleLength;
+}
+
+/**
  * A title's words in the nominative (`nominativeTitle`: „Закона“ → „Закон“, „Семейния кодекс“ → „Семеен кодекс“), and
  * „Конституцията“ → „Конституция“.
  */
@@ -131,9 +158,9 @@ function titleKey(title: string): string {
 function namedAct(act: NonNullable<Citation['act']>, citation: Citation): NamedAct {
   if (act.kind === 'abbreviation') {
     const title = CUSTOMARY_ABBREVIATIONS[act.text];
-    if (title !== undefined) return { key: titleKey(title), written: act.text, kind: 'abbreviation', title, words: [], titleLength: 0, query: title };
+    if (title !== undefined) return { key: titleKey(title), written: act.text, kind: 'abbreviation', title, words: [], titleLength: 0, requiredLength: 0, query: title };
     const query = act.text.length >= 3 ? act.text : `${citation.text} ${act.text}`;
-    return { key: `abbreviation:${act.text}`, written: act.text, kind: 'abbreviation', words: [], titleLength: 0, query };
+    return { key: `abbreviation:${act.text}`, written: act.text, kind: 'abbreviation', words: [], titleLength: 0, requiredLength: 0, query };
   }
   let words = titleWords(act.text);
   // „Конституцията“ alone is the Constitution of the Republic.
@@ -141,7 +168,8 @@ function namedAct(act: NonNullable<Citation['act']>, citation: Citation): NamedA
   const titleLength = Math.min(words.length, titleLengthOf(words));
   const shown = words.slice(0, titleLength);
   const title = nominativeOf(shown);
-  return { key: titleKey(title), written: shown.join(' '), kind: 'title', title, words, titleLength, query: title.slice(0, 2000) };
+  const requiredLength = requiredLengthOf(words, titleLength);
+  return { key: titleKey(title), written: shown.join(' '), kind: 'title', title, words, titleLength, requiredLength, query: title.slice(0, 2000) };
 }
 
 /** Offsets of the starts of the text's lines. */
@@ -224,12 +252,12 @@ function fits(act: NamedAct, title: string): number {
   }
   if (act.kind === 'abbreviation') return initials(title) === act.written ? 1 : 0;
   const length = prefixLength(title, act.words);
-  return length >= act.titleLength ? length : 0;
+  return length >= act.requiredLength ? length : 0;
 }
 
 /**
  * Which result is the act (see the module comment). A title read in running text is taken up to the longest result
- * title that begins it and covers at least the words {@link titleLengthOf} kept, so „Закона за собствеността и
+ * title that begins it and covers at least the words {@link requiredLengthOf} requires, so „Закона за собствеността и
  * ползването на земеделските земи“ is never taken for the Закон за собствеността. Of several results of the same title,
  * the newest is the act (`others`, older, are left aside) unless they amend another act (`ambiguous`), or share the
  * newest date. Several titles that fit (an abbreviation that is the initials of more than one): `ambiguous`.
@@ -246,7 +274,7 @@ export function matchAct(act: NamedAct, results: readonly ResultRef[]): ActMatch
   };
   if (scored.length === 0) {
     // An amending act cited by its own title („§ 5 от Закона за изменение и допълнение на …“).
-    const exact = results.filter((r) => AMENDING_TITLE.test(r.title) && act.kind === 'title' && prefixLength(r.title, act.words) >= act.titleLength);
+    const exact = results.filter((r) => AMENDING_TITLE.test(r.title) && act.kind === 'title' && prefixLength(r.title, act.words) >= act.requiredLength);
     if (exact.length === 1) return { kind: 'found', document: exact[0]!, others: [] };
     if (exact.length > 1) return { kind: 'ambiguous', candidates: exact };
     return amendingOnly();

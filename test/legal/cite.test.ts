@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DocumentResponse } from '../../src/contract/types.js';
-import { checkProvision, findMemoCitations, matchAct, titleLengthOf, type NamedAct, type ResultRef } from '../../src/legal/cite.js';
+import { checkProvision, findMemoCitations, matchAct, requiredLengthOf, titleLengthOf, type NamedAct, type ResultRef } from '../../src/legal/cite.js';
 import { sameTitleWord } from '../../src/shared/act-titles.js';
 import { parseCitations } from '../../src/shared/citations.js';
 
@@ -66,6 +66,16 @@ describe('reading a memo', () => {
     expect(titleLengthOf(words('Закона за тестовите срокове и такси'))).toBe(6);
   });
 
+  it('requiredLengthOf lets a title end before a word with the article that follows no preposition: the subject', () => {
+    const words = (text: string) => text.split(' ');
+    expect(requiredLengthOf(words('Закона за тестовите срокове и такси вредите'), 7)).toBe(6);
+    expect(requiredLengthOf(words('Закона за тестовите срокове отговорността'), 5)).toBe(4);
+    // After a preposition or a conjunction, a word with the article begins a noun phrase of the title.
+    expect(requiredLengthOf(words('Закона за тестовите срокове и таксите'), 6)).toBe(6);
+    expect(requiredLengthOf(words('Закона за тестовите срокове на общините'), 6)).toBe(6);
+    expect(requiredLengthOf(words('Закона за тестовите срокове'), 4)).toBe(4);
+  });
+
   it('a citation of no act has none; „от същия закон“ with nothing named before it has none', () => {
     const { citations } = findMemoCitations('Само чл. 5 и после чл. 6 от същия закон.');
     expect(citations.map((c) => c.act)).toEqual([undefined, undefined]);
@@ -101,6 +111,19 @@ describe('which result is the act', () => {
     expect(match).toMatchObject({ kind: 'not_found', nearest: { document_id: 'short' } });
     const longer = matchAct(act, [result('short', 'Закон за тестовите срокове'), result('long', 'Закон за тестовите срокове и такси на общините')]);
     expect(longer).toMatchObject({ kind: 'found', document: { document_id: 'long' } });
+  });
+
+  it('a title followed by the sentence\'s subject („… договорите вредите се поправят“) is the act of the title', () => {
+    const act = actOf('Съгласно чл. 1 от Закона за тестовите срокове и такси вредите се поправят.');
+    expect(act.written).toBe('Закона за тестовите срокове и такси вредите');
+    expect(matchAct(act, [result('act', 'Закон за тестовите срокове и такси'), result('short', 'Закон за тестовите срокове')])).toMatchObject({
+      kind: 'found',
+      document: { document_id: 'act' },
+    });
+    // A noun after its adjective („палата“ after „Тестовата“) may look like it has the article: the whole title is
+    // still the act, being the longest that fits.
+    const chamber = actOf('чл. 1 от Закона за Тестовата палата се прилага');
+    expect(matchAct(chamber, [result('chamber', 'Закон за Тестовата палата')])).toMatchObject({ kind: 'found', document: { document_id: 'chamber' } });
   });
 
   it('an act the service holds only amendments of is not found, and its amending acts are named', () => {
