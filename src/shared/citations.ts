@@ -17,7 +17,7 @@
  *   („чл. 45 – 47“, „чл. 43д – 43и“, „чл. 5 до чл. 9“);
  * - details of an article: `ал.` / `алинея` / `алинеи` (paragraph), `т.` / `точка` / `точки` (point), `б.` /
  *   `буква` / `букви` with a quoted letter (`буква „а“`), `изр.` / `изречение` with a number or an ordinal
- *   (`изречение второ`), `пр.` / `предложение`, `параграф`; each with its own lists and ranges („ал. 1, 7 и 12“,
+ *   (`изречение второ`), `пр.` / `предл.` / `предложение`, `параграф`; each with its own lists and ranges („ал. 1, 7 и 12“,
  *   „т. 1 – 3“);
  * - `§` items: after a list inside an article group („чл. 192в и § 139“), or a group of their own („§ 1, т. 5“,
  *   „§§ 1 – 3“), not an item's own heading at the start of a line („§ 9. Създава се …“);
@@ -151,7 +151,7 @@ interface Token {
 /** Running text: the token patterns, tried in this order at the first non-blank character (sticky). */
 const TOKENS: [TokenKind, RegExp][] = [
   ['article', /(?:членове|член|чл\.?)(?!\p{L})/iuy],
-  ['detail', /(?:ал\.|алинеи|алинея|т\.|точки|точка|б\.|букви|буква|изр\.|изречения|изречение|пр\.|предложения|предложение|параграфи|параграф)(?!\p{L})/iuy],
+  ['detail', /(?:ал\.|алинеи|алинея|т\.|точки|точка|б\.|букви|буква|изр\.|изречения|изречение|пр\.|предл\.|предложения|предложение|параграфи|параграф)(?!\p{L})/iuy],
   ['number', /\d+(?:[а-яѝ]{1,2})?(?![\p{L}\p{N}])/uy],
   ['letter', /[„"“«']\s*[а-яa-z]\s*[“"”»']/iuy],
   ['ordinal', /(?:първо|второ|трето|четвърто|пето|шесто|последно)(?!\p{L})/iuy],
