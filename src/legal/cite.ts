@@ -12,7 +12,8 @@
  *    up to the longest result title that begins it). Several acts of the same title: the newest (a later act of the
  *    same name replaces the earlier one), unless they are acts amending another (then the citation is `ambiguous`).
  * 3. {@link checkProvision}: whether the document has the article or § (and the ал., т. cited), and whether its text
- *    says it is repealed („(Отм. – ДВ, бр. …)“ and nothing else).
+ *    says it is repealed („(Отм. – ДВ, бр. …)“ and nothing else). An ал. of an article whose text numbers no paragraph
+ *    is not checked (`found`, the detail says so) unless a note says it was repealed.
  */
 import type { DocumentElement, DocumentResponse } from '../contract/types.js';
 import { CUSTOMARY_ABBREVIATIONS } from '../shared/act-abbreviations.js';
@@ -386,13 +387,9 @@ export function checkProvision(citation: Citation, document: DocumentResponse, l
   if (citation.paragraph !== undefined) {
     const paragraphs = paragraphsOf(body);
     const paragraph = paragraphs.get(citation.paragraph);
+    if (paragraph === undefined && paragraphs.size === 0) return unnumberedParagraph(citation, ref, name, body);
     if (paragraph === undefined) {
-      const has = [...paragraphs.keys()];
-      return {
-        verdict: 'no_such_provision',
-        ref,
-        detail: `${name} has no ал. ${citation.paragraph}${has.length > 0 ? `; its paragraphs: ${has.join(', ')}` : '; it has no numbered paragraphs'}`,
-      };
+      return { verdict: 'no_such_provision', ref, detail: `${name} has no ал. ${citation.paragraph}; its paragraphs: ${[...paragraphs.keys()].join(', ')}` };
     }
     where = `${name}, ал. ${citation.paragraph}`;
     if (REPEALED.test(paragraph)) return { verdict: 'repealed', ref, detail: `${where} ${paragraph}` };
@@ -405,6 +402,22 @@ export function checkProvision(citation: Citation, document: DocumentResponse, l
     text = point;
   }
   return { verdict: 'found', ref, detail: `${where}: ${firstWords(text.replace(EDITORIAL_NOTES, ''))}` };
+}
+
+/**
+ * A paragraph (ал.) cited in an article whose text numbers none: older acts such as the ЗЗД leave their paragraphs
+ * unnumbered, and a text may run them together, so which words are ал. 2 cannot be told. `repealed` when an editorial
+ * note says that paragraph was repealed („(Ал. 3 отм. – ДВ, бр. 30 от 1990 г.)“) and no later note brings it back;
+ * otherwise `found` for the article, the detail saying that the ал. (and any т.) was not checked: the article exists,
+ * and a memo citing „чл. 26, ал. 1 ЗЗД“ is not wrong because the text lacks the number.
+ */
+function unnumberedParagraph(citation: Citation, ref: string, name: string, body: string): ProvisionCheck {
+  const number = citation.paragraph!;
+  const notes = [...body.matchAll(/\(\s*ал\.\s*(\d+[а-я]?)\s+(отм|нова|изм|доп)[^()]*\)/giu)].filter((note) => note[1] === number);
+  const last = notes.at(-1);
+  if (last !== undefined && last[2]!.toLowerCase() === 'отм') return { verdict: 'repealed', ref, detail: `${name}, ал. ${number}: ${last[0]}` };
+  const unchecked = `ал. ${number}${citation.point !== undefined ? `, т. ${citation.point}` : ''}`;
+  return { verdict: 'found', ref, detail: `${name} (${unchecked} not checked: this text does not number its paragraphs): ${firstWords(body.replace(EDITORIAL_NOTES, ''))}` };
 }
 
 /** Editorial notes at the start of a provision's text: „(Изм. – ДВ, бр. 100 от 1992 г.) “, „(Нова – …) “. */

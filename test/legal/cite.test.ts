@@ -156,6 +156,8 @@ describe('the provision in the document', () => {
     ['2', '(Отм. – ДВ, бр. 3 от 2003 г.)'],
     ['45а', 'Тестов член с буква.'],
     ['46', 'Тестов член.'],
+    // Unnumbered paragraphs run together, as an older act's text may give them.
+    ['47', '(Ал. 1 изм. – ДВ, бр. 4 от 2004 г.) Тестова първа алинея. Тестова втора алинея. (Ал. 3 отм. – ДВ, бр. 5 от 2005 г.) (Ал. 4 отм. – ДВ, бр. 5 от 2005 г.) (Ал. 4 нова – ДВ, бр. 6 от 2006 г.) Тестова четвърта алинея.'],
     ['§1', 'Тестов параграф:\n1. „Тестов термин“ е пример.'],
   ]);
   const check = (text: string) => checkProvision(citation(text), document, 'Закон за тестовите уведомления');
@@ -174,15 +176,27 @@ describe('the provision in the document', () => {
     expect(check('чл. 1, ал. 3')).toMatchObject({ verdict: 'found' });
   });
 
-  it('no_such_provision: a missing article with the nearest refs, a missing ал., т. or end of a range', () => {
-    expect(check('чл. 47')).toEqual({
-      verdict: 'no_such_provision',
+  it('an ал. of a text that numbers no paragraph is not checked, unless a note says it was repealed', () => {
+    expect(check('чл. 47, ал. 2')).toEqual({
+      verdict: 'found',
       ref: '47',
-      detail: 'Закон за тестовите уведомления has no чл. 47; nearest: 45а, 46; it has 4 articles, 1 – 46',
+      detail: 'Чл. 47 (ал. 2 not checked: this text does not number its paragraphs): Тестова първа алинея. Тестова втора алинея. (Ал. 3 отм. – ДВ, бр. 5…',
+    });
+    expect(check('чл. 46, ал. 1, т. 2')).toMatchObject({ verdict: 'found', detail: expect.stringContaining('(ал. 1, т. 2 not checked') });
+    expect(check('чл. 47, ал. 3')).toEqual({ verdict: 'repealed', ref: '47', detail: 'Чл. 47, ал. 3: (Ал. 3 отм. – ДВ, бр. 5 от 2005 г.)' });
+    // Repealed, then brought back by a later note.
+    expect(check('чл. 47, ал. 4')).toMatchObject({ verdict: 'found' });
+  });
+
+  it('no_such_provision: a missing article with the nearest refs, a missing ал., т. or end of a range', () => {
+    expect(check('чл. 48')).toEqual({
+      verdict: 'no_such_provision',
+      ref: '48',
+      detail: 'Закон за тестовите уведомления has no чл. 48; nearest: 46, 47; it has 5 articles, 1 – 47',
     });
     expect(check('чл. 1, ал. 9')).toMatchObject({ verdict: 'no_such_provision', detail: 'Чл. 1 has no ал. 9; its paragraphs: 1, 2, 3' });
     expect(check('чл. 1, ал. 1, т. 2')).toMatchObject({ verdict: 'no_such_provision', detail: 'Чл. 1, ал. 1 has no т. 2' });
-    expect(check('чл. 46 – 48')).toMatchObject({ verdict: 'no_such_provision', detail: expect.stringContaining('has чл. 46 but no чл. 48') });
+    expect(check('чл. 46 – 49')).toMatchObject({ verdict: 'no_such_provision', detail: expect.stringContaining('has чл. 46 but no чл. 49') });
     expect(check('§ 7 от ДР')).toMatchObject({ verdict: 'no_such_provision', detail: expect.stringContaining('has no § 7; nearest: § 1') });
   });
 });
