@@ -382,26 +382,48 @@ export function checkProvision(citation: Citation, document: DocumentResponse, l
   const name = elementLabelOf(element).replace(/\.$/u, '') || display(ref);
   const body = bodyOf(element);
   if (REPEALED.test(body)) return { verdict: 'repealed', ref, detail: `${name} ${body}` };
+  const listed = listedDetails(citation.detail);
+  // Several numbers cited („ал. 1 и 2“, „т. 1 – 3“): the detail names them as written and quotes the first.
+  const several = listed.paragraphs.length + listed.points.length > (listed.paragraphs.length > 0 ? 1 : 0) + (listed.points.length > 0 ? 1 : 0);
   let text = body;
   let where = name;
-  if (citation.paragraph !== undefined) {
+  if (listed.paragraphs.length > 0) {
     const paragraphs = paragraphsOf(body);
-    const paragraph = paragraphs.get(citation.paragraph);
-    if (paragraph === undefined && paragraphs.size === 0) return unnumberedParagraph(citation, ref, name, body);
-    if (paragraph === undefined) {
-      return { verdict: 'no_such_provision', ref, detail: `${name} has no ал. ${citation.paragraph}; its paragraphs: ${[...paragraphs.keys()].join(', ')}` };
+    if (paragraphs.size === 0) return unnumberedParagraph(citation, ref, name, body);
+    const missing = listed.paragraphs.find((number) => !paragraphs.has(number));
+    if (missing !== undefined) {
+      return { verdict: 'no_such_provision', ref, detail: `${name} has no ал. ${missing}; its paragraphs: ${[...paragraphs.keys()].join(', ')}` };
     }
-    where = `${name}, ал. ${citation.paragraph}`;
-    if (REPEALED.test(paragraph)) return { verdict: 'repealed', ref, detail: `${where} ${paragraph}` };
-    text = paragraph;
+    const repealed = listed.paragraphs.find((number) => REPEALED.test(paragraphs.get(number)!));
+    if (repealed !== undefined) return { verdict: 'repealed', ref, detail: `${name}, ал. ${repealed} ${paragraphs.get(repealed)!}` };
+    // The points cited are those of the last paragraph named („ал. 1 и ал. 2, т. 3“).
+    where = `${name}, ал. ${listed.paragraphs.at(-1)!}`;
+    text = paragraphs.get(listed.paragraphs.at(-1)!)!;
   }
-  if (citation.point !== undefined) {
-    const point = pointOf(text, citation.point);
-    if (point === undefined) return { verdict: 'no_such_provision', ref, detail: `${where} has no т. ${citation.point}` };
-    where = `${where}, т. ${citation.point}`;
-    text = point;
+  if (listed.points.length > 0) {
+    const missing = listed.points.find((number) => pointOf(text, number) === undefined);
+    if (missing !== undefined) return { verdict: 'no_such_provision', ref, detail: `${where} has no т. ${missing}` };
+    where = `${where}, т. ${listed.points[0]!}`;
+    text = pointOf(text, listed.points[0]!)!;
   }
+  if (several) where = `${name}, ${citation.detail}`;
   return { verdict: 'found', ref, detail: `${where}: ${firstWords(text.replace(EDITORIAL_NOTES, ''))}` };
+}
+
+/**
+ * The ал. and т. numbers a citation's details list, in order: „ал. 1, 7 и 12“ → paragraphs 1, 7, 12; „ал. 2, т. 1 – 3“
+ * → paragraph 2, points 1 and 3 (a range by its two ends). Numbers after any other detail (буква, изречение,
+ * предложение) are not among them.
+ */
+export function listedDetails(detail: string): { paragraphs: string[]; points: string[] } {
+  const listed = { paragraphs: [] as string[], points: [] as string[] };
+  let current: string[] | undefined;
+  for (const [, keyword, word, number] of detail.matchAll(/(алинеи|алинея|ал\.|точки|точка|т\.)|(\p{L}+\.?)|(\d+[а-яѝ]{0,2})/giu)) {
+    if (keyword !== undefined) current = keyword.toLowerCase().startsWith('а') ? listed.paragraphs : listed.points;
+    else if (word !== undefined && !['и', 'или', 'до'].includes(word.toLowerCase())) current = undefined;
+    else if (number !== undefined) current?.push(number);
+  }
+  return listed;
 }
 
 /**
@@ -412,12 +434,16 @@ export function checkProvision(citation: Citation, document: DocumentResponse, l
  * and a memo citing „чл. 26, ал. 1 ЗЗД“ is not wrong because the text lacks the number.
  */
 function unnumberedParagraph(citation: Citation, ref: string, name: string, body: string): ProvisionCheck {
-  const number = citation.paragraph!;
-  const notes = [...body.matchAll(/\(\s*ал\.\s*(\d+[а-я]?)\s+(отм|нова|изм|доп)[^()]*\)/giu)].filter((note) => note[1] === number);
-  const last = notes.at(-1);
-  if (last !== undefined && last[2]!.toLowerCase() === 'отм') return { verdict: 'repealed', ref, detail: `${name}, ал. ${number}: ${last[0]}` };
-  const unchecked = `ал. ${number}${citation.point !== undefined ? `, т. ${citation.point}` : ''}`;
-  return { verdict: 'found', ref, detail: `${name} (${unchecked} not checked: this text does not number its paragraphs): ${firstWords(body.replace(EDITORIAL_NOTES, ''))}` };
+  const notes = [...body.matchAll(/\(\s*ал\.\s*(\d+[а-я]?)\s+(отм|нова|изм|доп)[^()]*\)/giu)];
+  for (const number of listedDetails(citation.detail).paragraphs) {
+    const last = notes.filter((note) => note[1] === number).at(-1);
+    if (last !== undefined && last[2]!.toLowerCase() === 'отм') return { verdict: 'repealed', ref, detail: `${name}, ал. ${number}: ${last[0]}` };
+  }
+  return {
+    verdict: 'found',
+    ref,
+    detail: `${name} (${citation.detail} not checked: this text does not number its paragraphs): ${firstWords(body.replace(EDITORIAL_NOTES, ''))}`,
+  };
 }
 
 /** Editorial notes at the start of a provision's text: „(Изм. – ДВ, бр. 100 от 1992 г.) “, „(Нова – …) “. */

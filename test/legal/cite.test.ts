@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DocumentResponse } from '../../src/contract/types.js';
-import { checkProvision, findMemoCitations, matchAct, requiredLengthOf, titleLengthOf, type NamedAct, type ResultRef } from '../../src/legal/cite.js';
+import { checkProvision, findMemoCitations, listedDetails, matchAct, requiredLengthOf, titleLengthOf, type NamedAct, type ResultRef } from '../../src/legal/cite.js';
 import { sameTitleWord } from '../../src/shared/act-titles.js';
 import { parseCitations } from '../../src/shared/citations.js';
 
@@ -176,6 +176,16 @@ describe('the provision in the document', () => {
     expect(check('чл. 1, ал. 3')).toMatchObject({ verdict: 'found' });
   });
 
+  it('every ал. and т. listed is checked: a list, and both ends of a range', () => {
+    expect(listedDetails('ал. 1, 7 и 12')).toEqual({ paragraphs: ['1', '7', '12'], points: [] });
+    expect(listedDetails('ал. 2, т. 1 – 3')).toEqual({ paragraphs: ['2'], points: ['1', '3'] });
+    expect(listedDetails('ал. 13, изречение второ, буква „а“, пр. 2')).toEqual({ paragraphs: ['13'], points: [] });
+    expect(check('чл. 1, ал. 1, т. 1 и 3')).toEqual({ verdict: 'found', ref: '1', detail: 'Чл. 1, ал. 1, т. 1 и 3: първа точка;' });
+    expect(check('чл. 1, ал. 1, т. 1 – 4')).toMatchObject({ verdict: 'no_such_provision', detail: 'Чл. 1, ал. 1 has no т. 4' });
+    expect(check('чл. 1, ал. 1 и 9')).toMatchObject({ verdict: 'no_such_provision', detail: 'Чл. 1 has no ал. 9; its paragraphs: 1, 2, 3' });
+    expect(check('чл. 1, ал. 1 и 2')).toMatchObject({ verdict: 'repealed', detail: 'Чл. 1, ал. 2 (Отм. – ДВ, бр. 2 от 2002 г.)' });
+  });
+
   it('an ал. of a text that numbers no paragraph is not checked, unless a note says it was repealed', () => {
     expect(check('чл. 47, ал. 2')).toEqual({
       verdict: 'found',
@@ -186,6 +196,7 @@ describe('the provision in the document', () => {
     expect(check('чл. 47, ал. 3')).toEqual({ verdict: 'repealed', ref: '47', detail: 'Чл. 47, ал. 3: (Ал. 3 отм. – ДВ, бр. 5 от 2005 г.)' });
     // Repealed, then brought back by a later note.
     expect(check('чл. 47, ал. 4')).toMatchObject({ verdict: 'found' });
+    expect(check('чл. 47, ал. 1 – 3')).toMatchObject({ verdict: 'repealed', detail: 'Чл. 47, ал. 3: (Ал. 3 отм. – ДВ, бр. 5 от 2005 г.)' });
   });
 
   it('no_such_provision: a missing article with the nearest refs, a missing ал., т. or end of a range', () => {
