@@ -70,7 +70,7 @@ const FORMATS: readonly (readonly string[])[] = [
   ['`pravo open`', '`{url, opened, document_id, collection}`', 'the link alone, one line (no browser is started)'],
   [
     '`pravo cite`',
-    "pravo's report: `{citations: [{text, line, column, act, document_id, collection, ref, verdict, detail}], documents_retrieved, documents_from_cache, searches_sent, searches_from_cache, documents}`",
+    "pravo's report: `{citations: [{text, line, column, act, document_id, collection, ref, verdict, detail, unchecked}], documents_retrieved, documents_from_cache, searches_sent, searches_from_cache, documents}`",
     'one citation per line: `line`, `column`, `citation`, `verdict`, `document_id`, `ref`, `detail`',
   ],
   [

@@ -297,6 +297,8 @@ export interface ProvisionCheck {
   ref: string;
   /** Short: the provision's label and first words, or what is missing and the nearest refs, or the repeal note. */
   detail: string;
+  /** Found, but these details the text cannot show were not checked (`ал. 1` where no paragraph is numbered). */
+  unchecked?: string;
 }
 
 /** How many characters of a provision's text a detail quotes. */
@@ -443,6 +445,7 @@ function unnumberedParagraph(citation: Citation, ref: string, name: string, body
     verdict: 'found',
     ref,
     detail: `${name} (${citation.detail} not checked: this text does not number its paragraphs): ${firstWords(body.replace(EDITORIAL_NOTES, ''))}`,
+    unchecked: citation.detail,
   };
 }
 
@@ -466,6 +469,11 @@ export interface CiteEntry {
   verdict: CiteVerdict;
   /** Short, in English with the memo's and the document's words quoted: what was found or why not. */
   detail: string;
+  /**
+   * For a `found` citation, its details that the document's text cannot show and that were therefore not checked
+   * (`ал. 1, пр. 1` of an article whose paragraphs are not numbered); null when everything cited was checked.
+   */
+  unchecked: string | null;
 }
 
 /** A document the citations were checked in, with the date its text is current as of. */

@@ -110,13 +110,15 @@ export function renderCiteText(report: CiteReport, memo: string, options: CiteTe
 
   const counts = CITE_VERDICTS.map((verdict) => [verdict, report.citations.filter((x) => x.verdict === verdict).length] as const).filter(([, n]) => n > 0);
   const found = report.citations.filter((x) => x.verdict === 'found').length;
+  const unchecked = report.citations.filter((x) => x.verdict === 'found' && x.unchecked !== null).length;
+  const caveat = unchecked > 0 ? ` ${unchecked} found only as far as the article: its text numbers no paragraphs, so the ал. cited was not checked.` : '';
   const summary =
-    found === report.citations.length
-      ? c.green(`All ${plural(report.citations.length, 'citation')} found.`)
+    (found === report.citations.length
+      ? c.green(report.citations.length === 1 ? 'The citation was found.' : `All ${report.citations.length} citations found.`)
       : `${found} of ${plural(report.citations.length, 'citation')} found; ${counts
           .filter(([verdict]) => verdict !== 'found')
           .map(([verdict, n]) => `${n} ${verdict}`)
-          .join(', ')}.`;
+          .join(', ')}.`) + caveat;
   out.push(...wrapText(summary, width));
   const spent =
     `${plural(report.searches_sent, 'search', 'searches')} sent, ${report.searches_from_cache} from the cache; ` +

@@ -248,6 +248,16 @@ function describeResults(results: ReadonlyArray<{ document_id: string; date: str
 
 /** One citation's entry of the report. */
 function entryOf(memo: MemoCitation, match: ActMatch | undefined, documents: ReadonlyMap<string, DocumentResponse>): CiteEntry {
+  const { unchecked, ...entry } = verdictOf(memo, match, documents);
+  return { ...entry, unchecked: unchecked ?? null };
+}
+
+/** One citation's entry of the report, `unchecked` only when there is something that was not checked. */
+function verdictOf(
+  memo: MemoCitation,
+  match: ActMatch | undefined,
+  documents: ReadonlyMap<string, DocumentResponse>,
+): Omit<CiteEntry, 'unchecked'> & { unchecked?: string } {
   const base = { text: memo.text, line: memo.line, column: memo.column };
   const act = memo.act;
   if (act === undefined) {
@@ -296,5 +306,14 @@ function entryOf(memo: MemoCitation, match: ActMatch | undefined, documents: Rea
   }
   const check = checkProvision(memo.citation, document, name);
   const others = match.others.length > 0 && check.verdict === 'found' ? ` (checked in the newest act of this title; also ${describeResults(match.others, false)})` : '';
-  return { ...base, act: name, document_id, collection, ref: check.ref, verdict: check.verdict, detail: `${check.detail}${others}` };
+  return {
+    ...base,
+    act: name,
+    document_id,
+    collection,
+    ref: check.ref,
+    verdict: check.verdict,
+    detail: `${check.detail}${others}`,
+    ...(check.unchecked !== undefined ? { unchecked: check.unchecked } : {}),
+  };
 }

@@ -50,6 +50,8 @@ const ACTS: DocumentResponse[] = [
     ['1', 'Тестов текст на първия член.'],
     ['2', '(Отм. – ДВ, бр. 1 от 2021 г.)'],
     ['3', 'Тестов текст с \u001b[31mуправляващ\u001b[0m знак.'],
+    // Paragraphs left unnumbered and run together, as an older act's text may give them.
+    ['4', 'Тестова първа алинея. Тестова втора алинея.'],
   ]),
   act('test-b-old', 'Закон за тестовите срокове', '2004-04-06', [['99', 'Тестов член на стария закон.']]),
   act('test-b-new', 'Закон за тестовите срокове', '2015-08-12', [['10', 'Тестов член на новия закон.']]),
@@ -143,7 +145,8 @@ describe('pravo cite: verdicts', () => {
     const report = JSON.parse(again.stdout);
     expect(Object.keys(report)).toEqual(['citations', 'documents_retrieved', 'documents_from_cache', 'searches_sent', 'searches_from_cache', 'documents']);
     expect(report).toMatchObject({ documents_retrieved: 0, documents_from_cache: 2, searches_sent: 0, searches_from_cache: 4 });
-    expect(Object.keys(report.citations[0])).toEqual(['text', 'line', 'column', 'act', 'document_id', 'collection', 'ref', 'verdict', 'detail']);
+    expect(Object.keys(report.citations[0])).toEqual(['text', 'line', 'column', 'act', 'document_id', 'collection', 'ref', 'verdict', 'detail', 'unchecked']);
+    expect(report.citations[0].unchecked).toBeNull();
     expect(report.citations[0]).toMatchObject({ text: 'чл. 1', act: 'Закон за тестовите уведомления', document_id: 'test-a', collection: 'c_test', ref: '1', verdict: 'found' });
     expect(report.documents[0]).toEqual({ document_id: 'test-a', collection: 'c_test', title: 'Закон за тестовите уведомления', date: '2020-05-01', as_of: '2020-05-01', consolidated: false });
 
@@ -166,6 +169,23 @@ describe('pravo cite: verdicts', () => {
     expect(result.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[3])).toEqual(['found', 'found']);
     expect(result.stderr).toContain('standard input: 2 citations of 1 act');
     expect(retrievals(server)).toEqual(['test-a']);
+  });
+
+  it('an ал. the text cannot show is found as far as the article, and the report says it was not checked', async () => {
+    await serve();
+    const text = 'Тестово: чл. 4, ал. 2 от Закона за тестовите уведомления.\n';
+    const json = await runPravo(['cite', '--yes', '--json', memo(text)], { env });
+    expect(json.exitCode, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout).citations[0]).toMatchObject({
+      verdict: 'found',
+      ref: '4',
+      detail: expect.stringContaining('Чл. 4 (ал. 2 not checked: this text does not number its paragraphs)'),
+      unchecked: 'ал. 2',
+    });
+    const shown = await runPravo(['cite', memo(text)], { env: { ...env, NO_COLOR: '1' }, stdoutTTY: true, columns: 120 });
+    expect(shown.stdout.replace(/\s+/gu, ' ')).toContain(
+      'The citation was found. 1 found only as far as the article: its text numbers no paragraphs, so the ал. cited was not checked.',
+    );
   });
 
   it('a memo without citations: said, exit 0, nothing sent', async () => {

@@ -191,6 +191,7 @@ describe('the provision in the document', () => {
       verdict: 'found',
       ref: '47',
       detail: 'Чл. 47 (ал. 2 not checked: this text does not number its paragraphs): Тестова първа алинея. Тестова втора алинея. (Ал. 3 отм. – ДВ, бр. 5…',
+      unchecked: 'ал. 2',
     });
     expect(check('чл. 46, ал. 1, т. 2')).toMatchObject({ verdict: 'found', detail: expect.stringContaining('(ал. 1, т. 2 not checked') });
     expect(check('чл. 47, ал. 3')).toEqual({ verdict: 'repealed', ref: '47', detail: 'Чл. 47, ал. 3: (Ал. 3 отм. – ДВ, бр. 5 от 2005 г.)' });

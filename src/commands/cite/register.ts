@@ -33,7 +33,7 @@ after it). Texts are as current as the document says: its date is listed below t
 Output: on a terminal the memo's lines that cite, each citation marked with its number, then a table of
 verdicts and the documents with the date their text is current as of; piped, one citation per line, tab-separated
 line, column, citation, verdict, document_id, ref, detail; --json {"citations": [{text, line, column, act,
-document_id, collection, ref, verdict, detail}], documents_retrieved, documents_from_cache, searches_sent,
+document_id, collection, ref, verdict, detail, unchecked}], documents_retrieved, documents_from_cache, searches_sent,
 searches_from_cache, documents}. Exit 0 when every citation is found, 8 otherwise.`;
 
 /** Registers `pravo cite`. */
