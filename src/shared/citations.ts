@@ -14,7 +14,8 @@
  * - article keyword: `чл.`, `чл` before a number, `член`, `членове` (any case; not inside a word); the number:
  *   `12`, `44а`, `192в` (at most two lower-case Cyrillic letters, not followed by a letter or digit);
  * - lists joined by `,` / `и` / `или` / `и/или` („чл. 3, 4 и 5“, „чл. 2 и чл. 7“), ranges by a dash or `до`
- *   („чл. 45 – 47“, „чл. 43д – 43и“, „чл. 5 до чл. 9“);
+ *   („чл. 45 – 47“, „чл. 43д – 43и“, „чл. 5 до чл. 9“); „и сл.“ / „и следв.“ / „и следващите“ after a number is part
+ *   of the group (not a citation of its own: „чл. 45 и сл. ЗЗД“ is чл. 45 of the ЗЗД);
  * - details of an article: `ал.` / `алинея` / `алинеи` (paragraph), `т.` / `точка` / `точки` (point), `б.` /
  *   `буква` / `букви` with a quoted letter (`буква „а“`), `изр.` / `изречение` with a number or an ordinal
  *   (`изречение второ`), `пр.` / `предл.` / `предложение`, `параграф`; each with its own lists and ranges („ал. 1, 7 и 12“,
@@ -138,7 +139,7 @@ const PARAGRAPH_TYPED = String.raw`[Аа]л\.?`;
 const POINT_TYPED = String.raw`[Тт]\.?`;
 const SECTION_POINT_TYPED = String.raw`т\.?`;
 
-type TokenKind = 'article' | 'detail' | 'number' | 'letter' | 'ordinal' | 'list' | 'range' | 'section' | 'other';
+type TokenKind = 'article' | 'detail' | 'number' | 'letter' | 'ordinal' | 'following' | 'list' | 'range' | 'section' | 'other';
 
 interface Token {
   kind: TokenKind;
@@ -155,6 +156,8 @@ const TOKENS: [TokenKind, RegExp][] = [
   ['number', /\d+(?:[а-яѝ]{1,2})?(?![\p{L}\p{N}])/uy],
   ['letter', /[„"“«']\s*[а-яa-z]\s*[“"”»']/iuy],
   ['ordinal', /(?:първо|второ|трето|четвърто|пето|шесто|последно)(?!\p{L})/iuy],
+  // „и сл.“ (and the articles after it): part of the group, so that the act after it is the group's („чл. 45 и сл. ЗЗД“).
+  ['following', /и[ \u00a0]+(?:сл\.|следв\.|следващите)(?!\p{L})/iuy],
   ['list', /,|(?:и\/или|или|и)(?!\p{L})/iuy],
   ['range', /[–—‒−-]|до(?!\p{L})/uy],
   ['section', /§/uy],
@@ -359,6 +362,10 @@ function readGroup(text: string, start: number, opening: 'article' | 'section'):
   for (;;) {
     const token = tokenAt(text, pos);
     if (token === undefined) break;
+    if (token.kind === 'following') {
+      pos = token.end;
+      continue;
+    }
     if (token.kind === 'detail') {
       const value = tokenAt(text, token.end);
       if (!isDetailValue(value)) break;
