@@ -173,6 +173,33 @@ function namedAct(act: NonNullable<Citation['act']>, citation: Citation): NamedA
   return { key: titleKey(title), written: shown.join(' '), kind: 'title', title, words, titleLength, requiredLength, query: title.slice(0, 2000) };
 }
 
+/** „вр.“, „вр. с“, „във вр. с“, „във връзка с“ alone between two citations (a comma before it allowed). */
+const IN_CONNECTION_WITH = /^[\s\u00a0]*,?[\s\u00a0]*(?:във[\s\u00a0]+)?(?:вр\.|връзка)(?:[\s\u00a0]*с(?![\p{L}]))?[\s\u00a0]*$/iu;
+/** A list separator alone between two citations of one group. */
+const LIST_SEPARATOR = /^[\s\u00a0]*(?:,|и|или|и\/или)?[\s\u00a0]*$/iu;
+
+/**
+ * The citations with the act of a chain „чл. 49 вр. чл. 45 ЗЗД“ / „чл. 52 във вр. с чл. 51 ЗЗД“: in a memo the act
+ * written after the last citation is every one's, so a citation that names none takes the act of the one it is „във
+ * връзка с“ (and so does the rest of its list: „чл. 3 и 4 вр. чл. 7 ЗЗД“). Only in `pravo cite`: in an act's own text
+ * „чл. 5 във връзка с чл. 7 от Закона за …“ may well mean чл. 5 of the act being read.
+ */
+function withConnectedActs(text: string, parsed: readonly Citation[]): Citation[] {
+  const out = [...parsed];
+  const connected = new Array<boolean>(out.length).fill(false);
+  for (let i = out.length - 2; i >= 0; i--) {
+    const here = out[i]!;
+    const next = out[i + 1]!;
+    if (here.act !== undefined || next.act === undefined) continue;
+    const between = text.slice(here.end, next.start);
+    if (IN_CONNECTION_WITH.test(between) || (connected[i + 1] && LIST_SEPARATOR.test(between))) {
+      out[i] = { ...here, act: next.act, scope: 'external' };
+      connected[i] = true;
+    }
+  }
+  return out;
+}
+
 /** Offsets of the starts of the text's lines. */
 function lineStarts(text: string): number[] {
   const starts = [0];
@@ -191,7 +218,7 @@ export function findMemoCitations(text: string): { citations: MemoCitation[]; ac
   const citations: MemoCitation[] = [];
   let previous: NamedAct | undefined;
   let lineIndex = 0;
-  for (const citation of parseCitations(text)) {
+  for (const citation of withConnectedActs(text, parseCitations(text))) {
     let act: NamedAct | undefined;
     if (citation.act?.kind === 'previous') act = previous;
     else if (citation.act !== undefined) {

@@ -76,6 +76,25 @@ describe('reading a memo', () => {
     expect(requiredLengthOf(words('Закона за тестовите срокове'), 4)).toBe(4);
   });
 
+  it('a chain „вр.“ / „във връзка с“ gives every citation of it the act written after the last; „и сл.“ keeps the act', () => {
+    const { citations } = findMemoCitations(
+      'По чл. 49 вр. чл. 45 ЗТУ; по чл. 52 във вр. с чл. 51 от Закона за тестовите уведомления; чл. 3 и 4 във връзка с чл. 7 ЗТУ; чл. 60 и сл. ЗТУ.',
+    );
+    expect(citations.map((c) => [c.text, c.act?.written])).toEqual([
+      ['чл. 49', 'ЗТУ'],
+      ['чл. 45', 'ЗТУ'],
+      ['чл. 52', 'Закона за тестовите уведомления'],
+      ['чл. 51', 'Закона за тестовите уведомления'],
+      ['чл. 3', 'ЗТУ'],
+      ['4', 'ЗТУ'],
+      ['чл. 7', 'ЗТУ'],
+      ['чл. 60', 'ЗТУ'],
+    ]);
+    // A citation that names its own act, or says „от този закон“, keeps it.
+    const own = findMemoCitations('чл. 5 от ЗТР вр. чл. 7 ЗТУ; чл. 8 от този закон вр. чл. 9 ЗТУ.').citations;
+    expect(own.map((c) => c.act?.written)).toEqual(['ЗТР', 'ЗТУ', undefined, 'ЗТУ']);
+  });
+
   it('a citation of no act has none; „от същия закон“ with nothing named before it has none', () => {
     const { citations } = findMemoCitations('Само чл. 5 и после чл. 6 от същия закон.');
     expect(citations.map((c) => c.act)).toEqual([undefined, undefined]);
