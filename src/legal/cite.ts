@@ -84,7 +84,8 @@ const CLAUSE_WORDS = new Set([
   'тези', 'той', 'тя', 'те', 'то', 'който', 'която', 'което', 'които', 'като', 'когато', 'ако', 'че', 'но', 'а', 'обаче',
   'също', 'вече', 'може', 'могат', 'трябва', 'следва', 'важи', 'гласи', 'предвижда', 'урежда', 'установява', 'определя',
   'изисква', 'допуска', 'забранява', 'дава', 'казва', 'сочи', 'посочва', 'както', 'съгласно', 'съответно', 'относно',
-  'чл', 'член', 'ал', 'т', 'вж',
+  'чл', 'член', 'ал', 'т', 'вж', 'всички', 'всеки', 'всяка', 'всяко', 'никой', 'никоя', 'никое', 'някой', 'някоя', 'някое',
+  'някои', 'само', 'именно', 'тук', 'така', 'тогава', 'дори', 'нито', 'защото', 'затова', 'поради',
 ]);
 
 /** After „и“ / „или“, words that begin another reference rather than continue a title. */
@@ -129,22 +130,32 @@ export function titleLengthOf(words: readonly string[]): number {
  * title only the first word of a noun phrase takes the article („за задълженията и договорите“, „за Сметната палата“),
  * so such a word begins the sentence's subject: „от Закона за задълженията и договорите вредите се поправят“ needs a
  * title of 5 words. An ending that is not the article („палата“) only lets a title that stops at the adjective before it
- * („Закон за Сметната“) fit too, and the longest title that fits is still the act. At least three words.
+ * („Закон за Сметната“) fit too, and the longest title that fits is still the act. So may a word in lower case right
+ * after a capitalized one („… на Република България граждани …“). At least three words.
  */
 export function requiredLengthOf(words: readonly string[], titleLength: number): number {
   for (let i = 3; i < Math.min(titleLength, words.length); i++) {
     const word = words[i]!.toLowerCase();
-    if (word.length >= 5 && /(?:та|те|то)$/u.test(word) && !TITLE_LINKS.has(words[i - 1]!.toLowerCase())) return i;
+    const before = words[i - 1]!;
+    if (TITLE_LINKS.has(before.toLowerCase())) continue;
+    if (word.length >= 5 && /(?:та|те|то)$/u.test(word)) return i;
+    // A word in lower case right after a name („… на Република България граждани …“) goes on with the sentence.
+    if (/^\p{Lu}/u.test(before) && /^\p{Ll}/u.test(words[i]!)) return i;
   }
   return titleLength;
 }
 
 /**
  * A title's words in the nominative (`nominativeTitle`: „Закона“ → „Закон“, „Семейния кодекс“ → „Семеен кодекс“), and
- * „Конституцията“ → „Конституция“.
+ * „Конституцията“ → „Конституция“; of a convention, a regulation or rules only the first word („Наредбата“ → „Наредба“).
  */
 function nominativeOf(words: readonly string[]): string {
-  return nominativeTitle(words.join(' ')).replace(/^Конституцията(?=\s|$)/u, 'Конституция');
+  const title = words.join(' ');
+  // A convention, a regulation or rules: only their first word changes („… на тестовия закон“ stays as it is).
+  if (/^(?:Конвенция|Наредба|Правилник)/u.test(title)) {
+    return title.replace(/^(Конвенция|Наредба)та(?=\s|$)/u, '$1').replace(/^Правилника(?=\s|$)/u, 'Правилник');
+  }
+  return nominativeTitle(title).replace(/^Конституцията(?=\s|$)/u, 'Конституция');
 }
 
 /** Key of a title: its words in the nominative, lower case („Закона за …“ and „Закон за …“ are one act). */

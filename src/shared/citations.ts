@@ -211,6 +211,11 @@ const ABBREVIATION_TYPED = String.raw`\p{Lu}{2,}[\p{Ll}]{0,5}`;
 const TITLE = String.raw`(?:[Зз]акона?|[Кк]одекса?|[Кк]онституцията)\s+(?:за|на)\s+[\p{L}\s-]+`;
 const TITLE_AT = new RegExp(TITLE, 'uy');
 /**
+ * Running text: another kind of act by its title: „Конвенцията за защита на правата на човека …“, „Наредба № 3 за …“,
+ * „Правилника за прилагане на …“, over the words that follow (so the act is named whole, not by its first word).
+ */
+const OTHER_TITLE_AT = /(?:Конвенция(?:та)?|Наредба(?:та)?|Правилника?)(?:[ \u00a0]+№[ \u00a0]*\d+)?[ \u00a0]+(?:за|относно|на)[ \u00a0]+[\p{L}\s-]+/uy;
+/**
  * Typed: a code or law named by its adjective, as running text reads it ({@link NAMED_CODE_AT}), in any case
  * („Семейния кодекс“, „гражданския процесуален кодекс“, „Търговския закон“).
  */
@@ -445,13 +450,14 @@ function readGroup(text: string, start: number, opening: 'article' | 'section'):
 
 /**
  * The act written at `at` (after „от“ / „на“ and a quotation mark): an abbreviation; a title („Закона за …“ to the end
- * of its words on that line, „Гражданския процесуален кодекс“, „Регламент (ЕС) № 1234/2013“); else a capitalized word.
+ * of its words on that line, „Конвенцията за …“, „Наредба № 3 за …“, „Гражданския процесуален кодекс“, „Регламент (ЕС)
+ * № 1234/2013“); else a capitalized word.
  */
 function actAt(text: string, at: number): ActAsWritten | undefined {
   ABBREVIATION_AT.lastIndex = at;
   const abbreviation = ABBREVIATION_AT.exec(text);
   if (abbreviation) return { kind: 'abbreviation', text: abbreviation[0], start: at, end: at + abbreviation[0].length };
-  for (const pattern of [TITLE_AT, NAMED_CODE_AT, EU_ACT_AT, CAPITALIZED_WORD_AT]) {
+  for (const pattern of [TITLE_AT, OTHER_TITLE_AT, NAMED_CODE_AT, EU_ACT_AT, CAPITALIZED_WORD_AT]) {
     pattern.lastIndex = at;
     const match = pattern.exec(text);
     if (match) {

@@ -49,6 +49,7 @@ describe('reading a memo', () => {
   it('reads a title up to where the sentence goes on, and names one act once however it is written', () => {
     expect(actOf('чл. 1 от Закона за тестовите уведомления нотариусът удостоверява').written).toBe('Закона за тестовите уведомления');
     expect(actOf('чл. 1 от Закона за тестовите уведомления това е така').written).toBe('Закона за тестовите уведомления');
+    expect(actOf('чл. 1 от Закона за тестовите уведомления всички лица са равни').written).toBe('Закона за тестовите уведомления');
     expect(actOf('чл. 1 от Закона за тестовите уведомления и регистри').written).toBe('Закона за тестовите уведомления и регистри');
     const { acts } = findMemoCitations('чл. 1 от Закона за обществените поръчки и чл. 2 от ЗОП');
     expect(acts).toHaveLength(1);
@@ -74,6 +75,8 @@ describe('reading a memo', () => {
     expect(requiredLengthOf(words('Закона за тестовите срокове и таксите'), 6)).toBe(6);
     expect(requiredLengthOf(words('Закона за тестовите срокове на общините'), 6)).toBe(6);
     expect(requiredLengthOf(words('Закона за тестовите срокове'), 4)).toBe(4);
+    // A word in lower case after a name goes on with the sentence.
+    expect(requiredLengthOf(words('Закона за Тестова Република граждани'), 5)).toBe(4);
   });
 
   it('a chain „вр.“ / „във връзка с“ gives every citation of it the act written after the last; „и сл.“ keeps the act', () => {
@@ -93,6 +96,12 @@ describe('reading a memo', () => {
     // A citation that names its own act, or says „от този закон“, keeps it.
     const own = findMemoCitations('чл. 5 от ЗТР вр. чл. 7 ЗТУ; чл. 8 от този закон вр. чл. 9 ЗТУ.').citations;
     expect(own.map((c) => c.act?.written)).toEqual(['ЗТР', 'ЗТУ', undefined, 'ЗТУ']);
+  });
+
+  it('names a convention, a regulation or rules by their whole title, in the nominative', () => {
+    expect(actOf('чл. 8 от Конвенцията за тестова защита на правата, а не друго').title).toBe('Конвенция за тестова защита на правата');
+    expect(actOf('чл. 3 от Наредба № 7 за тестовите регистри').title).toBe('Наредба № 7 за тестовите регистри');
+    expect(actOf('чл. 2 от Правилника за прилагане на тестовия закон').title).toBe('Правилник за прилагане на тестовия закон');
   });
 
   it('a citation of no act has none; „от същия закон“ with nothing named before it has none', () => {
