@@ -242,6 +242,18 @@ export function findMemoCitations(text: string): { citations: MemoCitation[]; ac
     const column = [...text.slice(starts[lineIndex]!, citation.start)].length + 1;
     citations.push({ text: citation.text, line: lineIndex + 1, column, start: citation.start, end: citation.end, citation, ...(act ? { act } : {}) });
   }
+  // A title read past its end („Закона за задълженията и договорите вредите“) is an act the memo names elsewhere
+  // („ЗЗД“) when the words it requires begin that act's title: one act, one search.
+  for (const act of acts.values()) {
+    if (act.kind !== 'title' || act.requiredLength >= act.titleLength) continue;
+    for (let length = act.titleLength - 1; length >= act.requiredLength; length--) {
+      const same = acts.get(titleKey(nominativeOf(act.words.slice(0, length))));
+      if (same === undefined || same === act) continue;
+      acts.delete(act.key);
+      for (const citation of citations) if (citation.act === act) citation.act = same;
+      break;
+    }
+  }
   return { citations, acts: [...acts.values()] };
 }
 

@@ -2,7 +2,8 @@
  * `pravo cite` end to end: the built CLI with an in-process sandbox over `../shared/corpus` (the real statutes), on a
  * memo written for the tests (its title says so; it quotes no legal text, it only cites). What issue 25 promises: the
  * four citations it names get found, no_such_provision, act_not_found and found, each document retrieved once, and a
- * second check costs nothing.
+ * second check costs nothing; and the ЗЗД as lawyers cite it (an ал. its text does not number, a „вр.“ chain, a title
+ * followed by the sentence's subject).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,6 +23,7 @@ const MEMO = [
   'По чл. 25 от Закона за нотариусите и нотариалната дейност нотариусът удостоверява.',
   'Забраната в чл. 3 от Закона за ограничаване на плащанията в брой важи; чл. 2 от същия закон също.',
   'Виж и чл. 45 ЗЗД, чл. 344, ал. 1, т. 3 от КТ и чл. 9 от Кодекса на труда.',
+  'Нищожността е по чл. 26, ал. 1, пр. 1 вр. чл. 45 ЗЗД; по чл. 49 от Закона за задълженията и договорите вредите се поправят.',
   '',
 ].join('\n');
 
@@ -60,7 +62,14 @@ describe('pravo cite --sandbox over the real corpus', () => {
       [6, 'чл. 45', 'found', 'akn-1950-zzd', '45'],
       [6, 'чл. 344, ал. 1, т. 3', 'found', 'akn-1986-dv-26-86-1', '344'],
       [6, 'чл. 9', 'repealed', 'akn-1986-dv-26-86-1', '9'],
+      // The ЗЗД's text numbers no paragraphs: ал. 1 is not checked, and not called missing. „вр.“ gives чл. 26 the act
+      // after чл. 45; the title ends before the sentence's subject („вредите“).
+      [7, 'чл. 26, ал. 1, пр. 1', 'found', 'akn-1950-zzd', '26'],
+      [7, 'чл. 45', 'found', 'akn-1950-zzd', '45'],
+      [7, 'чл. 49', 'found', 'akn-1950-zzd', '49'],
     ]);
+    expect(report.citations[8].unchecked).toBe('ал. 1, пр. 1');
+    expect(report.citations[9].unchecked).toBeNull();
     // The Закон за обществените поръчки of 2015, not its namesake of 2004; the notaries' act only through amendments.
     expect(report.citations[0].detail).toContain('akn-2004-dv-28-04-1');
     expect(report.citations[2].detail).toContain('only acts amending „Закон за нотариусите и нотариалната дейност“');

@@ -54,6 +54,10 @@ describe('reading a memo', () => {
     const { acts } = findMemoCitations('чл. 1 от Закона за обществените поръчки и чл. 2 от ЗОП');
     expect(acts).toHaveLength(1);
     expect(acts[0]!.title).toBe('Закон за обществените поръчки');
+    // A title read past its end, whose words begin an act the memo names elsewhere, is that act.
+    const pastItsEnd = findMemoCitations('чл. 1 от Закона за обществените поръчки вредите се поправят; чл. 2 от ЗОП.');
+    expect(pastItsEnd.acts.map((a) => a.title)).toEqual(['Закон за обществените поръчки']);
+    expect(pastItsEnd.citations.map((c) => c.act?.written)).toEqual(['ЗОП', 'ЗОП']);
     // A code named by its adjective is the code its customary abbreviation names.
     expect(findMemoCitations('чл. 49 СК и чл. 5 от Семейния кодекс').acts.map((a) => a.title)).toEqual(['Семеен кодекс']);
   });
