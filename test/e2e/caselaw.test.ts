@@ -10,7 +10,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { execa } from 'execa';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { pravo, tempDir } from './helpers.js';
+import { linkedDataDir, pravo, tempDir } from './helpers.js';
 import { CLI } from './paths.js';
 
 const sandbox = inject('sandbox');
@@ -33,9 +33,9 @@ async function atTerminal(args: string[], env: Record<string, string>): Promise<
   return result.stdout.replaceAll('\r', '');
 }
 
-/** Retrievals the e2e sandbox has counted (usage kind `retrieval`, every account and month), read from its state. */
-function retrievalsCounted(): number {
-  const db = new DatabaseSync(path.join(sandbox.dataDir, 'state.sqlite'), { readOnly: true });
+/** Retrievals a data directory's state has counted (usage kind `retrieval`, every account and month). */
+function retrievalsCounted(dataDir: string): number {
+  const db = new DatabaseSync(path.join(dataDir, 'state.sqlite'), { readOnly: true });
   try {
     const rows = db.prepare("SELECT used FROM account_usage WHERE kind = 'retrieval'").all() as { used: number }[];
     return rows.reduce((sum, row) => sum + row.used, 0);
@@ -150,20 +150,23 @@ describe('case law in the sandbox', () => {
   });
 
   it('the second pravo doc of a document spends no quota: the sandbox counts one retrieval', async () => {
+    // A sandbox of its own (in process, its own state beside the shared index): the shared one's counts move with
+    // every other test file that retrieves a document at the same time.
     const cache = tempDir('caselaw-quota');
-    const quotaEnv = env({ PRAVO_CONFIG_DIR: cache.dir });
-    await pravo(['search', '--json', '--type', 'high_courts_cases', '--court', 'ВАС', 'касационна жалба'], { env: quotaEnv });
-    const before = retrievalsCounted();
-    const first = await pravo(['doc', '1'], { env: quotaEnv });
+    const dataDir = linkedDataDir(cache.dir, sandbox.dataDir);
+    const quotaEnv = { PRAVO_CONFIG_DIR: cache.dir, PRAVO_SANDBOX_CORPUS: sandbox.corpus, PRAVO_SANDBOX_DATA_DIR: dataDir };
+    const search = await pravo(['search', '--sandbox', '--json', '--type', 'high_courts_cases', '--court', 'ВАС', 'касационна жалба'], { env: quotaEnv });
+    expect(search.exitCode, search.stderr).toBe(0);
+    const first = await pravo(['doc', '1', '--sandbox'], { env: quotaEnv });
     expect(first.exitCode, first.stderr).toBe(0);
-    expect(retrievalsCounted()).toBe(before + 1);
-    const second = await pravo(['doc', '1', '--article', '1'], { env: quotaEnv });
+    expect(retrievalsCounted(dataDir)).toBe(1);
+    const second = await pravo(['doc', '1', '--sandbox', '--article', '1'], { env: quotaEnv });
     expect(second.exitCode, second.stderr).toBe(0);
     expect(second.stderr).toMatch(/^From the cache: retrieved /m);
-    expect(retrievalsCounted()).toBe(before + 1);
-    const refreshed = await pravo(['doc', '1', '--refresh'], { env: quotaEnv });
+    expect(retrievalsCounted(dataDir)).toBe(1);
+    const refreshed = await pravo(['doc', '1', '--sandbox', '--refresh'], { env: quotaEnv });
     expect(refreshed.exitCode).toBe(0);
-    expect(retrievalsCounted()).toBe(before + 2);
+    expect(retrievalsCounted(dataDir)).toBe(2);
     cache.cleanup();
   });
 
