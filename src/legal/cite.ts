@@ -434,48 +434,34 @@ export function checkProvision(citation: Citation, document: DocumentResponse, l
   const name = elementLabelOf(element).replace(/\.$/u, '') || display(ref);
   const body = bodyOf(element);
   if (REPEALED.test(body)) return { verdict: 'repealed', ref, detail: `${name} ${body}` };
-  const listed = listedDetails(citation.detail);
-  // Several numbers cited („ал. 1 и 2“, „т. 1 – 3“): the detail names them as written and quotes the first.
-  const several = listed.paragraphs.length + listed.points.length > (listed.paragraphs.length > 0 ? 1 : 0) + (listed.points.length > 0 ? 1 : 0);
+  const paragraphsCited = citation.paragraphs ?? [];
+  const pointsCited = citation.points ?? [];
   let text = body;
   let where = name;
-  if (listed.paragraphs.length > 0) {
+  if (paragraphsCited.length > 0) {
     const paragraphs = paragraphsOf(body);
     if (paragraphs.size === 0) return unnumberedParagraph(citation, ref, name, body);
-    const missing = listed.paragraphs.find((number) => !paragraphs.has(number));
+    const missing = paragraphsCited.find((number) => !paragraphs.has(number));
     if (missing !== undefined) {
       return { verdict: 'no_such_provision', ref, detail: `${name} has no ал. ${missing}; its paragraphs: ${[...paragraphs.keys()].join(', ')}` };
     }
-    const repealed = listed.paragraphs.find((number) => REPEALED.test(paragraphs.get(number)!));
+    const repealed = paragraphsCited.find((number) => REPEALED.test(paragraphs.get(number)!));
     if (repealed !== undefined) return { verdict: 'repealed', ref, detail: `${name}, ал. ${repealed} ${paragraphs.get(repealed)!}` };
     // The points cited are those of the last paragraph named („ал. 1 и ал. 2, т. 3“).
-    where = `${name}, ал. ${listed.paragraphs.at(-1)!}`;
-    text = paragraphs.get(listed.paragraphs.at(-1)!)!;
+    where = `${name}, ал. ${paragraphsCited.at(-1)!}`;
+    text = paragraphs.get(paragraphsCited.at(-1)!)!;
   }
-  if (listed.points.length > 0) {
-    const missing = listed.points.find((number) => pointOf(text, number) === undefined);
-    if (missing !== undefined) return { verdict: 'no_such_provision', ref, detail: `${where} has no т. ${missing}` };
-    where = `${where}, т. ${listed.points[0]!}`;
-    text = pointOf(text, listed.points[0]!)!;
+  if (pointsCited.length > 0) {
+    const points = pointsCited.map((number) => pointOf(text, number));
+    const missing = points.indexOf(undefined);
+    if (missing >= 0) return { verdict: 'no_such_provision', ref, detail: `${where} has no т. ${pointsCited[missing]!}` };
+    where = `${where}, т. ${pointsCited[0]!}`;
+    text = points[0]!;
   }
+  // Several numbers cited („ал. 1 и 2“, „т. 1 – 3“): the detail names them as written and quotes the first.
+  const several = paragraphsCited.length > 1 || pointsCited.length > 1;
   if (several) where = `${name}, ${citation.detail}`;
   return { verdict: 'found', ref, detail: `${where}: ${firstWords(text.replace(EDITORIAL_NOTES, ''))}` };
-}
-
-/**
- * The ал. and т. numbers a citation's details list, in order: „ал. 1, 7 и 12“ → paragraphs 1, 7, 12; „ал. 2, т. 1 – 3“
- * → paragraph 2, points 1 and 3 (a range by its two ends). Numbers after any other detail (буква, изречение,
- * предложение) are not among them.
- */
-export function listedDetails(detail: string): { paragraphs: string[]; points: string[] } {
-  const listed = { paragraphs: [] as string[], points: [] as string[] };
-  let current: string[] | undefined;
-  for (const [, keyword, word, number] of detail.matchAll(/(алинеи|алинея|ал\.|точки|точка|т\.)|(\p{L}+\.?)|(\d+[а-яѝ]{0,2})/giu)) {
-    if (keyword !== undefined) current = keyword.toLowerCase().startsWith('а') ? listed.paragraphs : listed.points;
-    else if (word !== undefined && !['и', 'или', 'до'].includes(word.toLowerCase())) current = undefined;
-    else if (number !== undefined) current?.push(number);
-  }
-  return listed;
 }
 
 /**
@@ -487,7 +473,7 @@ export function listedDetails(detail: string): { paragraphs: string[]; points: s
  */
 function unnumberedParagraph(citation: Citation, ref: string, name: string, body: string): ProvisionCheck {
   const notes = [...body.matchAll(/\(\s*ал\.\s*(\d+[а-я]?)\s+(отм|нова|изм|доп)[^()]*\)/giu)];
-  for (const number of listedDetails(citation.detail).paragraphs) {
+  for (const number of citation.paragraphs ?? []) {
     const last = notes.filter((note) => note[1] === number).at(-1);
     if (last !== undefined && last[2]!.toLowerCase() === 'отм') return { verdict: 'repealed', ref, detail: `${name}, ал. ${number}: ${last[0]}` };
   }

@@ -100,8 +100,15 @@ export interface Citation {
   sectionTo?: string;
   /** The first paragraph cited (`ал. 2` → `2`). */
   paragraph?: string;
+  /**
+   * Every paragraph number listed, in order, a range by its two ends: „ал. 1, 7 и 12“ → `1`, `7`, `12`; „ал. 1 – 3“ →
+   * `1`, `3`. Numbers after another detail (изречение, предложение) are not among them. Absent when none is cited.
+   */
+  paragraphs?: string[];
   /** The first point cited (`т. 3` → `3`). */
   point?: string;
+  /** Every point number listed, as {@link paragraphs} („ал. 2, т. 1 – 3“ → `1`, `3`). */
+  points?: string[];
   /** The first letter cited (`буква „а“` → `а`); running text only. */
   letter?: string;
   /** The details as written, white space collapsed: `ал. 2, т. 3`, `ал. 1, 7 и 12`; `''` when none. */
@@ -273,8 +280,12 @@ interface Building {
   section?: string;
   sectionTo?: string;
   paragraph?: string;
+  paragraphs?: string[];
   point?: string;
+  points?: string[];
   letter?: string;
+  /** The kind of the last detail keyword read: what a number after a list or range separator continues. */
+  detailKind?: 'paragraph' | 'point' | 'letter';
   detailStart?: number;
   detailEnd?: number;
   start: number;
@@ -292,15 +303,27 @@ function isDetailValue(token: Token | undefined): token is Token {
   return token !== undefined && (token.kind === 'number' || token.kind === 'letter' || token.kind === 'ordinal');
 }
 
-/** Notes the first value of a paragraph, point or letter on a citation (`keyword` is the detail token). */
-function recordDetail(citation: Building, keyword: Token, value: Token): void {
-  const kind = detailKindOf(keyword.text);
-  if (kind === undefined || citation[kind] !== undefined) return;
-  if (kind === 'letter') {
-    if (value.kind === 'letter') citation.letter = /[а-яa-z]/iu.exec(value.text)![0].toLowerCase();
-  } else if (value.kind === 'number') {
-    citation[kind] = value.text.toLowerCase();
+/**
+ * Notes a detail's value on a citation: the first paragraph, point or letter (after its keyword, the detail token
+ * `keyword`), and every paragraph and point number listed (without a keyword, the value continues the last detail:
+ * „ал. 1, 7 и 12“, „т. 1 – 3“).
+ */
+function recordDetail(citation: Building, keyword: Token | undefined, value: Token): void {
+  if (keyword) {
+    const kind = detailKindOf(keyword.text);
+    if (kind === undefined) delete citation.detailKind;
+    else citation.detailKind = kind;
   }
+  const kind = citation.detailKind;
+  if (kind === undefined) return;
+  if (kind === 'letter') {
+    if (keyword && citation.letter === undefined && value.kind === 'letter') citation.letter = /[а-яa-z]/iu.exec(value.text)![0].toLowerCase();
+    return;
+  }
+  if (value.kind !== 'number') return;
+  const number = value.text.toLowerCase();
+  if (keyword) citation[kind] ??= number;
+  (kind === 'paragraph' ? (citation.paragraphs ??= []) : (citation.points ??= [])).push(number);
 }
 
 /** Whether the `§` at `start`, its number ending at `numberEnd`, is an item's own heading: `§ 9.` opening a line. */
@@ -348,7 +371,7 @@ function readGroup(text: string, start: number, opening: 'article' | 'section'):
     current!.detailStart ??= from;
     current!.detailEnd = value.end;
     current!.end = value.end;
-    if (detailKeyword) recordDetail(current!, detailKeyword, value);
+    recordDetail(current!, detailKeyword, value);
     level = 'detail';
     pos = value.end;
   };
@@ -358,7 +381,7 @@ function readGroup(text: string, start: number, opening: 'article' | 'section'):
       section.detailStart ??= from;
       section.detailEnd = value.end;
       section.end = value.end;
-      if (detailKeyword) recordDetail(section, detailKeyword, value);
+      recordDetail(section, detailKeyword, value);
       sectionDetail = true;
     }
     pos = value.end;
@@ -562,7 +585,9 @@ function citationsOf(text: string, group: Group, scope: Citation['scope'], act: 
     if (c.section !== undefined) citation.section = c.section;
     if (c.sectionTo !== undefined) citation.sectionTo = c.sectionTo;
     if (c.paragraph !== undefined) citation.paragraph = c.paragraph;
+    if (c.paragraphs !== undefined) citation.paragraphs = c.paragraphs;
     if (c.point !== undefined) citation.point = c.point;
+    if (c.points !== undefined) citation.points = c.points;
     if (c.letter !== undefined) citation.letter = c.letter;
     citation.detail = c.detailStart === undefined ? '' : text.slice(c.detailStart, c.detailEnd).replace(/[\s\u00a0]+/gu, ' ');
     if (c.section !== undefined && part) citation.part = part;
@@ -629,9 +654,15 @@ function typedCitation(query: string, match: RegExpMatchArray): Citation {
   if (groups.article !== undefined) citation.article = groups.article.toLowerCase();
   if (groups.articleTo !== undefined) citation.articleTo = groups.articleTo.toLowerCase();
   if (groups.section !== undefined) citation.section = groups.section.toLowerCase();
-  if (groups.paragraph !== undefined) citation.paragraph = groups.paragraph.toLowerCase();
+  if (groups.paragraph !== undefined) {
+    citation.paragraph = groups.paragraph.toLowerCase();
+    citation.paragraphs = [citation.paragraph];
+  }
   const point = groups.point ?? groups.sectionPoint;
-  if (point !== undefined) citation.point = point.toLowerCase();
+  if (point !== undefined) {
+    citation.point = point.toLowerCase();
+    citation.points = [citation.point];
+  }
   citation.detail = detailStart === undefined ? '' : query.slice(detailStart, end).replace(/[\s\u00a0]+/gu, ' ');
   if (groups.part !== undefined) citation.part = provisionsPart(groups.part, at.part![0], at.part![1]);
   const written = groups.abbreviation ?? groups.title;

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DocumentResponse } from '../../src/contract/types.js';
-import { checkProvision, findMemoCitations, listedDetails, matchAct, requiredLengthOf, titleLengthOf, type NamedAct, type ResultRef } from '../../src/legal/cite.js';
+import { checkProvision, findMemoCitations, matchAct, requiredLengthOf, titleLengthOf, type NamedAct, type ResultRef } from '../../src/legal/cite.js';
 import { sameTitleWord } from '../../src/shared/act-titles.js';
 import { parseCitations } from '../../src/shared/citations.js';
 
@@ -209,9 +209,10 @@ describe('the provision in the document', () => {
   });
 
   it('every ал. and т. listed is checked: a list, and both ends of a range', () => {
-    expect(listedDetails('ал. 1, 7 и 12')).toEqual({ paragraphs: ['1', '7', '12'], points: [] });
-    expect(listedDetails('ал. 2, т. 1 – 3')).toEqual({ paragraphs: ['2'], points: ['1', '3'] });
-    expect(listedDetails('ал. 13, изречение второ, буква „а“, пр. 2')).toEqual({ paragraphs: ['13'], points: [] });
+    const listed = (text: string) => ({ paragraphs: citation(text).paragraphs ?? [], points: citation(text).points ?? [] });
+    expect(listed('чл. 1, ал. 1, 7 и 12')).toEqual({ paragraphs: ['1', '7', '12'], points: [] });
+    expect(listed('чл. 1, ал. 2, т. 1 – 3')).toEqual({ paragraphs: ['2'], points: ['1', '3'] });
+    expect(listed('чл. 1, ал. 13, изречение второ, буква „а“, пр. 2')).toEqual({ paragraphs: ['13'], points: [] });
     expect(check('чл. 1, ал. 1, т. 1 и 3')).toEqual({ verdict: 'found', ref: '1', detail: 'Чл. 1, ал. 1, т. 1 и 3: първа точка;' });
     expect(check('чл. 1, ал. 1, т. 1 – 4')).toMatchObject({ verdict: 'no_such_provision', detail: 'Чл. 1, ал. 1 has no т. 4' });
     expect(check('чл. 1, ал. 1 и 9')).toMatchObject({ verdict: 'no_such_provision', detail: 'Чл. 1 has no ал. 9; its paragraphs: 1, 2, 3' });
