@@ -12,7 +12,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { execa } from 'execa';
-import { linkedDataDir, pravo, serveSandbox, tempDir } from './helpers.js';
+import { linkedDataDir, pravo, serveSandbox, tempDir, unitsCounted } from './helpers.js';
 import { CLI } from './paths.js';
 
 const shared = inject('sandbox');
@@ -30,16 +30,6 @@ function env(name: string, extra: Record<string, string> = {}): Record<string, s
 }
 
 const serve = serveSandbox;
-
-/** Answers-quota units counted in a data directory's state (usage kind `answers`, every account and month). */
-function answersCounted(data: string): number {
-  const db = new DatabaseSync(path.join(data, 'state.sqlite'), { readOnly: true });
-  try {
-    return (db.prepare("SELECT used FROM account_usage WHERE kind = 'answers'").all() as { used: number }[]).reduce((sum, row) => sum + row.used, 0);
-  } finally {
-    db.close();
-  }
-}
 
 /** The bracketed ids of an answer that are not ordinary text (the markers). */
 function markersOf(answer: string): string[] {
@@ -74,7 +64,7 @@ describe('pravo answer over the real corpus', () => {
       expect(verification.verified).toBe(true);
       expect(verification.checks.length).toBe(new Set(markers).size);
       expect(verification.checks.every((c) => c.verdict === 'verified')).toBe(true);
-      expect(answersCounted(data)).toBe(1);
+      expect(unitsCounted(data, 'answers')).toBe(1);
 
       // For people: the markers numbered in order of first appearance, each listed under the answer.
       const text = await pravo(['--profile', 'sandbox', 'answer', 'show', job.job_id], { env: config });
@@ -96,7 +86,7 @@ describe('pravo answer over the real corpus', () => {
       expect(result.exitCode).toBe(7);
       expect(result.stderr).toMatch(/failed: answer_failed/);
       expect(result.stderr).toContain('consumes no answers-quota unit');
-      expect(answersCounted(data)).toBe(0);
+      expect(unitsCounted(data, 'answers')).toBe(0);
     } finally {
       await sandbox.stop();
     }
@@ -109,7 +99,7 @@ describe('pravo answer over the real corpus', () => {
     const created = await pravo(['--profile', 'sandbox', 'answer', '--no-wait', 'обезщетение при застраховка'], { env: config });
     expect(created.exitCode, created.stderr).toBe(0);
     const jobId = created.stdout.trim();
-    expect(answersCounted(data)).toBe(1);
+    expect(unitsCounted(data, 'answers')).toBe(1);
     await first.stop();
 
     // Sixteen minutes pass while no sandbox runs the job (its creation time is moved back instead of waiting).
@@ -123,7 +113,7 @@ describe('pravo answer over the real corpus', () => {
       expect(result.exitCode).toBe(7);
       expect(JSON.parse(result.stdout)).toMatchObject({ job_id: jobId, status: 'failed', error_code: 'timed_out' });
       expect(result.stderr).toContain('unit was restored');
-      expect(answersCounted(data)).toBe(0);
+      expect(unitsCounted(data, 'answers')).toBe(0);
     } finally {
       await second.stop();
     }
@@ -157,7 +147,7 @@ describe('pravo answer over the real corpus', () => {
       const resumed = await pravo(['--profile', 'sandbox', 'answer', 'wait', '--json'], { env: config, timeout: 60_000 });
       expect(resumed.exitCode, resumed.stderr).toBe(0);
       expect(JSON.parse(resumed.stdout)).toMatchObject({ job_id: jobId, status: 'succeeded' });
-      expect(answersCounted(data)).toBe(2);
+      expect(unitsCounted(data, 'answers')).toBe(2);
     } finally {
       await sandbox.stop();
     }

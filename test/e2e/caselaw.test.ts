@@ -7,10 +7,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { execa } from 'execa';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { linkedDataDir, pravo, tempDir } from './helpers.js';
+import { linkedDataDir, pravo, tempDir, unitsCounted } from './helpers.js';
 import { CLI } from './paths.js';
 
 const sandbox = inject('sandbox');
@@ -31,17 +30,6 @@ async function atTerminal(args: string[], env: Record<string, string>): Promise<
     timeout: 60_000,
   });
   return result.stdout.replaceAll('\r', '');
-}
-
-/** Retrievals a data directory's state has counted (usage kind `retrieval`, every account and month). */
-function retrievalsCounted(dataDir: string): number {
-  const db = new DatabaseSync(path.join(dataDir, 'state.sqlite'), { readOnly: true });
-  try {
-    const rows = db.prepare("SELECT used FROM account_usage WHERE kind = 'retrieval'").all() as { used: number }[];
-    return rows.reduce((sum, row) => sum + row.used, 0);
-  } finally {
-    db.close();
-  }
 }
 
 describe('case law in the sandbox', () => {
@@ -159,14 +147,14 @@ describe('case law in the sandbox', () => {
     expect(search.exitCode, search.stderr).toBe(0);
     const first = await pravo(['doc', '1', '--sandbox'], { env: quotaEnv });
     expect(first.exitCode, first.stderr).toBe(0);
-    expect(retrievalsCounted(dataDir)).toBe(1);
+    expect(unitsCounted(dataDir, 'retrieval')).toBe(1);
     const second = await pravo(['doc', '1', '--sandbox', '--article', '1'], { env: quotaEnv });
     expect(second.exitCode, second.stderr).toBe(0);
     expect(second.stderr).toMatch(/^From the cache: retrieved /m);
-    expect(retrievalsCounted(dataDir)).toBe(1);
+    expect(unitsCounted(dataDir, 'retrieval')).toBe(1);
     const refreshed = await pravo(['doc', '1', '--sandbox', '--refresh'], { env: quotaEnv });
     expect(refreshed.exitCode).toBe(0);
-    expect(retrievalsCounted(dataDir)).toBe(2);
+    expect(unitsCounted(dataDir, 'retrieval')).toBe(2);
     cache.cleanup();
   });
 

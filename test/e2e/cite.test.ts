@@ -7,9 +7,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { linkedDataDir, pravo, tempDir } from './helpers.js';
+import { linkedDataDir, pravo, tempDir, unitsCounted } from './helpers.js';
 import { CORPUS } from './paths.js';
 
 const shared = inject('sandbox');
@@ -26,16 +25,6 @@ const MEMO = [
   'Нищожността е по чл. 26, ал. 1, пр. 1 вр. чл. 45 ЗЗД; по чл. 49 от Закона за задълженията и договорите вредите се поправят.',
   '',
 ].join('\n');
-
-/** Retrieval units counted in a data directory's state (usage kind `retrieval`). */
-function retrievalsCounted(dataDir: string): number {
-  const db = new DatabaseSync(path.join(dataDir, 'state.sqlite'), { readOnly: true });
-  try {
-    return (db.prepare("SELECT used FROM account_usage WHERE kind = 'retrieval'").all() as { used: number }[]).reduce((sum, row) => sum + row.used, 0);
-  } finally {
-    db.close();
-  }
-}
 
 describe('pravo cite --sandbox over the real corpus', () => {
   it('gives each citation its verdict, retrieving each document once; the second check spends nothing', async () => {
@@ -75,12 +64,12 @@ describe('pravo cite --sandbox over the real corpus', () => {
     expect(report.citations[2].detail).toContain('only acts amending „Закон за нотариусите и нотариалната дейност“');
     // Each of the four documents retrieved once (ЗОП cited twice, the КТ twice), and counted once by the sandbox.
     expect(report).toMatchObject({ documents_retrieved: 4, documents_from_cache: 0, searches_sent: 5 });
-    expect(retrievalsCounted(dataDir)).toBe(4);
+    expect(unitsCounted(dataDir, 'retrieval')).toBe(4);
     expect(report.documents.find((d: { document_id: string }) => d.document_id === 'akn-1986-dv-26-86-1')).toMatchObject({ consolidated: true });
 
     const again = await pravo(['cite', '--sandbox', '--json', file], { env });
     expect(again.exitCode, again.stderr).toBe(8);
     expect(JSON.parse(again.stdout)).toMatchObject({ documents_retrieved: 0, documents_from_cache: 4, searches_sent: 0, searches_from_cache: 5 });
-    expect(retrievalsCounted(dataDir)).toBe(4);
+    expect(unitsCounted(dataDir, 'retrieval')).toBe(4);
   });
 });

@@ -18,7 +18,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildProgram, main } from '../../src/cli.js';
 import { testHost } from '../helpers/host.js';
-import { hasAnsi, linkedDataDir, pravo, serveSandbox, tempDir, type Served } from './helpers.js';
+import { hasAnsi, linkedDataDir, linkIndexFiles, pravo, serveSandbox, tempDir, type Served } from './helpers.js';
 import { CLI, CORPUS } from './paths.js';
 
 const shared = inject('sandbox');
@@ -102,7 +102,7 @@ beforeAll(async () => {
   filled.$MEMO = path.join(home.dir, 'memo.md');
   fs.writeFileSync(filled.$MEMO, 'Тестова бележка: чл. 72 от ЗОП и чл. 45 ЗЗД.\n');
   fs.mkdirSync(filled.$DATA);
-  for (const name of fs.readdirSync(data).filter((n) => n.startsWith('index-'))) fs.linkSync(path.join(data, name), path.join(filled.$DATA, name));
+  linkIndexFiles(data, filled.$DATA);
 }, 120_000);
 
 afterAll(async () => {

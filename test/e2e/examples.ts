@@ -29,7 +29,7 @@ import { execa } from 'execa';
 import { afterAll, inject } from 'vitest';
 import { CLI, CORPUS } from './paths.js';
 import { TEST_ANSWER_DELAY_SECONDS } from './global-setup.js';
-import { tempDir } from './helpers.js';
+import { linkIndexFiles, tempDir } from './helpers.js';
 
 const README = path.join(path.dirname(CLI), '..', 'README.md');
 /** A made-up key of the live form; not a real credential. */
@@ -167,8 +167,8 @@ export function readmeExamples(): Example[] {
 }
 
 /**
- * Creates `./sandbox-data` of the scratch checkout (0700, as pravo makes a data directory) holding hard links to the
- * shared sandbox's index files, once, before the first example runs.
+ * Creates `./sandbox-data` of the scratch checkout (0700, as pravo makes a data directory) holding the shared
+ * sandbox's index files ({@link linkIndexFiles}), once, before the first example runs.
  */
 let seeded = false;
 function seedDataDir(): void {
@@ -177,9 +177,7 @@ function seedDataDir(): void {
   const from = inject('sandbox').dataDir;
   const to = path.join(work, 'sandbox-data');
   fs.mkdirSync(to, { mode: 0o700 });
-  for (const name of fs.readdirSync(from).filter((file) => /^index-[0-9a-f]+\.sqlite$/.test(file))) {
-    fs.linkSync(path.join(from, name), path.join(to, name));
-  }
+  linkIndexFiles(from, to);
 }
 
 /** Runs one example as its text says (see the module comment); resolves with what a failure message needs. */

@@ -10,6 +10,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { execa, type ResultPromise } from 'execa';
 import type { TestProject } from 'vitest/node';
+import { linkIndexFiles } from './helpers.js';
 import { CLI, CORPUS } from './paths.js';
 
 declare module 'vitest' {
@@ -60,9 +61,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const [firstLine] = await Promise.all([serverReady, second.firstLine]);
   second.server.kill('SIGTERM');
   await second.server;
-  for (const name of fs.readdirSync(statutesDir).filter((file) => /^index-[0-9a-f]+\.sqlite$/.test(file))) {
-    if (!fs.existsSync(path.join(dataDir, name))) fs.linkSync(path.join(statutesDir, name), path.join(dataDir, name));
-  }
+  linkIndexFiles(statutesDir, dataDir);
   const ready = JSON.parse(firstLine) as { base_url: string; api_key: string; session_token: string };
   project.provide('sandbox', { baseUrl: ready.base_url, apiKey: ready.api_key, sessionToken: ready.session_token, dataDir, corpus: CORPUS });
 

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { DatabaseSync } from 'node:sqlite';
 import { execa, type Result, type ResultPromise } from 'execa';
 import { CLI, CORPUS } from './paths.js';
 
@@ -61,22 +62,42 @@ export function hasAnsi(text: string): boolean {
 }
 
 /**
- * A new data directory `<root>/data-<n>` holding the shared test sandbox's index (a hard link, else a copy: the index is
- * opened read-only), so a test's sandbox processes count only its own units in their own `state.sqlite`.
+ * Puts the complete index files of data directory `from` (`index-<key>.sqlite`, not a build's temporary files) into
+ * `to`, which must exist, unless `to` has one of that name already: a hard link, else a copy (an index is only read
+ * once built).
+ */
+export function linkIndexFiles(from: string, to: string): void {
+  for (const name of fs.readdirSync(from).filter((n) => /^index-.*\.sqlite$/.test(n))) {
+    if (fs.existsSync(path.join(to, name))) continue;
+    try {
+      fs.linkSync(path.join(from, name), path.join(to, name));
+    } catch {
+      fs.copyFileSync(path.join(from, name), path.join(to, name));
+    }
+  }
+}
+
+/**
+ * A new data directory `<root>/data-<n>` holding the shared test sandbox's index ({@link linkIndexFiles}), so a test's
+ * sandbox processes count only its own units in their own `state.sqlite`.
  */
 export function linkedDataDir(root: string, sharedDataDir: string): string {
   const dir = path.join(root, `data-${++dataDirs}`);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  for (const name of fs.readdirSync(sharedDataDir).filter((n) => /^index-.*\.sqlite$/.test(n))) {
-    try {
-      fs.linkSync(path.join(sharedDataDir, name), path.join(dir, name));
-    } catch {
-      fs.copyFileSync(path.join(sharedDataDir, name), path.join(dir, name));
-    }
-  }
+  linkIndexFiles(sharedDataDir, dir);
   return dir;
 }
 let dataDirs = 0;
+
+/** Units of one quota kind a data directory's state has counted (`account_usage`, every account and month). */
+export function unitsCounted(dataDir: string, kind: 'search' | 'retrieval' | 'answers'): number {
+  const db = new DatabaseSync(path.join(dataDir, 'state.sqlite'), { readOnly: true });
+  try {
+    return (db.prepare('SELECT used FROM account_usage WHERE kind = ?').all(kind) as { used: number }[]).reduce((sum, row) => sum + row.used, 0);
+  } finally {
+    db.close();
+  }
+}
 
 /** A running `pravo sandbox serve`. */
 export interface Served {
