@@ -197,16 +197,14 @@ const LIST_SEPARATOR = /^[\s\u00a0]*(?:,|и|или|и\/или)?[\s\u00a0]*$/iu;
  */
 function withConnectedActs(text: string, parsed: readonly Citation[]): Citation[] {
   const out = [...parsed];
-  const connected = new Array<boolean>(out.length).fill(false);
   for (let i = out.length - 2; i >= 0; i--) {
     const here = out[i]!;
     const next = out[i + 1]!;
     if (here.act !== undefined || next.act === undefined) continue;
     const between = text.slice(here.end, next.start);
-    if (IN_CONNECTION_WITH.test(between) || (connected[i + 1] && LIST_SEPARATOR.test(between))) {
-      out[i] = { ...here, act: next.act, scope: 'external' };
-      connected[i] = true;
-    }
+    // A list separator passes on only an act the next citation itself took from a chain.
+    const inherited = parsed[i + 1]!.act === undefined;
+    if (IN_CONNECTION_WITH.test(between) || (inherited && LIST_SEPARATOR.test(between))) out[i] = { ...here, act: next.act, scope: 'external' };
   }
   return out;
 }
@@ -247,7 +245,7 @@ export function findMemoCitations(text: string): { citations: MemoCitation[]; ac
   for (const act of acts.values()) {
     if (act.kind !== 'title' || act.requiredLength >= act.titleLength) continue;
     for (let length = act.titleLength - 1; length >= act.requiredLength; length--) {
-      const same = acts.get(titleKey(nominativeOf(act.words.slice(0, length))));
+      const same = acts.get(titleKey(act.words.slice(0, length).join(' ')));
       if (same === undefined || same === act) continue;
       acts.delete(act.key);
       for (const citation of citations) if (citation.act === act) citation.act = same;
