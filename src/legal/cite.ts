@@ -145,17 +145,9 @@ export function requiredLengthOf(words: readonly string[], titleLength: number):
   return titleLength;
 }
 
-/**
- * A title's words in the nominative (`nominativeTitle`: „Закона“ → „Закон“, „Семейния кодекс“ → „Семеен кодекс“), and
- * „Конституцията“ → „Конституция“; of a convention, a regulation or rules only the first word („Наредбата“ → „Наредба“).
- */
+/** A title's words in the nominative (`nominativeTitle`: „Закона“ → „Закон“, „Семейния кодекс“ → „Семеен кодекс“). */
 function nominativeOf(words: readonly string[]): string {
-  const title = words.join(' ');
-  // A convention, a regulation or rules: only their first word changes („… на тестовия закон“ stays as it is).
-  if (/^(?:Конвенция|Наредба|Правилник)/u.test(title)) {
-    return title.replace(/^(Конвенция|Наредба)та(?=\s|$)/u, '$1').replace(/^Правилника(?=\s|$)/u, 'Правилник');
-  }
-  return nominativeTitle(title).replace(/^Конституцията(?=\s|$)/u, 'Конституция');
+  return nominativeTitle(words.join(' '));
 }
 
 /** Key of a title: its words in the nominative, lower case („Закона за …“ and „Закон за …“ are one act). */

@@ -30,18 +30,20 @@ export function initials(title: string): string {
 }
 
 /**
- * The nominative of an act's title as an amending act's title writes it after „на“: the head noun „Закона“ /
- * „Кодекса“ becomes „Закон“ / „Кодекс“, and adjectives before it lose the definite article (-ския → -ски, -йния →
- * -ен, -ния → -ен, -ия → -и): „Търговския закон“ → „Търговски закон“, „Кодекса за социално осигуряване“ → „Кодекс за
- * социално осигуряване“. Words after the head noun are kept as written. Trimmed; `''` for `''`.
+ * The nominative of an act's title as an amending act's title writes it after „на“, or a sentence after „от“: the head
+ * noun, the first of „Закона“, „Кодекса“, „Правилника“, „Конституцията“, „Конвенцията“, „Наредбата“, loses its
+ * definite article („Закон“ … „Наредба“), and adjectives before it lose theirs (-ския → -ски, -йния → -ен, -ния → -ен,
+ * -ия → -и): „Търговския закон“ → „Търговски закон“, „Кодекса за социално осигуряване“ → „Кодекс за социално
+ * осигуряване“, „Правилника за прилагане на Закона за …“ → „Правилник за прилагане на Закона за …“. Words after the
+ * head noun are kept as written. Trimmed; `''` for `''`.
  */
 export function nominativeTitle(oblique: string): string {
   const words = oblique.trim().split(/\s+/u);
-  const head = words.findIndex((w) => /^(?:закона?|кодекса?)$/iu.test(w));
+  const head = words.findIndex((w) => /^(?:закона?|кодекса?|правилника?|конституция(?:та)?|конвенция(?:та)?|наредба(?:та)?)$/iu.test(w));
   if (head < 0) return words.join(' ');
   return words
     .map((w, i) => {
-      if (i === head) return w.replace(/а$/iu, '');
+      if (i === head) return w.replace(/^(закон|кодекс|правилник)а$/iu, '$1').replace(/^(конституция|конвенция|наредба)та$/iu, '$1');
       if (i > head) return w;
       return w.replace(/ския$/u, 'ски').replace(/йния$/u, 'ен').replace(/ния$/u, 'ен').replace(/ия$/u, 'и');
     })

@@ -119,7 +119,7 @@ export function abbreviationTable(metadata: SearchMetadata): AbbreviationTable {
 function resolveTitle(table: AbbreviationTable, written: string): { title: string; resolved: ActResolution } | undefined {
   const words = written.trim().split(/\s+/u);
   for (let n = words.length; n >= 2; n--) {
-    const candidate = nominativeTitle(words.slice(0, n).join(' ')).replace(/^конституцията/iu, 'Конституция');
+    const candidate = nominativeTitle(words.slice(0, n).join(' '));
     const resolved = table.byTitleStems.get(analyze(candidate).join(' '));
     if (resolved) return { title: words.slice(0, n).join(' '), resolved };
   }

@@ -73,6 +73,10 @@ describe('an act the corpus holds only through its amendments', () => {
     expect(nominativeTitle('Кодекса за социално осигуряване')).toBe('Кодекс за социално осигуряване');
     expect(nominativeTitle('Наказателно-процесуалния кодекс')).toBe('Наказателно-процесуален кодекс');
     expect(nominativeTitle('Семейния кодекс')).toBe('Семеен кодекс');
+    expect(nominativeTitle('Конституцията на Република България')).toBe('Конституция на Република България');
+    expect(nominativeTitle('Конвенцията за тестова защита')).toBe('Конвенция за тестова защита');
+    // The first head noun is the title's: a law named after it keeps its own form.
+    expect(nominativeTitle('Правилника за прилагане на тестовия закон')).toBe('Правилник за прилагане на тестовия закон');
   });
 });
 
