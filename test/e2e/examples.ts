@@ -11,7 +11,7 @@
  * (PRAVO_SANDBOX_ANSWER_DELAY), HOME a scratch directory (examples that install something in the
  * home install it there), and the outside things an example names provided: a `pass` that prints a made-up key (or, asked for a session, the test sandbox's session token), a `key.txt`, the inputs of
  * `pravo batch` (`questions.txt`, `questions.jsonl`) and the memo of `pravo cite` (`memo.md`). The `./sandbox-data`
- * that examples name holds the shared sandbox's index already, as a returning user's does (hard links: an index is
+ * that examples name holds the shared sandbox's index already, as a returning user's does (`linkIndexFiles`: an index is
  * only read once built), so that each does not spend 15 to 20 s of CPU building it again; building an index is what
  * the global setup and `sandbox.test.ts` exercise. How an example is run follows from its text:
  * - a group of lines of which one runs something in the background (`&`) is one script, whose processes are all
