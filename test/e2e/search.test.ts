@@ -44,13 +44,15 @@ describe('pravo search against the sandbox', () => {
   it('prints one tab-separated line per result when piped, with no colour and no spinner', async () => {
     const result = await pravo(['search', '-n', '5', 'обществени поръчки обжалване'], { env: env() });
     expect(result.exitCode).toBe(0);
-    // Not trim(): a statute's line ends in the two empty court fields.
+    // Not trim(): a statute's line ends in the two empty court fields; a decision's (the corpus holds ВАС decisions
+    // on public procurement) names its court and its case.
     const lines = result.stdout.replace(/\n$/, '').split('\n');
     expect(lines).toHaveLength(5);
     for (const [i, line] of lines.entries()) {
       const fields = line.split('\t');
       expect(fields).toHaveLength(10);
-      expect(fields.slice(8)).toEqual(['', '']);
+      if (!['Решение', 'Определение'].includes(fields[5]!)) expect(fields.slice(8), line).toEqual(['', '']);
+      else expect([fields[8], fields[9]], line).toEqual([expect.stringMatching(/съд$/), expect.stringMatching(/^\d+\/\d{4}$/)]);
       expect(fields[0]).toBe(String(i + 1));
       expect(fields[4]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     }

@@ -46,19 +46,19 @@ describe.skipIf(!haveCorpus)('the sandbox over ../shared/corpus', () => {
     expect(courts).toHaveLength(185);
     expect(courts.map((c) => c.court_id)).toEqual([...courts.map((c) => c.court_id)].sort((a, b) => a - b));
     expect(courts.slice(0, 3)).toEqual([
-      { court_id: 0, name: 'Конституционен съд', court_type: 'Конституционен съд', ecli_code: 'CC000', parent_court_id: null, decision_count: 12 },
+      { court_id: 0, name: 'Конституционен съд', court_type: 'Конституционен съд', ecli_code: 'CC000', parent_court_id: null, decision_count: 149 },
       { court_id: 1, name: 'Върховен касационен съд', court_type: 'Върховен касационен съд', ecli_code: 'SC001', parent_court_id: null, decision_count: 12 },
-      { court_id: 2, name: 'Върховен административен съд', court_type: 'Върховен административен съд', ecli_code: 'SA002', parent_court_id: null, decision_count: 11 },
+      { court_id: 2, name: 'Върховен административен съд', court_type: 'Върховен административен съд', ecli_code: 'SA002', parent_court_id: null, decision_count: 314 },
     ]);
     expect(courts.find((c) => c.court_id === 111)).toMatchObject({ name: 'Софийски районен съд', parent_court_id: 110, decision_count: 0 });
-    expect(courts.reduce((n, c) => n + (c.decision_count ?? 0), 0)).toBe(35);
+    expect(courts.reduce((n, c) => n + (c.decision_count ?? 0), 0)).toBe(475);
   });
 
-  it('lists high_courts_cases among the source types, with its 35 decisions', async () => {
+  it('lists high_courts_cases among the source types, with its 475 decisions (35 from the courts’ sites, 440 from the State Gazette)', async () => {
     const { source_types } = (await get('/v1/catalog/source-types')).json as unknown as SourceTypesResponse;
     expect(source_types).toEqual([
-      expect.objectContaining({ id: 'bulgarian_laws_regulations', case_law: false, document_count: 2418 }),
-      expect.objectContaining({ id: 'high_courts_cases', case_law: true, document_count: 35 }),
+      expect.objectContaining({ id: 'bulgarian_laws_regulations', case_law: false, document_count: 2421 }),
+      expect.objectContaining({ id: 'high_courts_cases', case_law: true, document_count: 475 }),
     ]);
   });
 

@@ -83,7 +83,8 @@ describe('resolveCorpusInputs', () => {
     expect(inputs.thesaurusFile).toBe(join(SHARED_CORPUS, 'bg-thesaurus.dat.gz'));
     const kinds = { jsonl: 0, akn: 0, payload: 0 };
     for (const file of inputs.corpusFiles) kinds[corpusFileKind(file)]++;
-    expect(kinds).toEqual({ jsonl: 3, akn: 603, payload: 10 });
+    expect(kinds).toEqual({ jsonl: 4, akn: 603, payload: 10 });
+    expect(inputs.corpusFiles).toContain(join(SHARED_CORPUS, 'gazette-decisions.jsonl.gz'));
     expect(inputs.corpusFiles).toContain(join(SHARED_CORPUS, 'consolidated', 'bg-consolidated.jsonl.gz'));
     expect(describeInputs(inputs)).toContain(`603 Akoma Ntoso acts in ${join(SHARED_CORPUS, 'akn')}`);
   });
