@@ -221,9 +221,9 @@ __pravo_argument_value() {
     'answer show '0) echo 'dynamic:jobs' ;;
     'catalog help '0) echo 'choices:source-types courts judges' ;;
     'config set-key '0) echo 'text' ;;
-    'config set '0) echo 'choices:base-url auth-header sandbox-corpus' ;;
+    'config set '0) echo 'choices:base-url auth-header sandbox sandbox-corpus' ;;
     'config set '1) echo 'dynamic:setting-values' ;;
-    'config unset '0) echo 'choices:base-url auth-header sandbox-corpus api-key' ;;
+    'config unset '0) echo 'choices:base-url auth-header sandbox sandbox-corpus api-key' ;;
     'config help '0) echo 'choices:set-key show set unset path' ;;
     'batch '0) echo 'file' ;;
     'login '0) echo 'text' ;;

@@ -11,7 +11,7 @@ function __pravo_commands
         case 'catalog'
             printf '%s\t%s\n' 'source-types' 'Source types for `pravo search --type`, with their number of documents' 'courts' 'Courts with their codes for `pravo search --court`, type, parent cour…' 'judges' 'Judges seen in the decisions of a court, with their number of decisio…' 'help' 'show help for a command'
         case 'config'
-            printf '%s\t%s\n' 'set-key' 'Store the API key of a profile, read from a hidden prompt or from std…' 'show' 'Show the active profile with the key masked, and where each value com…' 'set' 'Set a setting: base-url, auth-header, sandbox-corpus' 'unset' 'Remove a setting' 'path' 'Print the path of the config file' 'help' 'show help for a command'
+            printf '%s\t%s\n' 'set-key' 'Store the API key of a profile, read from a hidden prompt or from std…' 'show' 'Show the active profile with the key masked, and where each value com…' 'set' 'Set a setting: base-url, auth-header, sandbox, sandbox-corpus' 'unset' 'Remove a setting' 'path' 'Print the path of the config file' 'help' 'show help for a command'
         case 'keys'
             printf '%s\t%s\n' 'create' 'Create an API key; its full value is shown once' 'list' 'List the account\'s API keys' 'revoke' 'Revoke an API key' 'rotate' 'Replace the profile\'s key: create, store, confirm the new key, then r…' 'help' 'show help for a command'
         case 'account'
@@ -421,11 +421,11 @@ function __pravo_argument_value
         case 'config set-key '0
             echo 'text'
         case 'config set '0
-            echo 'choices:base-url auth-header sandbox-corpus'
+            echo 'choices:base-url auth-header sandbox sandbox-corpus'
         case 'config set '1
             echo 'dynamic:setting-values'
         case 'config unset '0
-            echo 'choices:base-url auth-header sandbox-corpus api-key'
+            echo 'choices:base-url auth-header sandbox sandbox-corpus api-key'
         case 'config help '0
             echo 'choices:set-key show set unset path'
         case 'batch '0

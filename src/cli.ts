@@ -269,7 +269,9 @@ export async function runProgram(args: string[], host: Host, onExitCode: (code: 
   const runner = import('./commands/runner.js');
   const run: RunAction = async (command, spec, body) => {
     const { runCommand } = await runner;
-    const result = await runCommand(host, { ...spec, globals: command.optsWithGlobals() }, body);
+    // An API command (one that takes --sandbox) may run against the sandbox by the profile's `sandbox` setting.
+    const targetable = command.options.some((option) => option.long === '--sandbox');
+    const result = await runCommand(host, { ...spec, globals: command.optsWithGlobals(), ...(targetable ? { targetable } : {}) }, body);
     exitCode = result.exitCode;
     onExitCode(exitCode);
     // A cancelled command whose work does not stop by itself (an index build, say) must not keep the process alive.

@@ -42,6 +42,11 @@ export interface RunSpec {
   ownsSignal?: boolean;
   /** The command never sends a request (`config`, `sandbox serve`): its errors do not say "Nothing was sent." */
   local?: boolean;
+  /**
+   * The command takes the target options (`--sandbox`): without `--sandbox`, it runs against the in-process sandbox
+   * when the active profile's `sandbox` setting is on (`pravo config set sandbox on`).
+   */
+  targetable?: boolean;
 }
 
 /** How long a cancelled command may take to stop by itself before the runner reports it cancelled, in ms. */
@@ -57,7 +62,8 @@ export type CommandBody = (factory: Factory) => Promise<number | void>;
 export async function runCommand(host: Host, spec: RunSpec, body: CommandBody): Promise<{ exitCode: number; stuck: boolean }> {
   const io = new IOStreams(host, { ...(spec.globals.color === false ? { color: false } : {}), ...(spec.globals.pager === false ? { pager: false } : {}) });
   const cancellation = listenForCancellation(host.onSignal, () => host.exit(EXIT.cancelled));
-  const factory = new Factory({ io, globals: spec.globals, clock: host.clock, signal: cancellation.signal, version: host.version });
+  const globals = spec.targetable && spec.globals.sandbox === undefined && (await profileRunsSandbox(host.env, spec.globals.profile)) ? { ...spec.globals, sandbox: true } : spec.globals;
+  const factory = new Factory({ io, globals, clock: host.clock, signal: cancellation.signal, version: host.version });
   let stuck = false;
   let exitCode: number;
   try {
@@ -81,6 +87,21 @@ export async function runCommand(host: Host, spec: RunSpec, body: CommandBody): 
   await factory.close();
   await io.stopPager();
   return { exitCode, stuck };
+}
+
+/**
+ * Whether the active profile (`--profile`, else `PRAVO_PROFILE`, else `default`) has its `sandbox` setting on. A config
+ * file that cannot be read, or a bad profile name, counts as off here: the command then reports it when it resolves
+ * the profile.
+ */
+async function profileRunsSandbox(env: NodeJS.ProcessEnv, flagProfile: string | undefined): Promise<boolean> {
+  try {
+    const [{ ConfigStore }, { activeProfileName }] = await Promise.all([import('../config/store.js'), import('../config/profile.js')]);
+    const store = await ConfigStore.open(env);
+    return store.profile(activeProfileName(env, flagProfile)).sandbox === true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -22,6 +22,8 @@ export interface ResolvedProfile {
   auth_header: AuthHeader;
   /** The user-session token of the key and account endpoints. */
   session_token: string | undefined;
+  /** The profile's `sandbox` setting: its API commands run against an in-process sandbox (as with `--sandbox`). */
+  sandbox: boolean;
   sources: { base_url: ValueSource; api_key: ValueSource; session_token: ValueSource };
 }
 
@@ -51,6 +53,7 @@ export function resolveProfile(
     api_key_id: apiKey.source === 'profile' ? stored.api_key_id : undefined,
     auth_header: stored.auth_header ?? 'x-api-key',
     session_token: session.value,
+    sandbox: stored.sandbox === true,
     sources: { base_url: baseUrl.source, api_key: apiKey.source, session_token: session.source },
   };
 }

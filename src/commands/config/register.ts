@@ -10,6 +10,7 @@ Examples:
   $ pravo config set base-url https://api.example.bg
   $ pravo config set auth-header bearer --profile proxy
   $ pravo config set sandbox-corpus ../shared/corpus
+  $ pravo config set sandbox on                       # API commands run against the sandbox
   $ pravo config show --json
   $ pravo config path
 
@@ -51,7 +52,7 @@ export function registerConfig(program: Command, run: RunAction): void {
     .option('--json', JSON_HELP)
     .addHelpText(
       'after',
-      examples('config set', 'base-url https://api.example.bg', 'auth-header bearer --profile proxy', 'sandbox-corpus ../shared/corpus'),
+      examples('config set', 'base-url https://api.example.bg', 'auth-header bearer --profile proxy', 'sandbox-corpus ../shared/corpus', 'sandbox on --profile offline'),
     )
     .action(async (name: string, value: string, options: { json?: boolean }, cmd: Command) => {
       await run(cmd, { command: 'config set', json: options.json === true, local: true }, async (f) => (await load()).runSet(f, name, value, options));
@@ -62,7 +63,7 @@ export function registerConfig(program: Command, run: RunAction): void {
     .description(`Remove a setting (${Object.keys(SETTINGS).join(', ')}) or the stored api-key`)
     .argument('<name>', `${Object.keys(SETTINGS).join(', ')} or api-key`)
     .option('--json', JSON_HELP)
-    .addHelpText('after', examples('config unset', 'api-key', 'base-url --profile work'))
+    .addHelpText('after', examples('config unset', 'api-key', 'base-url --profile work', 'sandbox --profile offline'))
     .action(async (name: string, options: { json?: boolean }, cmd: Command) => {
       await run(cmd, { command: 'config unset', json: options.json === true, local: true }, async (f) => (await load()).runUnset(f, name, options));
     });

@@ -51,6 +51,8 @@ interface ShownConfig {
   session_token_source: string;
   config_path: string;
   sandbox_corpus: string | null;
+  /** The profile's `sandbox` setting: API commands run against the in-process sandbox. */
+  sandbox: boolean;
 }
 
 const showView: View<ShownConfig> = {
@@ -66,6 +68,7 @@ function showLines(shown: ShownConfig): string {
     ['Auth header', shown.auth_header === 'bearer' ? 'Authorization: Bearer' : 'X-API-Key'],
     ['Session token', shown.session_token ? `${shown.session_token}  (${shown.session_token_source})` : 'not set: `pravo login` (needed by keys and account)'],
     ['Config file', shown.config_path],
+    ['Sandbox', shown.sandbox ? 'on: API commands run against the in-process sandbox' : 'off: API commands go to the base URL (`pravo config set sandbox on` for the sandbox)'],
     ['Sandbox corpus', shown.sandbox_corpus ?? 'not set: `pravo config set sandbox-corpus PATH`'],
   ];
   return `${rows.map(([k, v]) => `${k.padEnd(15)}${v}`).join('\n')}\n`;
@@ -90,6 +93,7 @@ export async function runShow(factory: Factory, options: { json?: boolean }): Pr
     session_token_source: sourceName(profile.sources.session_token, 'PRAVO_SESSION_TOKEN'),
     config_path: store.path,
     sandbox_corpus: factory.env.PRAVO_SANDBOX_CORPUS || store.sandboxCorpus() || null,
+    sandbox: profile.sandbox,
   };
   await new Printer(factory.io, options.json === true).local(shown, showView);
   return 0;
@@ -135,6 +139,22 @@ export async function runSet(factory: Factory, name: string, value: string, opti
       );
       return 0;
     }
+    case 'sandbox': {
+      const on = parseOnOff(value);
+      store.setProfileField(profile.name, 'sandbox', on ? true : undefined);
+      const stored = store.profile(profile.name);
+      printer.report(
+        { profile: profile.name, setting, value: on },
+        on
+          ? `Profile "${profile.name}" now runs API commands against the in-process sandbox, as with --sandbox.`
+          : `Profile "${profile.name}" now runs API commands against the service${stored.base_url ? ` at ${stored.base_url}` : ''}.`,
+      );
+      if (on && !store.sandboxCorpus() && !factory.env.PRAVO_SANDBOX_CORPUS) {
+        printer.note('Note: no sandbox corpus is stored yet: run `pravo config set sandbox-corpus PATH` (such as ../shared/corpus).');
+      }
+      if (on && stored.base_url) printer.note(`Note: the profile's base URL ${stored.base_url} is not used while sandbox is on; \`pravo config set sandbox off\` goes back to it.`);
+      return 0;
+    }
     case 'sandbox-corpus': {
       // Checked now by the rule the sandbox applies (a file, or a directory holding a corpus file), not at first use.
       const { resolveCorpusInputs } = await import('../../sandbox/index.js');
@@ -164,7 +184,7 @@ export async function runUnset(factory: Factory, name: string, options: { json?:
     removed = store.sandboxCorpus() !== undefined;
     if (removed) store.setSandboxCorpus(undefined);
   } else {
-    const field = ({ 'api-key': 'api_key', 'base-url': 'base_url', 'auth-header': 'auth_header' } as const)[setting];
+    const field = ({ 'api-key': 'api_key', 'base-url': 'base_url', 'auth-header': 'auth_header', sandbox: 'sandbox' } as const)[setting];
     // Read raw, not through the checked `store.profile`: unsetting is how a mistyped field (a number) is removed.
     removed = store.data().profiles?.[profile.name]?.[field] !== undefined;
     if (removed) store.setProfileField(profile.name, field, undefined);
@@ -185,6 +205,17 @@ export async function runPath(factory: Factory, options: { json?: boolean }): Pr
   const file = (await factory.config()).path;
   await new Printer(factory.io, options.json === true).local({ config_path: file }, { table: () => `${file}\n`, tsv: () => `${file}\n` });
   return 0;
+}
+
+/**
+ * The value of an on/off setting: `on`, `true`, `yes`, `1` or `off`, `false`, `no`, `0` (any case).
+ * @throws UsageError for anything else.
+ */
+function parseOnOff(value: string): boolean {
+  const word = value.trim().toLowerCase();
+  if (['on', 'true', 'yes', '1'].includes(word)) return true;
+  if (['off', 'false', 'no', '0'].includes(word)) return false;
+  throw new UsageError(`sandbox is "on" or "off", not "${value}".`);
 }
 
 function checkSetting(name: string): Setting {
