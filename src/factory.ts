@@ -104,6 +104,7 @@ export class Factory {
       inputs,
       dataDir,
       signal: this.signal,
+      key: { stored: () => store.sandboxKey(dataDir), save: (key) => store.setSandboxKey(dataDir, key) },
       ...(answerDelaySeconds !== undefined ? { answerDelayMs: Math.round(answerDelaySeconds * 1000) } : {}),
     });
     this.defer(() => target.close());

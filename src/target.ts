@@ -54,23 +54,35 @@ export function serviceTarget(profile: ResolvedProfile): Target {
 
 /**
  * A sandbox started in this process for one command, with a key and a user session (so that the key and account
- * commands work with `--sandbox` too) that are deleted when it stops. `signal` (the run's cancellation) stops an index
+ * commands work with `--sandbox` too). With `key`, the key is the data directory's own, kept between runs (issued at
+ * the first run, taken up by the next: see {@link SandboxKeyKeeper}); without it, a key deleted when the sandbox
+ * stops. The session is deleted when the sandbox stops. `signal` (the run's cancellation) stops an index
  * build: see {@link startSandboxWithProgress}. `answerDelayMs`: its answer jobs' time from creation to the final
  * status (`PRAVO_SANDBOX_ANSWER_DELAY`; default the sandbox's, 3 s).
  */
 export async function sandboxTarget(
   io: IOStreams,
   clock: Clock,
-  options: { inputs: CorpusInputs; dataDir: string; signal?: AbortSignal; answerDelayMs?: number },
+  options: { inputs: CorpusInputs; dataDir: string; signal?: AbortSignal; answerDelayMs?: number; key?: SandboxKeyKeeper },
 ): Promise<Target> {
+  const stored = options.key?.stored();
   const sandbox = await startSandboxWithProgress(io, clock, {
     inputs: options.inputs,
     dataDir: options.dataDir,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.answerDelayMs !== undefined ? { answers: { delayMs: options.answerDelayMs } } : {}),
     ephemeralKey: true,
+    ...(options.key ? { persistentKey: stored ? { reuse: stored.api_key } : {} } : {}),
     keyName: 'pravo --sandbox',
   });
+  if (options.key && sandbox.keyIssued) {
+    try {
+      options.key.save({ api_key: sandbox.apiKey, key_id: sandbox.keyId });
+    } catch (error) {
+      // The command can still run with the key; the next run issues another.
+      io.stderr.write(`Warning: the sandbox's key could not be kept for the next run: ${error instanceof Error ? error.message : String(error)}\n`);
+    }
+  }
   return {
     kind: 'sandbox',
     baseUrl: sandbox.baseUrl,
@@ -82,6 +94,15 @@ export async function sandboxTarget(
     apiKeySource: 'sandbox',
     close: () => sandbox.close(),
   };
+}
+
+/**
+ * Where `--sandbox` keeps the key its data directory issued (the config file: `ConfigStore.sandboxKey`), so that the
+ * next run takes it up instead of issuing one: `stored` reads it, `save` keeps a newly issued one.
+ */
+export interface SandboxKeyKeeper {
+  stored(): { api_key: string; key_id: string } | undefined;
+  save(key: { api_key: string; key_id: string }): void;
 }
 
 /** How {@link startSandboxWithProgress} reports an index build when there is no progress bar. */
@@ -101,12 +122,13 @@ export async function startSandboxWithProgress(
   options: Omit<StartSandboxOptions, 'onProgress'>,
   display: { bar?: boolean; say?: SayLine } = {},
 ): Promise<RunningSandbox> {
-  const [{ startSandbox, describeInputs }, { progressBar }] = await Promise.all([import('./sandbox/index.js'), import('./render/progress.js')]);
+  const [{ startSandbox, describeInputs }, { indexProgressText, indexReadyText }] = await Promise.all([import('./sandbox/index.js'), import('./render/progress.js')]);
   const inputs: CorpusInputs = options.inputs ?? { corpusFiles: options.corpusPath === undefined ? [] : [options.corpusPath] };
   const say = display.say ?? ((line: string) => io.stderr.write(`${line}\n`));
   const useBar = display.bar !== false && io.showsProgress;
   const started = clock.now();
   let announced = false;
+  let records = 0;
   let bar: Indicator | undefined;
   let pending: Promise<unknown> | undefined;
   let sandbox: RunningSandbox;
@@ -115,7 +137,8 @@ export async function startSandboxWithProgress(
       ...options,
       onProgress: (progress) => {
         if (progress.phase !== 'indexing') return;
-        const text = progressBar('Building search index', progress.done, progress.total, 'documents');
+        records = progress.total;
+        const text = indexProgressText(progress.done, progress.total);
         if (!announced) {
           announced = true;
           if (useBar) pending = io.startSpinner(text).then((indicator) => (bar = indicator));
@@ -133,8 +156,7 @@ export async function startSandboxWithProgress(
   await pending;
   bar?.stop();
   if (announced) {
-    const seconds = ((clock.now() - started) / 1000).toFixed(1);
-    say(`Search index ready: ${sandbox.documentCount} documents, ${sandbox.articleCount} articles, in ${seconds} s.`);
+    say(indexReadyText({ documents: sandbox.documentCount, elements: sandbox.articleCount, records, skipped: sandbox.skippedInputCount }, clock.now() - started));
   }
   if (sandbox.documentCount === 0) {
     say(

@@ -36,6 +36,11 @@ export interface Profile {
    * by `commands/keys/rotation.ts`.
    */
   rotation?: Record<string, unknown>;
+  /**
+   * `pravo config set sandbox on`: the API commands of this profile run against an in-process sandbox over the sandbox
+   * corpus, as with `--sandbox`, so that someone who has only the sandbox types no flag. Absent or false: the service.
+   */
+  sandbox?: boolean;
 }
 
 /** Shape of the config file. */
@@ -46,6 +51,17 @@ export interface ConfigData extends Record<string, unknown> {
    * or a directory (naming rule: `src/sandbox/corpus/inputs.ts`).
    */
   sandbox_corpus?: string;
+  /**
+   * The key each sandbox data directory issued to `--sandbox` runs (secret), by the directory's absolute path: taken
+   * up again by the next run on that directory (`SandboxKey`), so that one key, whose last use moves, stands for them.
+   */
+  sandbox_keys?: Record<string, SandboxKey>;
+}
+
+/** A key a sandbox data directory issued to `--sandbox` runs: the secret and its `key_id`. */
+export interface SandboxKey {
+  api_key: string;
+  key_id: string;
 }
 
 /** The profile used when neither `--profile` nor `PRAVO_PROFILE` names one. */
@@ -150,7 +166,7 @@ export class ConfigStore {
   /**
    * Points a profile at a service in one write of the config file (mode 0600): sets its `base_url`, `api_key` and
    * `api_key_id`, and its `session_token` when one is given; sets `auth_header` to `x-api-key` only when the profile
-   * has none; keeps its other fields and the other profiles. Creates the profile when missing. Used by `pravo sandbox
+   * has none; turns its `sandbox` setting off (its commands go to that server); keeps its other fields and the other profiles. Creates the profile when missing. Used by `pravo sandbox
    * serve --save-to-profile NAME` at each start.
    * @param endpoint `base_url` already checked by `normalizeBaseUrl`.
    * @throws ConfigError for an invalid profile name (nothing is written); the file-system error of the write.
@@ -163,6 +179,8 @@ export class ConfigStore {
       else profile.api_key_id = endpoint.api_key_id;
       if (endpoint.session_token !== undefined) profile.session_token = endpoint.session_token;
       profile.auth_header ??= 'x-api-key';
+      // The profile now names a served sandbox: its commands go there, not to an in-process one.
+      delete profile.sandbox;
     });
   }
 
@@ -205,6 +223,25 @@ export class ConfigStore {
   }
 
   /**
+   * The key stored for `--sandbox` runs on the data directory `dataDir` (absolute), when one is stored and well-formed;
+   * `undefined` otherwise (a hand-edited entry of another shape is ignored, and replaced at the next run).
+   */
+  sandboxKey(dataDir: string): SandboxKey | undefined {
+    const entry = (this.#current().sandbox_keys as Record<string, unknown> | undefined)?.[dataDir] as Record<string, unknown> | undefined;
+    if (typeof entry?.api_key !== 'string' || typeof entry.key_id !== 'string') return undefined;
+    return { api_key: entry.api_key, key_id: entry.key_id };
+  }
+
+  /** Stores (in one atomic write, mode 0600) the key `--sandbox` runs on `dataDir` use from now on. */
+  setSandboxKey(dataDir: string, key: SandboxKey): void {
+    const conf = this.#writable();
+    const current = conf.get('sandbox_keys');
+    const keys = typeof current === 'object' && current !== null && !Array.isArray(current) ? { ...current } : {};
+    keys[dataDir] = { api_key: key.api_key, key_id: key.key_id };
+    this.#write(() => conf.set('sandbox_keys', keys));
+  }
+
+  /**
    * Runs one write of the file; a file-system failure (a full disk, a read-only file system) becomes an
    * EnvironmentError naming the config file. The file is written atomically by conf, so it is never left half-written.
    */
@@ -235,6 +272,7 @@ const FIELD_FIX: Record<Exclude<keyof Profile, 'rotation'>, string> = {
   api_key_id: '`pravo config set-key`',
   auth_header: '`pravo config set auth-header x-api-key|bearer`',
   session_token: '`pravo login`',
+  sandbox: '`pravo config set sandbox on|off`',
 };
 
 /**
@@ -264,6 +302,11 @@ export function checkStoredProfile(stored: unknown, name: string, file: string):
         `In ${file}, ${field} of profile "${name}" is ${what}. Store it again with ${FIELD_FIX[field].replace(/`$/, `${profileFlag}\``)}, or fix the file.`,
       );
     }
+  }
+  if (profile.sandbox !== undefined && typeof profile.sandbox !== 'boolean') {
+    throw new ConfigError(
+      `In ${file}, sandbox of profile "${name}" is a ${jsonType(profile.sandbox)}, not true or false. Store it again with ${FIELD_FIX.sandbox.replace(/`$/, `${profileFlag}\``)}, or fix the file.`,
+    );
   }
   return { ...(profile as Profile) };
 }

@@ -3,8 +3,11 @@
  * user session, listen. Used by `pravo sandbox serve` (long-lived) and `pravo search --sandbox` (one request, in the
  * same process).
  */
+import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { AnswerRunner, checkAnswerRunnerOptions, type AnswerRunnerOptions } from './answers/jobs.js';
+import type { SkippedInput } from './corpus/collect.js';
 import type { IndexProgress } from './corpus/index-build.js';
 import { openIndex } from './corpus/index-db.js';
 import type { CorpusInputs } from './corpus/inputs.js';
@@ -84,6 +87,14 @@ export interface StartSandboxOptions {
   /** Name recorded with the issued key. */
   keyName?: string;
   /**
+   * A key kept between runs (for `--sandbox`, which keeps it in the config file), instead of one per start: `reuse`, the
+   * key an earlier start on this data directory issued, is taken up when it is still an active, non-ephemeral key here,
+   * so that `pravo keys list` shows one key whose last use moves rather than a new key per command; otherwise (none
+   * given, revoked, unknown, another data directory's) a key is issued, not ephemeral, and
+   * {@link RunningSandbox.keyIssued} says so, for the caller to keep. `ephemeralKey` then applies to the session only.
+   */
+  persistentKey?: { reuse?: string };
+  /**
    * Worker threads that run the searches (`POST /v1/search` and answer jobs; see `search/pool.ts`), 0 to
    * `MAX_SEARCH_WORKERS`: each opens the index read-only with its own connection once the index is open, in parallel,
    * without delaying the start (a search that arrives first waits for one). `0` (default) searches on the event loop,
@@ -111,6 +122,8 @@ export interface RunningSandbox {
   /** A key issued for this run, active until revoked (or, if ephemeral, until {@link close} or this process ends). */
   apiKey: string;
   keyId: string;
+  /** Whether this start issued {@link apiKey} (false when it took up `persistentKey.reuse`). */
+  keyIssued: boolean;
   /**
    * A user-session token of `acct_sandbox` created for this run (`sbx_sess_…`), for the key and account endpoints
    * (`Authorization: Bearer`); valid until {@link sessionExpiresAt} (or, if ephemeral, until {@link close}).
@@ -125,6 +138,8 @@ export interface RunningSandbox {
   /** Documents and articles in the index. */
   documentCount: number;
   articleCount: number;
+  /** Input files the index build skipped as unreadable (see `reportSkippedInputs`). */
+  skippedInputCount: number;
   /** Stops listening, ends open connections, stops the search workers, closes the databases. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -139,6 +154,35 @@ function describeAccount(state: SandboxState): string {
   const listed = QUOTA_KINDS.map((kind) => `${kind} ${quotas[kind] ?? 'unlimited'}`).join(', ');
   const overage = account?.overage.allowed ? `overage allowed up to ${account.overage.limit} units a month` : 'overage off';
   return `account ${DEFAULT_ACCOUNT_ID}: plan ${account?.plan ?? 'sandbox'}; monthly quotas ${listed}; ${overage}`;
+}
+
+/**
+ * The one log line about the inputs an index build skipped, e.g. `the corpus index skipped 9 input files it could not
+ * read (9 not well-formed XML); the list: /data/index-0123456789abcdef.skipped.txt`, after writing that list (one
+ * `message` a line, mode 0600, atomically) beside the index, unless it already holds the same. When the list cannot be
+ * written, the line says so and gives the first message instead. Never throws.
+ */
+export function reportSkippedInputs(dataDir: string, inputsKey: string, skipped: readonly SkippedInput[]): string {
+  const reasons = new Map<string, number>();
+  for (const input of skipped) {
+    const after = input.message.includes(input.path) ? input.message.slice(input.message.indexOf(input.path) + input.path.length) : input.message;
+    const reason = after.replace(/^[:\s]+/, '').split(/[:;]/)[0]!.trim() || 'unreadable';
+    reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+  }
+  const counts = [...reasons].map(([reason, n]) => `${n} ${reason}`).join(', ');
+  const head = `the corpus index skipped ${skipped.length} input file${skipped.length === 1 ? '' : 's'} it could not read (${counts})`;
+  const file = path.join(dataDir, `index-${inputsKey}.skipped.txt`);
+  const text = skipped.map((input) => `${input.message}\n`).join('');
+  try {
+    if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== text) {
+      const temp = `${file}.tmp-${process.pid}`;
+      fs.writeFileSync(temp, text, { mode: 0o600 });
+      fs.renameSync(temp, file);
+    }
+    return `${head}; the list: ${file}`;
+  } catch {
+    return `${head}; the first: ${skipped[0]!.message}`;
+  }
 }
 
 /**
@@ -175,13 +219,12 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  // Inputs the build skipped are said at every start of this index (by path), so that a user learns of them.
-  if (index.skippedInputs.length > 0) {
-    log(`the corpus index skipped ${index.skippedInputs.length} input(s) it could not read:`);
-    for (const skipped of index.skippedInputs) log(`  ${skipped.message}`);
-  }
+  // Inputs the build skipped are said at every start of this index, in one line with where the list is, so that a user
+  // learns of them without a screenful of the same known-bad files at each start.
+  if (index.skippedInputs.length > 0) log(reportSkippedInputs(options.dataDir, index.inputsKey, index.skippedInputs));
   let state: SandboxState;
   let issued: IssuedKey | undefined;
+  let keyIssued = true;
   let session: CreatedSession | undefined;
   let searcher: Searcher | undefined;
   try {
@@ -219,7 +262,7 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
       await runSearcher.close();
     } finally {
       try {
-        if (ephemeral && issued) state.deleteEphemeralKey(issued.key_id);
+        if (ephemeral && issued && keyIssued) state.deleteEphemeralKey(issued.key_id);
       } finally {
         try {
           if (ephemeral && session) state.deleteSession(session.session_id);
@@ -236,7 +279,13 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
     if (stale > 0) log(`removed ${stale} ephemeral key(s) left by ended runs`);
     const expired = state.deleteExpiredSessions();
     if (expired > 0) log(`removed ${expired} session(s) expired over a day ago`);
-    issued = state.issueKey(options.keyName ?? 'sandbox', { ephemeral });
+    const reused = options.persistentKey?.reuse === undefined ? undefined : state.activeKey(options.persistentKey.reuse);
+    if (reused !== undefined) {
+      issued = reused;
+      keyIssued = false;
+    } else {
+      issued = state.issueKey(options.keyName ?? 'sandbox', { ephemeral: ephemeral && options.persistentKey === undefined });
+    }
     session = state.createSession(DEFAULT_ACCOUNT_ID, { ttlMs: sessionTtlMs, ephemeral });
     if (options.overage) state.setOverage(DEFAULT_ACCOUNT_ID, options.overage, { startUp: true });
     log(describeAccount(state));
@@ -272,12 +321,14 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
     baseUrl: `http://${host}:${address.port}`,
     apiKey: key.api_key,
     keyId: key.key_id,
+    keyIssued,
     sessionToken: runSession.session_token,
     sessionId: runSession.session_id,
     sessionExpiresAt: runSession.expires_at,
     inputsKey: index.inputsKey,
     documentCount: index.documentCount,
     articleCount: index.articleCount,
+    skippedInputCount: index.skippedInputs.length,
     close() {
       // Jobs still pending stay queued or running in state.sqlite; the 15-minute rule fails them later.
       answers.close();

@@ -7,7 +7,7 @@ import type { Excerpt, SearchResponse, SearchResult } from '../../src/contract/t
 import { renderSearchTable, renderSearchTsv } from '../../src/render/search.js';
 import { sanitizeLine as oneLine, sanitizeTsvField as tsvField } from '../../src/shared/sanitize.js';
 import { trimToWidth, wrapText } from '../../src/render/text.js';
-import { progressBar, waitingText } from '../../src/render/progress.js';
+import { indexProgressText, indexReadyText, progressBar, waitingText } from '../../src/render/progress.js';
 
 const ANSI = /\x1b\[[0-9;]*m/g;
 const strip = (text: string): string => text.replace(ANSI, '');
@@ -470,6 +470,18 @@ describe('progress texts', () => {
   it('progressBar shows label, bar, percent and counts', () => {
     const out = progressBar('Building search index', 600, 1997, 'documents');
     expect(out).toBe('Building search index [██████░░░░░░░░░░░░░░]  30% 600/1997 documents');
+  });
+
+  it('the index build shows its share of the input records, and its end says what each figure counts, so that they add up', () => {
+    expect(indexProgressText(930, 3093)).toBe('Building search index [██████░░░░░░░░░░░░░░]  30% of 3,093 input records');
+    expect(indexProgressText(930, 3093)).not.toMatch(/930/);
+    const ready = indexReadyText({ documents: 2896, elements: 82096, records: 3093, skipped: 9 }, 31_640);
+    expect(ready).toBe(
+      'Search index ready: 2,896 documents from 3,093 input records (9 skipped as unreadable, 188 merged into another text of the same act), 82,096 elements (articles, §§, paragraphs of decisions), in 31.6 s.',
+    );
+    expect(indexReadyText({ documents: 4, elements: 8, records: 4, skipped: 0 }, 200)).toBe(
+      'Search index ready: 4 documents from 4 input records (0 skipped as unreadable), 8 elements (articles, §§, paragraphs of decisions), in 0.2 s.',
+    );
   });
 
   it('progressBar is empty at 0, full at the end, clamped beyond it, empty for a total of 0', () => {

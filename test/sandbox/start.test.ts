@@ -9,7 +9,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { CorpusError } from '../../src/sandbox/corpus/reader.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/start.js';
+import { reportSkippedInputs, startSandbox, type RunningSandbox } from '../../src/sandbox/start.js';
 import { DEFAULT_ACCOUNT_ID, SandboxState } from '../../src/sandbox/state/store.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { generatedLaws, writeCorpusFile, writeSyntheticCorpus } from '../helpers/synthetic-corpus.js';
@@ -203,6 +203,46 @@ describe("startSandbox: the run's session", () => {
       await sandbox.close();
     }
     expect(sessions(dataDir)).toEqual([{ session_id: sandbox.sessionId, expires_at: '2025-03-16T12:00:00.000Z', ephemeral: 0 }]);
+  });
+
+  it('says the inputs an index skipped in one line, by reason, with the file that lists them', () => {
+    const d = dir();
+    const skipped = [1, 2, 3].map((n) => ({ path: `/c/akn/${n}.xml`, message: `Akoma Ntoso file /c/akn/${n}.xml: not well-formed XML: ${n}:1: disallowed character.` }));
+    skipped.push({ path: '/c/p/7.json', message: 'act payload /c/p/7.json: a second payload of 7; the first is used' });
+    const line = reportSkippedInputs(d, '0123456789abcdef', skipped);
+    const file = path.join(d, 'index-0123456789abcdef.skipped.txt');
+    expect(line).toBe(`the corpus index skipped 4 input files it could not read (3 not well-formed XML, 1 a second payload of 7); the list: ${file}`);
+    expect(line).not.toContain('\n');
+    expect(fs.readFileSync(file, 'utf8').split('\n')).toEqual([...skipped.map((s) => s.message), '']);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(reportSkippedInputs(path.join(d, 'missing', 'dir'), 'k', skipped)).toMatch(/; the first: Akoma Ntoso file \/c\/akn\/1\.xml: not well-formed/);
+  });
+
+  it('with persistentKey, issues a key that outlives the run and takes it up at the next start; a revoked one is replaced', async () => {
+    const d = dir();
+    const dataDir = path.join(d, 'data');
+    const corpusPath = writeSyntheticCorpus(path.join(d, 'corpus'));
+    const first = await startSandbox({ corpusPath, dataDir, ephemeralKey: true, persistentKey: {} });
+    await first.close();
+    expect(first.keyIssued).toBe(true);
+    const second = await startSandbox({ corpusPath, dataDir, ephemeralKey: true, persistentKey: { reuse: first.apiKey } });
+    await second.close();
+    expect([second.keyIssued, second.keyId, second.apiKey]).toEqual([false, first.keyId, first.apiKey]);
+    expect(second.sessionToken).not.toBe(first.sessionToken);
+
+    const state = SandboxState.open(dataDir);
+    state.revokeKey(DEFAULT_ACCOUNT_ID, first.keyId);
+    state.close();
+    const third = await startSandbox({ corpusPath, dataDir, ephemeralKey: true, persistentKey: { reuse: first.apiKey } });
+    await third.close();
+    expect(third.keyIssued).toBe(true);
+    expect(third.keyId).not.toBe(first.keyId);
+    const db = new DatabaseSync(path.join(dataDir, 'state.sqlite'), { readOnly: true });
+    expect(db.prepare('SELECT status, ephemeral FROM api_keys ORDER BY created_at').all()).toEqual([
+      { status: 'revoked', ephemeral: 0 },
+      { status: 'active', ephemeral: 0 },
+    ]);
+    db.close();
   });
 
   it('with ephemeralKey, the session is ephemeral: one hour by default, deleted at close with the key', async () => {

@@ -198,6 +198,20 @@ export class KeyStore {
     return { ok: true, key_id: row.key_id, account_id: row.account_id };
   }
 
+  /**
+   * `apiKey` as an issued key (`key_id`, prefix) when it is an active key that was not issued as ephemeral (a key an
+   * earlier run stored for reuse), without recording a use; `undefined` when it is malformed, unknown, revoked or
+   * ephemeral. Lets a one-command sandbox (`--sandbox`) take up the key an earlier run on the data directory issued.
+   * @throws the SQLite error of the lookup.
+   */
+  activeKey(apiKey: string): IssuedKey | undefined {
+    if (!LIVE_KEY_PATTERN.test(apiKey)) return undefined;
+    const row = this.#db.prepare("SELECT key_id, prefix FROM api_keys WHERE key_sha256 = ? AND status = 'active' AND ephemeral = 0").get(sha256(apiKey)) as
+      | { key_id: string; prefix: string }
+      | undefined;
+    return row === undefined ? undefined : { key_id: row.key_id, api_key: apiKey, prefix: row.prefix };
+  }
+
   /** Forgets the cached acceptance of `keyId`, if any (a revocation or deletion through this handle). */
   #forget(keyId: string): void {
     for (const [hash, entry] of this.#cache) if (entry.key_id === keyId) this.#cache.delete(hash);

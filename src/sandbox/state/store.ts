@@ -169,6 +169,11 @@ export class SandboxState implements SandboxStore {
     return this.#keys.authenticate(apiKey);
   }
 
+  /** See `KeyStore.activeKey`: a stored, active, non-ephemeral key as issued, without recording a use. */
+  activeKey(apiKey: string): IssuedKey | undefined {
+    return this.#keys.activeKey(apiKey);
+  }
+
   /**
    * The keys of `accountId` for `GET /v1/keys` (`ApiKeyRecord`: `key_id`, `name`, `prefix`, `plan`, `status`,
    * `created_at`, `last_used_at`, `revoked_at`; times ISO 8601 UTC), oldest first (ties by `key_id`), every key of the
