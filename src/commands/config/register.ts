@@ -10,7 +10,7 @@ Examples:
   $ pravo config set base-url https://api.example.bg
   $ pravo config set auth-header bearer --profile proxy
   $ pravo config set sandbox-corpus ../shared/corpus
-  $ pravo config set sandbox on                       # API commands run against the sandbox
+  $ pravo config set sandbox on --profile offline     # its API commands run against the sandbox
   $ pravo config show --json
   $ pravo config path
 
