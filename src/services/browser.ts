@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { RefusedDataError } from '../errors/cli.js';
 import { systemClock, type Clock } from '../shared/clock.js';
+import { childEnvironment } from '../shared/processes.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 
 /** The longest link pravo opens, in characters (a document's link is far shorter; a command line is not endless). */
@@ -185,7 +186,8 @@ export type Launcher = (argv: Argv, env: NodeJS.ProcessEnv) => Promise<LaunchOut
 export const LAUNCH_GRACE_MS = 2000;
 
 /**
- * The launcher of a real run: `spawn` without a shell, detached (its own process group: Ctrl-C in pravo's terminal
+ * The launcher of a real run: `spawn` without a shell, with `env` less pravo's credentials (`childEnvironment`: a
+ * browser and its extensions never see `PRAVO_API_KEY` or `PRAVO_SESSION_TOKEN`), detached (its own process group: Ctrl-C in pravo's terminal
  * does not reach the browser), stdio ignored, the window hidden on Windows. The program has started when it is still
  * running after `graceMs` or has exited with code 0 within it (openers such as `xdg-open` and `open` hand the link to
  * the browser and exit); it has not when it cannot be started (ENOENT: not found, EACCES) or exits otherwise within
@@ -207,7 +209,7 @@ export function spawnLauncher(graceMs: number = LAUNCH_GRACE_MS, clock: Clock = 
         resolve(outcome);
       };
       try {
-        child = spawn(argv[0]!, argv.slice(1), { env, shell: false, detached: true, stdio: 'ignore', windowsHide: true });
+        child = spawn(argv[0]!, argv.slice(1), { env: childEnvironment(env), shell: false, detached: true, stdio: 'ignore', windowsHide: true });
       } catch (error) {
         settle({ started: false, reason: (error as Error).message });
         return;

@@ -233,6 +233,13 @@ describe('spawnLauncher (node programs, never a browser)', () => {
     expect(await spawnLauncher(5000)([node, '-e', 'process.exit(3)', URL_1], process.env)).toEqual({ started: false, reason: 'exited with code 3' });
   });
 
+  it("the program never sees pravo's credentials: PRAVO_API_KEY and PRAVO_SESSION_TOKEN are not in its environment", async () => {
+    const env = { ...process.env, PRAVO_API_KEY: 'sbx_live_EXAMPLEexampleEXAMPLEexample12', PRAVO_SESSION_TOKEN: 'sbx_sess_EXAMPLE', PRAVO_TEST_KEPT: 'yes' };
+    // Exits 0 only when both are absent and the other variables are there.
+    const check = 'process.exit(process.env.PRAVO_API_KEY === undefined && process.env.PRAVO_SESSION_TOKEN === undefined && process.env.PRAVO_TEST_KEPT === "yes" ? 0 : 3)';
+    expect(await spawnLauncher(5000)([node, '-e', check, URL_1], env)).toEqual({ started: true });
+  });
+
   it('still running after the grace period: started, and not waited for', async () => {
     const started = Date.now();
     expect(await spawnLauncher(200)([node, '-e', 'setTimeout(() => {}, 1500)', URL_1], process.env)).toEqual({ started: true });
