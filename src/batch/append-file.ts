@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import readline from 'node:readline';
+import { openUserFileForAppend, USER_FILE_MODE } from '../shared/user-files.js';
 
 /** An open append-only line file. */
 export class AppendFile {
@@ -23,12 +24,14 @@ export class AppendFile {
   }
 
   /**
-   * Opens `file` for appending, creating it with `mode` (subject to the umask) when missing. When the file does not end
-   * with a newline (a write cut short by a kill), the incomplete last line is cut off first.
-   * @throws the file-system error (`EACCES`, `ENOSPC`, `EISDIR`, …).
+   * Opens `file` for appending, creating it with `mode` (default 0600, owner only: the file tells a rerun which lines
+   * are done, so no one else may write it) when missing; never through another user's symbolic link (see
+   * `openUserFileForAppend`: the file may be in a shared directory). When the file does not end with a newline (a write
+   * cut short by a kill), the incomplete last line is cut off first.
+   * @throws RefusedLinkError; the file-system error (`EACCES`, `ENOSPC`, `EISDIR`, …).
    */
-  static async open(file: string, mode = 0o666): Promise<AppendFile> {
-    const handle = await fsp.open(file, 'a+', mode);
+  static async open(file: string, mode = USER_FILE_MODE): Promise<AppendFile> {
+    const handle = await openUserFileForAppend(file, mode);
     try {
       const { size } = await handle.stat();
       const keep = await endOfLastLine(handle, size);

@@ -12,6 +12,8 @@ import { applyEvent, Journal, journalPathFor, readJournal, type ItemProgress, ty
 import { EnvironmentError, UsageError } from '../errors/cli.js';
 import type { Factory } from '../factory.js';
 import { sanitizeLine } from '../shared/sanitize.js';
+import { RefusedLinkError } from '../shared/user-files.js';
+import { outputFileProblemOf } from '../io/output-file.js';
 import { flagsToReach } from '../services/targets.js';
 import { RawJson, type ResultLine } from './items.js';
 
@@ -64,6 +66,8 @@ export async function openBatchStore(factory: Factory, out: string, header: Jour
   const [{ checkOutputFile }, { acquireBatchLock }] = await Promise.all([import('../io/output-file.js'), import('../state/lock.js')]);
   await checkOutputFile(out, '--out');
   const journalPath = journalPathFor(out);
+  // The journal is read before anything is sent, and tells which lines are done: never another user's link either.
+  await checkOutputFile(journalPath, 'the journal');
   const lock = options.dryRun ? undefined : await acquireBatchLock(out, () => factory.clock.now());
   let journal: Journal | undefined;
   let results: AppendFile | undefined;
@@ -192,6 +196,7 @@ async function moveAside(factory: Factory, files: string[]): Promise<string[]> {
 
 function writeFailure(file: string, error: unknown): EnvironmentError {
   if (error instanceof EnvironmentError) return error;
+  if (error instanceof RefusedLinkError) return new EnvironmentError(`Cannot write ${sanitizeLine(file)}: ${outputFileProblemOf(error)}.`, { cause: error });
   const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
   return new EnvironmentError(`Cannot write ${sanitizeLine(file)} (${code}). What is done is kept; free space or fix permissions and rerun the same command.`, { cause: error });
 }

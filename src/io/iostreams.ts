@@ -9,6 +9,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { PassThrough, Writable, type Readable } from 'node:stream';
 import type { ChildProcess } from 'node:child_process';
+import { childEnvironment } from '../shared/processes.js';
 
 /** An output stream with the terminal facts renderers need. */
 export type OutputStream = Writable & { isTTY?: boolean; columns?: number };
@@ -190,7 +191,7 @@ export class IOStreams {
   /**
    * Sends stdout through a pager from here on: only when stdout is a terminal, paging is allowed (no `--no-pager`) and
    * the pager program exists. `less` gets `LESS=FRX` when `LESS` is unset, so output shorter than the screen prints
-   * directly. Call {@link stopPager} (the runner does) to wait for the user to leave it.
+   * directly. The pager never sees pravo's credentials (`childEnvironment`). Call {@link stopPager} (the runner does) to wait for the user to leave it.
    */
   async startPager(): Promise<void> {
     if (this.#pager || !this.#pagerAllowed || !this.stdoutIsTTY) return;
@@ -198,7 +199,7 @@ export class IOStreams {
     const program = argv && findProgram(argv[0]!, this.env);
     if (!argv || !program) return;
     const { spawn } = await import('node:child_process');
-    const env = { ...this.env, LESS: this.env.LESS ?? 'FRX', LV: this.env.LV ?? '-c' };
+    const env = childEnvironment(this.env, { LESS: this.env.LESS ?? 'FRX', LV: this.env.LV ?? '-c' });
     const child = spawn(program, argv.slice(1), { stdio: ['pipe', 'inherit', 'inherit'], env });
     const input = child.stdin!;
     // The user may quit the pager before reading everything: that ends the output, not pravo.

@@ -39,7 +39,7 @@ export interface View<T> {
    * (`render/markdown.ts`), ending in a newline. Views without it are never printed in a Markdown run.
    */
   markdown?(data: T): string;
-  /** What the Markdown holds, for the note after `--out FILE`: `the answer (3 sources, Markdown)`. */
+  /** What the Markdown holds, counted as written, for the note after `--out FILE`: `the answer with 8 footnotes (Markdown)`. */
   markdownSubject?(data: T): string;
 }
 
@@ -128,8 +128,8 @@ export class Printer {
   }
 
   /**
-   * The view's Markdown on stdout, or with `out` written to that file atomically and a note on stderr: `Wrote the
-   * answer (3 sources, Markdown) to memo.md.`
+   * The view's Markdown on stdout, or with `out` written to that file atomically and a note on stderr saying what the file
+   * holds (the view's `markdownSubject`): `Wrote the answer with 8 footnotes (Markdown) to memo.md.`
    * @throws Error for a view without a Markdown form (a programming error: only views that have one get a Markdown
    *   run); EnvironmentError when the file cannot be written (it is then unchanged).
    */

@@ -13,7 +13,7 @@ import { sanitizeLine, sanitizeText } from '../shared/sanitize.js';
 import { answerWithCitations, resolvedAnswerOf, type AnswerSource, type Citation, type ResolvedAnswer } from '../legal/answer-markers.js';
 import type { CitationCheck, Verification, VerificationReport } from '../legal/verify.js';
 import { decisionFieldsOf, stringField } from './fields.js';
-import { renderAnswerMarkdown } from './markdown.js';
+import { answerMarkdownCounts, renderAnswerMarkdown } from './markdown.js';
 import { hang, plural, wrapText } from './text.js';
 
 /** Options of the terminal forms. */
@@ -330,7 +330,12 @@ export interface AnswerOutput {
 export const answerOutputView: View<AnswerOutput> = {
   page: true,
   markdown: ({ job }) => renderAnswerMarkdown(job),
-  markdownSubject: ({ job }) => `the answer (${plural(Array.isArray(job.sources) ? job.sources.length : 0, 'source')}, Markdown)`,
+  markdownSubject: ({ job }) => {
+    // What the file holds: its footnotes (one per cited number) and the sources it lists as not cited.
+    const { footnotes, uncited } = answerMarkdownCounts(job);
+    const notes = footnotes === 0 ? 'no footnotes' : plural(footnotes, 'footnote');
+    return `the answer with ${notes}${uncited === 0 ? '' : ` and ${plural(uncited, 'uncited source')}`} (Markdown)`;
+  },
   table: ({ job, verification }, options) => {
     const answer = answerView.table(job, options);
     return verification ? `${answer}\n${renderVerification(verification.report, verification.resolved, job.sources, options)}` : answer;

@@ -4,20 +4,30 @@
  * back raw (unsanitized): renderers sanitize or escape them. Pure functions.
  */
 import type { DocumentElement, DocumentResponse } from '../contract/types.js';
-import { elementLabelOf, textStatusOf } from './fields.js';
+import { bulgarianCount, elementLabelOf, textAsOf, textStatusOf } from './fields.js';
+
+/** The words a document's header is written in: English for the terminal, Bulgarian for a memo's Markdown. */
+export type Language = 'en' | 'bg';
+
+/** The nouns of {@link elementCountOf}, singular and plural, and the word joining two counts. */
+const COUNT_WORDS: Record<Language, { paragraph: [string, string]; element: [string, string]; article: [string, string]; and: string }> = {
+  en: { paragraph: ['paragraph', 'paragraphs'], element: ['element', 'elements'], article: ['article', 'articles'], and: 'and' },
+  bg: { paragraph: ['абзац', 'абзаца'], element: ['елемент', 'елемента'], article: ['член', 'члена'], and: 'и' },
+};
 
 /**
  * `303 articles`, `47 articles and 25 §§`, `122 §§`, `22 paragraphs`, `3 elements` (articles and §§ when every label
- * is `Чл. …` or `§ …`).
+ * is `Чл. …` or `§ …`); in Bulgarian (`bg`) `303 члена`, `47 члена и 25 §§`, `22 абзаца`, `3 елемента`.
  */
-export function elementCountOf(elements: DocumentElement[], decision: boolean): string {
-  const plural = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
-  if (decision) return plural(elements.length, 'paragraph');
+export function elementCountOf(elements: DocumentElement[], decision: boolean, language: Language = 'en'): string {
+  const words = COUNT_WORDS[language];
+  const count = (n: number, [one, many]: [string, string]): string => (language === 'bg' ? bulgarianCount(n, one, many) : `${n} ${n === 1 ? one : many}`);
+  if (decision) return count(elements.length, words.paragraph);
   const articles = elements.filter((e) => /^чл\./iu.test(elementLabelOf(e))).length;
   const sections = elements.filter((e) => /^§/u.test(elementLabelOf(e))).length;
-  if (articles + sections !== elements.length) return plural(elements.length, 'element');
-  const parts = [articles > 0 ? plural(articles, 'article') : '', sections > 0 ? `${sections} ${sections === 1 ? '§' : '§§'}` : ''];
-  return parts.filter((p) => p !== '').join(' and ');
+  if (articles + sections !== elements.length) return count(elements.length, words.element);
+  const parts = [articles > 0 ? count(articles, words.article) : '', sections > 0 ? `${sections} ${sections === 1 ? '§' : '§§'}` : ''];
+  return parts.filter((p) => p !== '').join(` ${words.and} `);
 }
 
 /** A string field when present and not blank, else `undefined`. */
@@ -41,39 +51,52 @@ export function caseOf(document: DocumentResponse): string | undefined {
   return kind === undefined ? `№ ${number}` : `${kind} № ${number}`;
 }
 
-/** The panel, the chair first (as the document lists it), marked. */
-export function panelOf(document: DocumentResponse): string | undefined {
+/** The panel, the chair first (as the document lists it), marked `(chair)` (`(председател)` in Bulgarian). */
+export function panelOf(document: DocumentResponse, language: Language = 'en'): string | undefined {
   const judges = Array.isArray(document.judges) ? document.judges.filter((j): j is string => typeof j === 'string' && j.trim() !== '') : [];
   if (judges.length === 0) return undefined;
-  return judges.map((judge, i) => (i === 0 && judges.length > 1 ? `${judge} (chair)` : judge)).join(', ');
+  const chair = language === 'bg' ? 'председател' : 'chair';
+  return judges.map((judge, i) => (i === 0 && judges.length > 1 ? `${judge} (${chair})` : judge)).join(', ');
 }
 
+/** The field names of {@link documentFieldsOf} in each language, and how a date of entry into force is added. */
+const FIELD_NAMES: Record<Language, Record<'type' | 'date' | 'text' | 'court' | 'case' | 'decision' | 'department' | 'panel' | 'judge' | 'author' | 'url', string> & { inForce: string }> = {
+  en: { type: 'Type', date: 'Date', text: 'Text', court: 'Court', case: 'Case', decision: 'Decision', department: 'Department', panel: 'Panel', judge: 'Reporting judge', author: 'Author', url: 'URL', inForce: 'in force' },
+  bg: { type: 'Вид', date: 'Дата', text: 'Текст', court: 'Съд', case: 'Дело', decision: 'Акт', department: 'Отделение', panel: 'Състав', judge: 'Докладчик', author: 'Автор', url: 'Адрес', inForce: 'в сила от' },
+};
+
+/** One field of a document's header: `key` names it whatever the language, `name` as shown, `value` raw. */
+export type DocumentField = [name: string, value: string, key: keyof (typeof FIELD_NAMES)['en']];
+
 /**
- * The header's fields of a document, in order, as `[name, value]` pairs: `Type`, `Date` (with `(in force …)` when the
+ * The header's fields of a document, in order, as `[name, value, key]`: `Type`, `Date` (with `(in force …)` when the
  * date of entry into force differs), `Text` (what date the text is current as of: `textStatusOf`), for a court decision
  * also `Court`, `Case`, `Decision`, `Department`, `Panel`, `Reporting judge`, then `Author` and `URL`; absent ones left
- * out. Values raw.
+ * out. In Bulgarian (`bg`, a memo's Markdown): `Вид`, `Дата` (`(в сила от …)`), `Текст` (`към 10.02.2026`, `както е
+ * обнародван, …`: `textAsOf`), `Съд`, `Дело`, `Акт`, `Отделение`, `Състав` (`(председател)`), `Докладчик`, `Автор`,
+ * `Адрес`. Values raw.
  */
-export function documentFieldsOf(document: DocumentResponse, decision: boolean): [string, string][] {
+export function documentFieldsOf(document: DocumentResponse, decision: boolean, language: Language = 'en'): DocumentField[] {
+  const names = FIELD_NAMES[language];
   const date = textValue(document.date);
   const inForce = textValue(document.in_force_date);
-  const fields: [string, string | undefined][] = [
-    ['Type', textValue(document.type)],
-    ['Date', date !== undefined && inForce !== undefined && inForce !== date ? `${date} (in force ${inForce})` : date],
-    ['Text', textStatusOf(document)],
+  const fields: [DocumentField[2], string | undefined][] = [
+    ['type', textValue(document.type)],
+    ['date', date !== undefined && inForce !== undefined && inForce !== date ? `${date} (${names.inForce} ${inForce})` : date],
+    ['text', language === 'bg' ? textAsOf(document) : textStatusOf(document)],
   ];
   if (decision) {
     fields.push(
-      ['Court', textValue(document.court)],
-      ['Case', caseOf(document)],
-      ['Decision', decisionOf(document)],
-      ['Department', textValue(document.department)],
-      ['Panel', panelOf(document)],
-      ['Reporting judge', textValue(document.reporting_judge)],
+      ['court', textValue(document.court)],
+      ['case', caseOf(document)],
+      ['decision', decisionOf(document)],
+      ['department', textValue(document.department)],
+      ['panel', panelOf(document, language)],
+      ['judge', textValue(document.reporting_judge)],
     );
   }
-  fields.push(['Author', textValue(document.author)], ['URL', textValue(document.url)]);
-  return fields.filter((field): field is [string, string] => field[1] !== undefined);
+  fields.push(['author', textValue(document.author)], ['url', textValue(document.url)]);
+  return fields.flatMap(([key, value]): DocumentField[] => (value === undefined ? [] : [[names[key], value, key]]));
 }
 
 /**

@@ -13,10 +13,10 @@ import type { View } from '../io/printer.js';
 import { sanitizeLine, sanitizeText } from '../shared/sanitize.js';
 import { elementRefOf, elementsOf, isCourtDecision } from '../legal/documents.js';
 import type { ReferencedArticle } from '../shared/references.js';
-import { afterLabel, caseOf, decisionOf, documentFieldsOf as fieldsOf, elementCountOf as countOf, textValue as text } from './document-fields.js';
+import { afterLabel, caseOf, decisionOf, documentFieldsOf as fieldsOf, elementCountOf as countOf, textValue as text, type DocumentField } from './document-fields.js';
 import { textStatusOf } from './fields.js';
 import { renderDocumentMarkdown } from './markdown.js';
-import { hang, plural, tsvLines, wrapText } from './text.js';
+import { hang, tsvLines, wrapText } from './text.js';
 
 /** What the document view shows. */
 export interface DocumentViewData {
@@ -87,7 +87,7 @@ export function renderDocumentText(data: DocumentViewData, options: DocumentText
 }
 
 /** Field rows: the name dim in a column, the value wrapped beside it. */
-function renderFields(fields: [string, string][], width: number, c: Painter): string[] {
+function renderFields(fields: DocumentField[], width: number, c: Painter): string[] {
   const column = Math.max(...fields.map(([name]) => name.length), 0) + 2;
   const lines: string[] = [];
   for (const [name, value] of fields) {
@@ -236,5 +236,5 @@ export const documentView: View<DocumentViewData> = {
   markdownSubject: ({ document, selected }) =>
     selected
       ? `${sanitizeLine(elementLabelOf(selected.element)) || 'the element'} (Markdown)`
-      : `the document (${plural(elementsOf(document).length, 'element')}, Markdown)`,
+      : `the document (${elementsOf(document).length === 0 ? 'no elements' : countOf(elementsOf(document), isCourtDecision(document))}, Markdown)`,
 };

@@ -90,10 +90,28 @@ export function bulgarianDate(date: string): string {
  * the caller sanitizes.
  */
 export function textStatusOf(item: object): string | undefined {
+  const asOf = textAsOf(item);
+  return asOf === undefined ? undefined : `текст ${asOf}`;
+}
+
+/**
+ * {@link textStatusOf} without its first word, for a field labelled `Текст`: `към 10.02.2026`, `както е обнародван,
+ * 29.12.2015`; `undefined` when the item says nothing. Raw.
+ */
+export function textAsOf(item: object): string | undefined {
   const asOf = stringField(item, ['as_of', 'current_as_of']);
   const consolidated = booleanField(item, ['consolidated']);
   if (asOf === undefined) return undefined;
-  return consolidated === true ? `текст към ${bulgarianDate(asOf)}` : `текст както е обнародван, ${bulgarianDate(asOf)}`;
+  return consolidated === true ? `към ${bulgarianDate(asOf)}` : `както е обнародван, ${bulgarianDate(asOf)}`;
+}
+
+/**
+ * A count and its noun in Bulgarian: the singular after 1 and after a number ending in 1 other than 11 (`1 член`,
+ * `21 член`: "двадесет и един член"), else the plural given, for a masculine noun its count form (`2 члена`,
+ * `11 члена`, `0 члена`).
+ */
+export function bulgarianCount(count: number, singular: string, plural: string): string {
+  return `${count} ${count % 10 === 1 && count % 100 !== 11 ? singular : plural}`;
 }
 
 /**

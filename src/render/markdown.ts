@@ -11,6 +11,10 @@
  * (`sanitizeText`: the Markdown may be printed on a terminal). The structure (headings, lists, quotes, bold labels,
  * footnotes, links to the sources' web addresses) is pravo's own. CommonMark with the GitHub extensions (tables,
  * strikethrough, autolinks, footnotes) is the dialect guarded against.
+ *
+ * The Markdown is for a Bulgarian memo, so pravo's own words in it are Bulgarian too: `# Търсене:`, `оценка`, the
+ * fields of a document (`Вид`, `Дата`, `Текст: към …`, `Съд`, `Дело`, `Акт`, `Състав`, `Докладчик`, `Адрес` …),
+ * `Отговор от …`, `## Други източници (нецитирани)`. Codes of the API (a job's status) stay as sent.
  */
 import type { AnswerJob, DocumentElement, DocumentResponse, SearchResponse, SearchResult } from '../contract/types.js';
 import { answerWithCitations, resolvedAnswerOf, type AnswerSource, type Citation, type ResolvedAnswer } from '../legal/answer-markers.js';
@@ -18,8 +22,7 @@ import { elementsOf, isCourtDecision } from '../legal/documents.js';
 import { sanitizeLine, sanitizeText } from '../shared/sanitize.js';
 import { afterLabel, documentFieldsOf, elementCountOf } from './document-fields.js';
 import type { DocumentViewData } from './document.js';
-import { decisionFieldsOf, elementLabelOf, elementTextOf, excerptTextOf, explanationOf, scoreOf, stringField, textStatusOf } from './fields.js';
-import { plural } from './text.js';
+import { bulgarianCount, decisionFieldsOf, elementLabelOf, elementTextOf, excerptTextOf, explanationOf, scoreOf, stringField, textStatusOf } from './fields.js';
 
 /**
  * Characters escaped wherever they occur: each can open or close markup (`\` escapes, `` ` `` code, `*` `_` emphasis,
@@ -147,19 +150,25 @@ function decisionParts(item: object, type: string | undefined, options: { judge:
     .filter((part) => part !== '');
 }
 
+/** The results of a search response that {@link renderSearchMarkdown} writes, one numbered item each. */
+export function searchResultsOf(response: SearchResponse): SearchResult[] {
+  return Array.isArray(response.results) ? response.results : [];
+}
+
 /**
- * A search response as Markdown: `# Search: <query>`, a line with the number of results, then a numbered list, best
- * first; each result its title in bold, then a line with its type, its publication date and its score (and, for a
- * statute, what date its text is current as of), for a court decision a line with court, act, case and reporting
- * judge, a line with its `document_id` and collection (code spans, for `pravo doc`) and its web address, then each
- * excerpt as a quote led by its label in bold (and score), and the explanation of relevance. With no results, says so.
+ * A search response as Markdown: `# Търсене: <query>`, a line with the number of results, then a numbered list, best
+ * first; each result its title in bold, then a line with its type, its publication date (`дата 2015-09-02`) and its
+ * score (`оценка 0.91`) (and, for a statute, what date its text is current as of), for a court decision a line with
+ * court, act, case and reporting judge, a line with its `document_id` and collection (code spans, for `pravo doc`)
+ * and its web address, then each excerpt as a quote led by its label in bold (and score), and the explanation of
+ * relevance (`*Релевантност:*`). With no results, says so (`Няма резултати.`).
  */
 export function renderSearchMarkdown(response: SearchResponse): string {
-  const results = Array.isArray(response.results) ? response.results : [];
-  const out = [`# Search: ${escapeMarkdown(String(response.query ?? ''))}`, ''];
-  if (results.length === 0) return `${[...out, 'No results.'].join('\n')}\n`;
+  const results = searchResultsOf(response);
+  const out = [`# Търсене: ${escapeMarkdown(String(response.query ?? ''))}`, ''];
+  if (results.length === 0) return `${[...out, 'Няма резултати.'].join('\n')}\n`;
   const count = typeof response.result_count === 'number' ? response.result_count : results.length;
-  out.push(`${plural(count, 'result')}, best first. Dates are publication dates; scores are the service's relevance scores.`);
+  out.push(`${bulgarianCount(count, 'резултат', 'резултата')}, най-подходящите първи. Датите са дати на публикуване; оценките са оценки за релевантност на услугата.`);
   results.forEach((result, index) => {
     out.push('', ...searchItem(result, index + 1));
   });
@@ -170,7 +179,7 @@ export function renderSearchMarkdown(response: SearchResponse): string {
 function searchItem(result: SearchResult, rank: number): string[] {
   const marker = `${rank}. `;
   const indent = ' '.repeat(marker.length);
-  const title = escapeMarkdown(result.title ?? '') || escapeMarkdown(result.document_id ?? '') || '(untitled)';
+  const title = escapeMarkdown(result.title ?? '') || escapeMarkdown(result.document_id ?? '') || '(без заглавие)';
   const score = scoreOf(result);
   const date = stringField(result, ['date']);
   const status = textStatusOf(result);
@@ -179,8 +188,8 @@ function searchItem(result: SearchResult, rank: number): string[] {
     joined(
       [
         escapeMarkdown(result.type ?? ''),
-        date === undefined ? undefined : `published ${escapeMarkdown(date)}`,
-        score === undefined ? undefined : `score ${scoreText(score)}`,
+        date === undefined ? undefined : `дата ${escapeMarkdown(date)}`,
+        score === undefined ? undefined : `оценка ${scoreText(score)}`,
         status === undefined ? undefined : escapeMarkdown(status),
       ],
       ' · ',
@@ -188,7 +197,7 @@ function searchItem(result: SearchResult, rank: number): string[] {
     joined(decisionParts(result, result.type, { judge: true }), ' · '),
     joined(
       [
-        result.document_id === undefined ? undefined : joined([codeSpan(String(result.document_id)), result.collection === undefined ? undefined : `collection ${codeSpan(String(result.collection))}`], ', '),
+        result.document_id === undefined ? undefined : joined([codeSpan(String(result.document_id)), result.collection === undefined ? undefined : `колекция ${codeSpan(String(result.collection))}`], ', '),
         markdownUrl(stringField(result, ['url'])),
       ],
       ' · ',
@@ -201,46 +210,46 @@ function searchItem(result: SearchResult, rank: number): string[] {
     if (typeof excerpt !== 'object' || excerpt === null) continue;
     const label = stringField(excerpt, ['label']) ?? stringField(excerpt, ['excerpt_id']) ?? '';
     const excerptScore = scoreOf(excerpt);
-    const lead = joined([label === '' ? undefined : `**${escapeMarkdown(label)}**`, excerptScore === undefined ? undefined : `(score ${scoreText(excerptScore)})`], ' ');
+    const lead = joined([label === '' ? undefined : `**${escapeMarkdown(label)}**`, excerptScore === undefined ? undefined : `(оценка ${scoreText(excerptScore)})`], ' ');
     const body = markdownBlock(withoutLabel(excerptTextOf(excerpt), label));
     const quote = lead === '' ? body : body.length === 0 ? [lead] : [`${lead} ${body[0]}`, ...body.slice(1)];
     if (quote.length > 0) lines.push('', ...prefixed(`${indent}> `, quote));
   }
   const explanation = explanationOf(result);
   const why = explanation === undefined ? [] : markdownBlock(explanation);
-  if (why.length > 0) lines.push('', ...prefixed(indent, [`*Relevance:* ${why[0]}`, ...why.slice(1)]));
+  if (why.length > 0) lines.push('', ...prefixed(indent, [`*Релевантност:* ${why[0]}`, ...why.slice(1)]));
   return lines;
 }
 
 /**
- * A document as Markdown (`pravo doc --format md`): `# <title>`, its fields as a list (type, date, what date the text
- * is current as of or that it is the text as published, for a court decision court, case, decision, department, panel
- * and reporting judge, author, the web address, the `document_id` and collection), then each element: its heading in
- * italics when it has one, its label in bold followed by its text without the label repeated, the text's line breaks
- * (алинеи, точки) kept as hard breaks. The whole document says how many elements it has first; with one element
+ * A document as Markdown (`pravo doc --format md`): `# <title>`, its fields as a list in Bulgarian (`documentFieldsOf`:
+ * вид, дата, `Текст: към …` or `както е обнародван, …`, for a court decision съд, дело, акт, отделение, състав and
+ * докладчик, автор, the web address, the `document_id` and collection), then each element: its heading in italics when
+ * it has one, its label in bold followed by its text without the label repeated, the text's line breaks (алинеи,
+ * точки) kept as hard breaks. The whole document says how many elements it has first (`8 члена.`); with one element
  * selected (`--article`, `--paragraph`) only that element follows the title and fields, so that it stands alone.
  */
 export function renderDocumentMarkdown(data: DocumentViewData): string {
   const document = data.document;
   const decision = isCourtDecision(document);
-  const title = escapeMarkdown(document.title ?? '') || escapeMarkdown(String(document.document_id ?? '')) || 'Document';
+  const title = escapeMarkdown(document.title ?? '') || escapeMarkdown(String(document.document_id ?? '')) || 'Документ';
   const out = [`# ${title}`, '', ...documentFieldLines(document, decision)];
   if (data.selected) {
     out.push('', ...elementLines(data.selected.element));
   } else {
     const elements = elementsOf(document);
-    out.push('', elements.length === 0 ? 'No elements (no structured content).' : `${elementCountOf(elements, decision)}.`);
+    out.push('', elements.length === 0 ? 'Няма елементи (документът няма структурирано съдържание).' : `${elementCountOf(elements, decision, 'bg')}.`);
     for (const element of elements) out.push('', ...elementLines(element));
   }
   return `${out.join('\n')}\n`;
 }
 
-/** The field list of a document: `- Type: Закон`, …, `- URL: <https://…>`, `` - Document: `id`, collection `c` ``. */
+/** The field list of a document: `- Вид: Закон`, …, `- Адрес: <https://…>`, `` - Документ: `id`, колекция `c` ``. */
 function documentFieldLines(document: DocumentResponse, decision: boolean): string[] {
-  const lines = documentFieldsOf(document, decision).map(([name, value]) => `- ${name}: ${name === 'URL' ? markdownUrl(value) : escapeMarkdown(value)}`);
+  const lines = documentFieldsOf(document, decision, 'bg').map(([name, value, key]) => `- ${name}: ${key === 'url' ? markdownUrl(value) : escapeMarkdown(value)}`);
   const id = typeof document.document_id === 'string' ? codeSpan(document.document_id) : '';
   const collection = typeof document.collection === 'string' ? codeSpan(document.collection) : '';
-  if (id !== '') lines.push(`- Document: ${joined([id, collection === '' ? undefined : `collection ${collection}`], ', ')}`);
+  if (id !== '') lines.push(`- Документ: ${joined([id, collection === '' ? undefined : `колекция ${collection}`], ', ')}`);
   return lines;
 }
 
@@ -260,7 +269,7 @@ function elementLines(element: DocumentElement): string[] {
  * court, the act and the case, then the web address; parts joined by commas.
  */
 function sourceText(source: AnswerSource, label: string | undefined): string {
-  const title = stringField(source, ['title']) ?? stringField(source, ['document_id']) ?? '(untitled source)';
+  const title = stringField(source, ['title']) ?? stringField(source, ['document_id']) ?? '(източник без заглавие)';
   const status = textStatusOf(source);
   return joined(
     [
@@ -314,30 +323,51 @@ function answerDate(job: AnswerJob): string | undefined {
   return match?.[1];
 }
 
+/** What {@link renderAnswerMarkdown} writes of an answer's sources: its footnotes, and the sources it lists uncited. */
+export interface AnswerMarkdownCounts {
+  /** Footnote definitions (`[^n]: …`), one per cited number: a source cited at two excerpts has two. */
+  footnotes: number;
+  /** The sources no marker cites, listed after the footnotes. */
+  uncited: number;
+}
+
+/** The counts of {@link AnswerMarkdownCounts} for `job`; zero for a job that has not succeeded (no answer is written). */
+export function answerMarkdownCounts(job: AnswerJob): AnswerMarkdownCounts {
+  if (job.status !== 'succeeded') return { footnotes: 0, uncited: 0 };
+  const resolved = resolvedAnswerOf(job);
+  const sources: unknown[] = Array.isArray(job.sources) ? job.sources : [];
+  return {
+    footnotes: resolved.citations.filter((c) => c.resolved).length,
+    uncited: resolved.uncited.filter((i) => typeof sources[i] === 'object' && sources[i] !== null).length,
+  };
+}
+
 /**
  * An answer job as Markdown (`pravo answer --format md`). `succeeded`: `# <question>`, a line with the date of the
- * answer and its job id, the answer with each citation marker replaced by a footnote reference `[^n]` whose `n` is
- * the number the terminal view prints (`[n]`, in order of first appearance; `resolvedAnswerOf`), its paragraphs kept;
- * then one footnote definition per resolved number, `[^n]: <title>, <label>, <date>, <text current as of>, <court>,
- * <act>, <case>, <url>` (each complete, also for a source cited twice); a marker that names no source stays in the
- * text as the escaped `[?<marker>]`, never a footnote, and is listed after the footnotes; sources no marker cites
- * follow under `## Other sources (not cited)` as a plain list. So every reference has exactly one definition and every
- * definition is referenced. Another status: a heading and a line saying the job has no answer.
+ * answer and its job id (`Отговор от 2026-03-01, задача `…`.`), the answer with each citation marker replaced by a
+ * footnote reference `[^n]` whose `n` is the number the terminal view prints (`[n]`, in order of first appearance;
+ * `resolvedAnswerOf`), its paragraphs kept; then one footnote definition per resolved number, `[^n]: <title>,
+ * <label>, <date>, <text current as of>, <court>, <act>, <case>, <url>` (each complete, also for a source cited
+ * twice); a marker that names no source stays in the text as the escaped `[?<marker>]`, never a footnote, and is
+ * listed after the footnotes; sources no marker cites follow under `## Други източници (нецитирани)` as a plain list.
+ * So every reference has exactly one definition and every definition is referenced. Another status: a heading and a
+ * line saying the job has no answer.
  */
 export function renderAnswerMarkdown(job: AnswerJob): string {
   const query = typeof job.query === 'string' ? escapeMarkdown(job.query) : '';
-  const out = [`# ${query === '' ? 'Answer' : query}`, ''];
+  const out = [`# ${query === '' ? 'Отговор' : query}`, ''];
   const id = codeSpan(String(job.job_id ?? ''));
   if (job.status !== 'succeeded') {
-    out.push(`Answer job ${id} is ${escapeMarkdown(String(job.status ?? 'in an unknown state'))}: it has no answer.`);
+    const state = job.status === undefined ? 'в неизвестно състояние' : `в състояние ${escapeMarkdown(String(job.status))}`;
+    out.push(`Задачата за отговор ${id} е ${state}: няма отговор.`);
     return `${out.join('\n')}\n`;
   }
   const date = answerDate(job);
-  out.push(`${date === undefined ? 'Answer' : `Answer of ${date}`}${id === '' ? '' : `, job ${id}`}.`);
+  out.push(`${date === undefined ? 'Отговор' : `Отговор от ${date}`}${id === '' ? '' : `, задача ${id}`}.`);
   const resolved = resolvedAnswerOf(job);
   const sources: AnswerSource[] = Array.isArray(job.sources) ? job.sources : [];
   const body = answerBody(resolved);
-  out.push('', ...(body.length === 0 ? ['(The job succeeded with an empty answer.)'] : body));
+  out.push('', ...(body.length === 0 ? ['(Задачата завърши успешно, но отговорът е празен.)'] : body));
 
   const definitions = resolved.citations.flatMap((citation) => {
     if (!citation.resolved) return [];
@@ -349,13 +379,13 @@ export function renderAnswerMarkdown(job: AnswerJob): string {
   const unresolved = resolved.citations.filter((c) => !c.resolved);
   if (unresolved.length > 0) {
     const which = unresolved.map((c) => escapeMarkdown(`[?${c.marker}]`)).join(', ');
-    out.push('', `${unresolved.length === 1 ? 'This marker names' : 'These markers name'} no source of this answer: ${which}.`);
+    out.push('', `${unresolved.length === 1 ? 'Този маркер не сочи' : 'Тези маркери не сочат'} източник на отговора: ${which}.`);
   }
   const uncited = resolved.uncited.map((i) => sources[i]).filter((s): s is AnswerSource => typeof s === 'object' && s !== null);
   if (uncited.length > 0) {
-    out.push('', `## ${resolved.citations.some((c) => c.resolved) ? 'Other sources (not cited)' : 'Sources (none cited)'}`, '');
+    out.push('', `## ${resolved.citations.some((c) => c.resolved) ? 'Други източници (нецитирани)' : 'Източници (нито един не е цитиран)'}`, '');
     for (const source of uncited) out.push(`- ${sourceText(source, undefined)}`);
   }
-  if (sources.length === 0) out.push('', 'No sources.');
+  if (sources.length === 0) out.push('', 'Няма източници.');
   return `${out.join('\n')}\n`;
 }

@@ -10,7 +10,7 @@ import { excerptTextOf, explanationOf, scoreOf } from './fields.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 import type { View } from '../io/printer.js';
 import { decisionFieldsOf, textStatusOf } from './fields.js';
-import { renderSearchMarkdown } from './markdown.js';
+import { renderSearchMarkdown, searchResultsOf } from './markdown.js';
 import { plural, trimToWidth, tsvLines, wrapText } from './text.js';
 
 /** Options of {@link renderSearchTable}. */
@@ -192,5 +192,5 @@ export const searchView: View<SearchResponse> = {
   tsv: renderSearchTsv,
   page: true,
   markdown: renderSearchMarkdown,
-  markdownSubject: (response) => `${plural(Array.isArray(response.results) ? response.results.length : 0, 'result')} (Markdown)`,
+  markdownSubject: (response) => `${plural(searchResultsOf(response).length, 'result')} (Markdown)`,
 };

@@ -19,8 +19,7 @@
  * Like the rest of the sandbox, this module knows nothing of the CLI (no exit codes, no printing): the command
  * (`src/commands/sandbox/import.ts`) turns its errors and result into messages and an exit code.
  */
-import { randomBytes } from 'node:crypto';
-import { chmod, open, readdir, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { chmod, lstat, open, readdir, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -28,6 +27,7 @@ import { createGzip } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { runPool } from '../shared/pool.js';
+import { resolveUserFile, temporaryBeside, USER_FILE_MODE } from '../shared/user-files.js';
 import { PayloadError, readActPayload } from './corpus/payload.js';
 import type { CorpusDocument } from './corpus/reader.js';
 
@@ -65,11 +65,12 @@ export class ImportUsageError extends Error {
 }
 
 /**
- * The output file could not be written (its directory missing or read-only, a full disk, a directory in its place).
- * Nothing was written: the output is as it was and no temporary file is left.
+ * The output file could not be written (its directory missing or read-only, a full disk, a directory in its place,
+ * another user's symbolic link in its place: then `cause` is the `RefusedLinkError`). Nothing was written: the output
+ * is as it was and no temporary file is left.
  */
 export class ImportWriteError extends Error {
-  /** The errno code, e.g. `ENOENT`, `EACCES`, `ENOSPC`, `EISDIR`. */
+  /** The errno code, e.g. `ENOENT`, `EACCES`, `ENOSPC`, `EISDIR`; `EREFUSEDLINK` for a refused link. */
   readonly code: string;
   readonly file: string;
   constructor(file: string, code: string, cause: unknown) {
@@ -356,28 +357,35 @@ function abortReason(signal: AbortSignal): unknown {
 }
 
 /**
- * A temporary file beside the output (same directory, so that the rename is atomic), created exclusively: written
- * once, flushed to disk, then renamed over the output ({@link TempFile.commit}) or removed ({@link TempFile.discard}).
- * The file-system's failures are {@link ImportWriteError}s naming the output.
+ * A temporary file beside the output's real path (same directory, so that the rename is atomic), created exclusively
+ * and 0600: written once, flushed to disk, then renamed over the output ({@link TempFile.commit}) or removed
+ * ({@link TempFile.discard}). The output is a file the user names, perhaps in a shared directory: its path is resolved
+ * as `resolveUserFile` does, never through another user's symbolic link (`RefusedLinkError`), and the rename replaces
+ * whatever is at the real path, never following a link put there meanwhile. The file-system's failures are
+ * {@link ImportWriteError}s naming the output.
  */
 class TempFile {
   readonly #file: string;
+  /** The output's real path: where the temporary file is renamed to. */
+  readonly #target: string;
   readonly #temp: string;
   #handle: FileHandle | undefined;
 
-  private constructor(file: string, temp: string, handle: FileHandle) {
+  private constructor(file: string, target: string, temp: string, handle: FileHandle) {
     this.#file = file;
+    this.#target = target;
     this.#temp = temp;
     this.#handle = handle;
   }
 
-  /** Creates `.<name>.<random>.tmp` beside `file`. @throws ImportWriteError (nothing created). */
+  /** Creates `.<name>.<random>.tmp` (0600) beside the real path of `file`. @throws ImportWriteError (nothing created). */
   static async create(file: string): Promise<TempFile> {
-    const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
     try {
-      const existing = await stat(file).catch(() => undefined);
+      const target = await resolveUserFile(file);
+      const existing = await stat(target).catch(() => undefined);
       if (existing?.isDirectory()) throw Object.assign(new Error(`${file} is a directory`), { code: 'EISDIR' });
-      return new TempFile(file, temp, await open(temp, 'wx'));
+      const temp = temporaryBeside(target);
+      return new TempFile(file, target, temp, await open(temp, 'wx', USER_FILE_MODE));
     } catch (error) {
       throw writeError(file, error);
     }
@@ -410,12 +418,12 @@ class TempFile {
     }
   }
 
-  /** Renames the written file over the output; an existing output keeps its mode. @throws ImportWriteError. */
+  /** Renames the written file over the output; an existing output keeps its mode, a new one is 0600. @throws ImportWriteError. */
   async commit(): Promise<void> {
     try {
-      const existing = await stat(this.#file).catch(() => undefined);
+      const existing = await lstat(this.#target).catch(() => undefined);
       if (existing?.isFile()) await chmod(this.#temp, existing.mode & 0o7777);
-      await rename(this.#temp, this.#file);
+      await rename(this.#temp, this.#target);
     } catch (error) {
       await this.discard();
       throw writeError(this.#file, error);

@@ -11,8 +11,10 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import { domainToUnicode } from 'node:url';
 import { RefusedDataError } from '../errors/cli.js';
 import { systemClock, type Clock } from '../shared/clock.js';
+import { childEnvironment } from '../shared/processes.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 
 /** The longest link pravo opens, in characters (a document's link is far shorter; a command line is not endless). */
@@ -59,6 +61,84 @@ export function checkOpenableUrl(url: string): UrlCheck {
   if (authority === undefined || authority === '') return refuse('it does not name a host right after http:// or https://');
   if (parsed.username !== '' || parsed.password !== '' || authority.includes('@')) return refuse('it carries a user name or password (user:password@host)');
   return { ok: true, url };
+}
+
+/**
+ * A link as pravo shows it (prints it, opens it, names it in its notes), for a link whose host is internationalized:
+ * letters beyond ASCII, which the browser goes to in their ASCII form (punycode, `xn--…`).
+ */
+export interface ShownLink {
+  /**
+   * The link to print and open: as the server sent it, except that a host one of whose labels mixes scripts
+   * (`lеx.bg` with a Cyrillic `е` among Latin letters, made to look like `lex.bg`) is written in its ASCII form
+   * (`xn--lx-nlc.bg`), which shows that it is not the name its letters imitate. The same site either way.
+   */
+  url: string;
+  /** The host in ASCII (`xn--80aegeo8aeim4g.xn--90ae`); present only for an internationalized host. */
+  asciiHost?: string;
+  /** The host as its letters read (`правосъдие.бг`); present only for an internationalized host. */
+  unicodeHost?: string;
+  /** The scripts a label of the host mixes, in order of appearance (`['Latin', 'Cyrillic']`); present only then. */
+  mixedScripts?: string[];
+}
+
+/**
+ * Scripts told apart in a host's labels; letters of none of them count as "another script". Han, kana and Hangul are
+ * one group: Japanese and Korean names mix them by design.
+ */
+const SCRIPTS: readonly (readonly [string, RegExp])[] = [
+  ['Latin', /\p{Script=Latin}/u],
+  ['Cyrillic', /\p{Script=Cyrillic}/u],
+  ['Greek', /\p{Script=Greek}/u],
+  ['Armenian', /\p{Script=Armenian}/u],
+  ['Georgian', /\p{Script=Georgian}/u],
+  ['Hebrew', /\p{Script=Hebrew}/u],
+  ['Arabic', /\p{Script=Arabic}/u],
+  ['CJK', /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}]/u],
+];
+
+/** The scripts of the letters of one host label, in order of appearance. */
+function scriptsOf(label: string): string[] {
+  const found = new Set<string>();
+  for (const char of label) {
+    if (!/\p{L}/u.test(char)) continue;
+    found.add(SCRIPTS.find(([, pattern]) => pattern.test(char))?.[0] ?? 'another script');
+  }
+  return [...found];
+}
+
+/**
+ * How pravo shows `url`, a link {@link checkOpenableUrl} accepted: see {@link ShownLink}. An ASCII host: the link
+ * unchanged, nothing more. An internationalized host (a label `xn--…` in its ASCII form, whether the server wrote it
+ * in Unicode, percent-encoded or punycode): its ASCII and Unicode forms, and when a label mixes scripts, the link with
+ * the ASCII host in place of the host as written (scheme, port, path, query and fragment kept as sent). Pure.
+ */
+export function shownLink(url: string): ShownLink {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { url };
+  }
+  const asciiHost = parsed.hostname;
+  if (!asciiHost.split('.').some((label) => label.startsWith('xn--'))) return { url };
+  const unicodeHost = domainToUnicode(asciiHost) || asciiHost;
+  const mixed = unicodeHost.split('.').map(scriptsOf).find((scripts) => scripts.length > 1);
+  if (mixed === undefined) return { url, asciiHost, unicodeHost };
+  const parts = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)(.*)$/isu.exec(url);
+  const port = parts?.[2]!.match(/:\d*$/u)?.[0] ?? '';
+  const rewritten = parts === null ? parsed.href : `${parts[1]}${asciiHost}${port}${parts[3]}`;
+  return { url: rewritten, asciiHost, unicodeHost, mixedScripts: mixed };
+}
+
+/**
+ * The note `pravo open` gives before it opens or prints a link whose host mixes scripts: which scripts, the host as
+ * its letters read (sanitized) and the ASCII form it is shown in. `undefined` for any other link.
+ */
+export function mixedScriptNote(shown: ShownLink): string | undefined {
+  if (shown.mixedScripts === undefined) return undefined;
+  const scripts = shown.mixedScripts.join(' and ');
+  return `The link's host "${sanitizeLine(shown.unicodeHost ?? '')}" mixes ${scripts} letters, as names made to look like another site do: it is shown and opened in its ASCII form, ${shown.asciiHost}.`;
 }
 
 /** `url` for an error message: sanitized, on one line, cut to 200 characters. */
@@ -185,7 +265,8 @@ export type Launcher = (argv: Argv, env: NodeJS.ProcessEnv) => Promise<LaunchOut
 export const LAUNCH_GRACE_MS = 2000;
 
 /**
- * The launcher of a real run: `spawn` without a shell, detached (its own process group: Ctrl-C in pravo's terminal
+ * The launcher of a real run: `spawn` without a shell, with `env` less pravo's credentials (`childEnvironment`: a
+ * browser and its extensions never see `PRAVO_API_KEY` or `PRAVO_SESSION_TOKEN`), detached (its own process group: Ctrl-C in pravo's terminal
  * does not reach the browser), stdio ignored, the window hidden on Windows. The program has started when it is still
  * running after `graceMs` or has exited with code 0 within it (openers such as `xdg-open` and `open` hand the link to
  * the browser and exit); it has not when it cannot be started (ENOENT: not found, EACCES) or exits otherwise within
@@ -207,7 +288,7 @@ export function spawnLauncher(graceMs: number = LAUNCH_GRACE_MS, clock: Clock = 
         resolve(outcome);
       };
       try {
-        child = spawn(argv[0]!, argv.slice(1), { env, shell: false, detached: true, stdio: 'ignore', windowsHide: true });
+        child = spawn(argv[0]!, argv.slice(1), { env: childEnvironment(env), shell: false, detached: true, stdio: 'ignore', windowsHide: true });
       } catch (error) {
         settle({ started: false, reason: (error as Error).message });
         return;

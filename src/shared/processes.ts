@@ -1,7 +1,7 @@
 /**
- * Other processes sharing a data directory: several sandboxes (a `sandbox serve`, `search --sandbox` runs) may use one
- * directory, and what a process leaves there (an index build's temporary file, an ephemeral key) is cleaned up by a
- * later start only once that process is gone.
+ * Other processes: those sharing a data directory (several sandboxes, a `sandbox serve` and `search --sandbox` runs,
+ * may use one directory, and what a process leaves there, an index build's temporary file or an ephemeral key, is
+ * cleaned up by a later start only once that process is gone), and the environment of a program pravo starts.
  */
 
 /**
@@ -16,4 +16,25 @@ export function processIsRunning(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+ * The variables that hold pravo's credentials (see README: Environment): the API key and the user-session token. A
+ * program pravo starts never sees them.
+ */
+export const CREDENTIAL_VARIABLES: readonly string[] = ['PRAVO_API_KEY', 'PRAVO_SESSION_TOKEN'];
+
+/**
+ * The environment of a program pravo starts (the browser of `pravo open`, the pager): `env` without
+ * {@link CREDENTIAL_VARIABLES} (matched in any case, as Windows names variables), with `extra` set over it. The one
+ * place every spawn of pravo builds a child's environment, so that a browser, its extensions or a pager never inherit
+ * the key or the session token. A new object; `env` is not changed.
+ */
+export function childEnvironment(env: NodeJS.ProcessEnv, extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
+  const secret = new Set(CREDENTIAL_VARIABLES.map((name) => name.toUpperCase()));
+  const child: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && !secret.has(name.toUpperCase())) child[name] = value;
+  }
+  return Object.assign(child, extra);
 }

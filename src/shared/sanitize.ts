@@ -11,10 +11,13 @@
 
 /**
  * The characters that are removed, alone or as the introducer of a sequence: C0 controls except TAB (U+0009) and LF
- * (U+000A), i.e. including CR and ESC; DEL and every C1 control (U+007F–U+009F); the bidi embedding/override controls
- * (U+202A–U+202E) and isolates (U+2066–U+2069).
+ * (U+000A), i.e. including CR and ESC; DEL and every C1 control (U+007F–U+009F); every bidi control: the embeddings
+ * and overrides (U+202A–U+202E), the isolates (U+2066–U+2069) and the marks (U+200E LRM, U+200F RLM, U+061C ALM),
+ * which reorder or disguise text as well; and the invisible characters that hide inside a word (zero-width space,
+ * non-joiner and joiner U+200B–U+200D, word joiner U+2060, U+FEFF zero-width no-break space / BOM), which make two
+ * identical-looking strings differ.
  */
-const CONTROL_CLASS = '\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\\u202a-\\u202e\\u2066-\\u2069';
+const CONTROL_CLASS = '\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\\u061c\\u200b-\\u200f\\u202a-\\u202e\\u2060\\u2066-\\u2069\\ufeff';
 
 /** Quick test: is there anything to remove? (Not global: `test` must not keep state.) */
 const HAS_CONTROL = new RegExp(`[${CONTROL_CLASS}]`);
@@ -61,18 +64,19 @@ const WHITE_SPACE_RUN = /\s+/g;
 const TSV_BREAK_RUN = /[\t\n\r\u2028\u2029]+/g;
 
 /**
- * What {@link escapeJsonForTerminal} rewrites: C0 controls other than TAB, LF and CR, DEL, C1, bidi controls (each
- * escaped), and a CR not followed by LF (removed).
+ * What {@link escapeJsonForTerminal} rewrites: C0 controls other than TAB, LF and CR, DEL, C1, bidi controls and the
+ * zero-width characters of {@link CONTROL_CLASS} (each escaped), and a CR not followed by LF (removed).
  */
-const JSON_UNSAFE = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|\r(?!\n)/g;
+const JSON_UNSAFE = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]|\r(?!\n)/g;
 const HAS_JSON_UNSAFE = new RegExp(JSON_UNSAFE.source);
 
 /**
  * Text safe for a terminal: removes ESC sequences (CSI, OSC including OSC 8 hyperlinks and an unterminated OSC,
  * DCS/SOS/PM/APC strings, two-byte escapes such as `ESC c` and `ESC (B`), their complete 8-bit forms (U+009B CSI,
  * U+009D OSC, U+0090/U+0098/U+009E/U+009F strings), every other C0 control except TAB and LF, DEL, every other C1
- * control, BEL, CR (so CR LF becomes LF and a lone CR can no longer overwrite a line), and the bidi override/isolate
- * controls U+202A–U+202E and U+2066–U+2069. Keeps all printable text, Cyrillic, emoji, combining marks, TAB and LF.
+ * control, BEL, CR (so CR LF becomes LF and a lone CR can no longer overwrite a line), every bidi control (U+202A–U+202E,
+ * U+2066–U+2069, U+200E, U+200F, U+061C) and the zero-width characters U+200B–U+200D, U+2060 and U+FEFF. Keeps all
+ * printable text, Cyrillic, emoji (a sequence joined by U+200D shows as its parts), combining marks, TAB and LF.
  * Returns the input itself when there is nothing to remove. Idempotent.
  */
 export function sanitizeText(text: string): string {
@@ -99,8 +103,8 @@ export function sanitizeTsvField(value: string | number | boolean | null | undef
 }
 
 /**
- * For raw JSON printed to a terminal: the same JSON with raw C1 characters (U+0080–U+009F), DEL and the bidi controls
- * replaced by their `\u00XX` / `\u202E` escapes (lower-case hex), so that `JSON.parse` of the result equals
+ * For raw JSON printed to a terminal: the same JSON with raw C1 characters (U+0080–U+009F), DEL, the bidi controls and
+ * the zero-width characters replaced by their `\u00XX` / `\u202E` escapes (lower-case hex), so that `JSON.parse` of the result equals
  * `JSON.parse` of the input. In valid JSON these can only occur inside strings, where the escapes are valid.
  * Beyond that, for a terminal's sake: a CR not followed by LF (in valid JSON only white space between tokens) is
  * removed, and C0 controls other than TAB, LF and CR (which valid JSON never holds raw) are escaped too, so even

@@ -147,11 +147,11 @@ describe('pravo search --format md', () => {
     await serve();
     const piped = await runPravo(['search', '--format', 'md', 'тестово търсене'], { env });
     expect(piped.exitCode, piped.stderr).toBe(0);
-    expect(piped.stdout.split('\n')[0]).toBe('# Search: тестово търсене');
+    expect(piped.stdout.split('\n')[0]).toBe('# Търсене: тестово търсене');
     expect(piped.stdout).toContain('1. **Закон за примерните уведомления (ТЕСТОВИ ДАННИ)**');
     expect(piped.stdout).toContain('2. **Решение № 7 по тестово дело (ТЕСТОВИ ДАННИ)**');
-    expect(piped.stdout).toContain('published 2020-05-01 · score 0.90');
-    expect(piped.stdout).toContain('   > **Чл. 2.** (score 0.80) (1) Уведомлението по чл. 5, ал. 2 се подава писмено.\\');
+    expect(piped.stdout).toContain('дата 2020-05-01 · оценка 0.90');
+    expect(piped.stdout).toContain('   > **Чл. 2.** (оценка 0.80) (1) Уведомлението по чл. 5, ал. 2 се подава писмено.\\');
     const terminal = await runPravo(['search', '--format', 'markdown', 'тестово търсене'], { env: { ...env, FORCE_COLOR: '1' }, stdoutTTY: true });
     expect(terminal.exitCode).toBe(0);
     expect(hasAnsi(terminal.stdout)).toBe(false);
@@ -169,7 +169,7 @@ describe('pravo search --format md', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(`Wrote 2 results (Markdown) to ${out}.`);
-    expect(fs.readFileSync(out, 'utf8')).toMatch(/^# Search: тестово търсене\n\n2 results, best first\./);
+    expect(fs.readFileSync(out, 'utf8')).toMatch(/^# Търсене: тестово търсене\n\n2 резултата, най-подходящите първи\./);
     expect(filesIn(root).filter((name) => name.startsWith('results.md'))).toEqual(['results.md']);
   });
 
@@ -197,7 +197,7 @@ describe('pravo doc --format md', () => {
     const result = await runPravo(['doc', 'test-act-1', '--collection', 'c_test', '--format', 'md'], { env });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout.split('\n')[0]).toBe('# Закон за примерните уведомления (ТЕСТОВИ ДАННИ)');
-    expect(result.stdout).toContain('- Text: текст към 01.02.2024');
+    expect(result.stdout).toContain('- Текст: към 01.02.2024');
     expect(result.stdout).toContain('\n**Чл. 5.** (1) Агенцията води регистъра.\\\n(2) Вписването е безплатно (тестов текст).\n');
   });
 
@@ -210,7 +210,7 @@ describe('pravo doc --format md', () => {
     expect(result.stderr).toContain(`Wrote ¶ 2 (Markdown) to ${out}.`);
     const md = fs.readFileSync(out, 'utf8');
     expect(md.split('\n')[0]).toBe('# Решение № 7 по тестово дело (ТЕСТОВИ ДАННИ)');
-    expect(md).toContain('- Court: Тестов касационен съд');
+    expect(md).toContain('- Съд: Тестов касационен съд');
     expect(md).toContain('**¶ 2** Производството е по чл. 346 от НПК (тестов текст). Жалбата е допустима.');
     expect(md).not.toContain('¶ 3');
 
@@ -254,7 +254,8 @@ describe('pravo answer --format md', () => {
     // The unknown marker fails verification: exit 8, as without --format md.
     expect(result.exitCode).toBe(8);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain(`Wrote the answer (2 sources, Markdown) to ${out}.`);
+    // Three footnotes (the statute is cited twice: as a whole and at Чл. 4), from two sources, all cited.
+    expect(result.stderr).toContain(`Wrote the answer with 3 footnotes (Markdown) to ${out}.`);
     expect(result.stderr).toContain('[3] verified');
     expect(result.stderr).toContain('[4] unresolved marker "act-999:1"');
     expect(fs.readFileSync(out, 'utf8')).toContain('[^3]: Закон за примерните уведомления (ТЕСТОВИ ДАННИ), Чл. 4');

@@ -272,6 +272,41 @@ describe('pravo open: the link printed or opened', () => {
   });
 });
 
+describe('pravo open: an internationalized host', () => {
+  /** "lеx.bg" with a Cyrillic е, made to look like lex.bg. */
+  const LOOKALIKE = 'https://l\u0435x.bg/bg/laws/1';
+  const IDN = 'https://правосъдие.бг/закон/1';
+
+  it('a host that mixes scripts is printed, opened and given in --json in its ASCII form, after a note that says so', async () => {
+    await serve([testDocument('test-lookalike', LOOKALIKE), testDocument('test-idn', IDN)]);
+    await runPravo(['search', 'тестови връзки'], { env });
+    const printed = await runPravo(['open', '1'], { env });
+    expect(printed.exitCode, printed.stderr).toBe(0);
+    expect(printed.stdout).toBe('https://xn--lx-nlc.bg/bg/laws/1\n');
+    expect(printed.stderr).toContain('mixes Latin and Cyrillic letters');
+    expect(printed.stderr).toContain('in its ASCII form, xn--lx-nlc.bg.');
+
+    const fake = fakeLauncher();
+    const opened = await openWith({ argument: '1', terminal: true, launch: fake.launch });
+    expect(fake.calls.map((argv) => argv.at(-1))).toEqual(['https://xn--lx-nlc.bg/bg/laws/1']);
+    expect(opened.stderr).toContain('Opened https://xn--lx-nlc.bg/bg/laws/1 in the browser');
+    const json = await runPravo(['open', '1', '--json'], { env });
+    expect(JSON.parse(json.stdout)).toMatchObject({ url: 'https://xn--lx-nlc.bg/bg/laws/1' });
+  });
+
+  it('an all-Cyrillic host is printed as sent; opening it names its ASCII host too', async () => {
+    await serve([testDocument('test-lookalike', LOOKALIKE), testDocument('test-idn', IDN)]);
+    await runPravo(['search', 'тестови връзки'], { env });
+    const printed = await runPravo(['open', '2'], { env });
+    expect(printed.stdout).toBe(`${IDN}\n`);
+    expect(printed.stderr).toBe('');
+    const fake = fakeLauncher();
+    const opened = await openWith({ argument: '2', terminal: true, launch: fake.launch });
+    expect(fake.calls.map((argv) => argv.at(-1))).toEqual([IDN]);
+    expect(opened.stderr).toContain(`Opened ${IDN} (host xn--80aegeo8aeim4g.xn--90ae) in the browser`);
+  });
+});
+
 describe('pravo open: which document', () => {
   it('a document_id with --collection: the document is retrieved once for its url, with a note; then from the cache', async () => {
     const server = await serve();

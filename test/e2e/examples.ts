@@ -14,8 +14,8 @@
  * that examples name holds the shared sandbox's index already, as a returning user's does (`linkIndexFiles`: an index is
  * only read once built), so that each does not spend 15 to 20 s of CPU building it again; building an index is what
  * the global setup and `sandbox.test.ts` exercise. How an example is run follows from its text:
- * - a group of lines of which one runs something in the background (`&`) is one script, whose processes are all
- *   stopped afterwards;
+ * - a group of lines of which one runs something in the background (`&`, or `coproc`) is one script, whose processes
+ *   are all stopped afterwards;
  * - `pravo sandbox serve` in the foreground must print its ready line, then stop with exit 0 on Ctrl-C (SIGINT);
  * - `pravo config set-key` and `pravo login` without `--stdin` get the key or the session token typed at a
  *   pseudo-terminal (util-linux `script`);
@@ -93,10 +93,13 @@ export interface Example {
   lines: string[];
 }
 
-/** Groups of consecutive example lines as units to run: a group with a background job is one script, else each line. */
+/**
+ * Groups of consecutive example lines as units to run: a group with a background job (a line ending in `&`, or a
+ * `coproc`, whose output the next lines read from a pipe) is one script, else each line.
+ */
 function unitsOf(where: string, groups: string[][]): Example[] {
   return groups.flatMap((lines) =>
-    lines.some((line) => /&\s*(#.*)?$/.test(line)) ? [{ where, lines }] : lines.map((line) => ({ where, lines: [line] })),
+    lines.some((line) => /&\s*(#.*)?$/.test(line) || /^\s*coproc\s/.test(line)) ? [{ where, lines }] : lines.map((line) => ({ where, lines: [line] })),
   );
 }
 

@@ -71,8 +71,8 @@ describe('pravo doc --format md --article --out', () => {
     expect(result.stderr).toContain(`Wrote Чл. 72. (Markdown) to ${out}.`);
     const md = fs.readFileSync(out, 'utf8');
     expect(md.split('\n')[0]).toBe('# Кодекс на труда');
-    expect(md).toContain('- Date: 1986-04-01');
-    expect(md).toMatch(/^- Text: текст към \d\d\.\d\d\.\d{4}$/m);
+    expect(md).toContain('- Дата: 1986-04-01');
+    expect(md).toMatch(/^- Текст: към \d\d\.\d\d\.\d{4}$/m);
     expect(md).toMatch(/^\*\*Чл\. 72\.\*\* \S/m);
     expect(md).not.toContain('**Чл. 73.**');
     expect(fs.readdirSync(dir)).toEqual(['chl-72.md']);
@@ -89,11 +89,11 @@ describe('pravo search --sandbox --format md', () => {
     const result = await pravo(['search', '--sandbox', '--format', 'md', '-n', '5', 'застрахователят отказва да изплати обезщетение'], { env: sandboxEnv('search') });
     expect(result.exitCode, result.stderr).toBe(0);
     const lines = result.stdout.split('\n');
-    expect(lines[0]).toBe('# Search: застрахователят отказва да изплати обезщетение');
+    expect(lines[0]).toBe('# Търсене: застрахователят отказва да изплати обезщетение');
     const items = lines.filter((line) => /^\d+\. /.test(line));
     expect(items.map((line) => line.split('.')[0])).toEqual(['1', '2', '3', '4', '5']);
     expect(items[0]).toBe('1. **Кодекс за застраховането**\\');
-    expect(result.stdout).toMatch(/^ {3}Кодекс · published \d{4}-\d\d-\d\d · score \d\.\d\d/m);
-    expect(result.stdout).toMatch(/^ {3}> \*\*Чл\. \d+[а-я]*\.\*\* \(score \d\.\d\d\) /m);
+    expect(result.stdout).toMatch(/^ {3}Кодекс · дата \d{4}-\d\d-\d\d · оценка \d\.\d\d/m);
+    expect(result.stdout).toMatch(/^ {3}> \*\*Чл\. \d+[а-я]*\.\*\* \(оценка \d\.\d\d\) /m);
   });
 });

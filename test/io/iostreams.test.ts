@@ -1,4 +1,7 @@
 /** IOStreams and the printer (`src/io/iostreams.ts`, `src/io/printer.ts`): the terminal facts and the output forms. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { colorEnabled, pagerCommand, testIOStreams } from '../../src/io/iostreams.js';
 import { Printer, type View } from '../../src/io/printer.js';
@@ -56,6 +59,27 @@ describe('IOStreams', () => {
     expect(pagerCommand({ PAGER: 'more', PRAVO_PAGER: 'most' })).toEqual(['most']);
     expect(pagerCommand({ PRAVO_PAGER: '' })).toBeUndefined();
     expect(pagerCommand({ PAGER: 'cat' })).toBeUndefined();
+  });
+
+  it("starts the pager without pravo's credentials in its environment", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pravo-pager-'));
+    try {
+      const pager = path.join(dir, 'pager.cjs');
+      const seen = path.join(dir, 'seen.json');
+      // A pager that reads its input and writes what it saw: its input, and which of the variables it was given.
+      fs.writeFileSync(
+        pager,
+        `let input = ''; process.stdin.on('data', (d) => (input += d)).on('end', () => require('fs').writeFileSync(process.argv[2], JSON.stringify({ input, key: process.env.PRAVO_API_KEY ?? null, token: process.env.PRAVO_SESSION_TOKEN ?? null, less: process.env.LESS, kept: process.env.PRAVO_TEST_KEPT })));`,
+      );
+      const env = { PATH: process.env.PATH, PRAVO_PAGER: `${process.execPath} ${pager} ${seen}`, PRAVO_API_KEY: 'sbx_live_EXAMPLEexampleEXAMPLEexample12', PRAVO_SESSION_TOKEN: 'sbx_sess_EXAMPLE', PRAVO_TEST_KEPT: 'yes' };
+      const terminal = testIOStreams({ env, pager: true, stdoutTTY: true });
+      await terminal.io.startPager();
+      terminal.io.stdout.write('page\n');
+      await terminal.io.stopPager();
+      expect(JSON.parse(fs.readFileSync(seen, 'utf8'))).toEqual({ input: 'page\n', key: null, token: null, less: 'FRX', kept: 'yes' });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('starts no pager when stdout is not a terminal', async () => {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AnswerJob, SearchResponse, SearchResult } from '../../src/contract/types.js';
-import { renderAnswerPlain } from '../../src/render/answer.js';
+import { answerOutputView, renderAnswerPlain } from '../../src/render/answer.js';
 import { documentView } from '../../src/render/document.js';
 import { codeSpan, escapeMarkdown, markdownBlock, markdownUrl, renderAnswerMarkdown, renderDocumentMarkdown, renderSearchMarkdown } from '../../src/render/markdown.js';
 import { searchView } from '../../src/render/search.js';
@@ -167,24 +167,25 @@ describe('renderSearchMarkdown', () => {
   const md = renderSearchMarkdown(response);
   const lines = md.split('\n');
 
-  it('is a heading with the query, then a numbered list: title in bold, type, publication date, score', () => {
-    expect(lines[0]).toBe('# Search: тестово търсене');
-    expect(md).toContain('2 results, best first.');
+  it('is a heading with the query, then a numbered list: title in bold, type, publication date, score, all labelled in Bulgarian', () => {
+    expect(lines[0]).toBe('# Търсене: тестово търсене');
+    expect(md).toContain('2 резултата, най-подходящите първи. Датите са дати на публикуване; оценките са оценки за релевантност на услугата.');
     expect(lines.filter((line) => /^\d+\. /.test(line))).toEqual(['1. **Тестов закон (синтетичен)**\\', '2. **Решение № 7 по тестово дело (синтетично)**\\']);
-    expect(md).toContain('   Закон · published 2020-05-01 · score 0.99 · текст към 01.02.2024\\');
-    expect(md).toContain('   `test-act-1`, collection `c_test` · <https://example.invalid/test-act-1>');
+    expect(md).toContain('   Закон · дата 2020-05-01 · оценка 0.99 · текст към 01.02.2024\\');
+    expect(md).toContain('   `test-act-1`, колекция `c_test` · <https://example.invalid/test-act-1>');
+    expect(md).not.toMatch(/published|score|collection|Search/);
   });
 
   it('quotes each excerpt after its bold label, without repeating the label, its lines kept', () => {
-    expect(md).toContain('   > **Чл. 4.** (score 0.91) (1) Срокът е седем дни (тестов текст).\\\n   > (2) Срокът тече от уведомяването.');
-    expect(md).toContain('   > **Чл. 5.** (score 0.50) …регистърът е публичен (тестов текст).');
+    expect(md).toContain('   > **Чл. 4.** (оценка 0.91) (1) Срокът е седем дни (тестов текст).\\\n   > (2) Срокът тече от уведомяването.');
+    expect(md).toContain('   > **Чл. 5.** (оценка 0.50) …регистърът е публичен (тестов текст).');
   });
 
   it('a court decision has its court, act, case and judge; an address that is not http(s) is shown as code, not linked', () => {
     expect(md).toContain('   Тестов касационен съд · Решение № 7 · дело № 12/2024 · докладчик Борис Тестов\\');
     expect(md).toContain('`javascript:alert(1)`');
     expect(md).not.toMatch(/\]\(javascript/);
-    expect(md).toContain('*Relevance:* Съвпадение в тестов текст.');
+    expect(md).toContain('*Релевантност:* Съвпадение в тестов текст.');
   });
 
   it('a hostile title, excerpt and query stay text', () => {
@@ -193,30 +194,33 @@ describe('renderSearchMarkdown', () => {
       result_count: 1,
       results: [result({ title: '[Тестов](javascript:alert(1)) <img src=x>', excerpts: [{ excerpt_id: 'x:1', label: '[^1]:', text: '# не заглавие\n- не списък\n<script>' }] })],
     });
-    expect(hostile.split('\n')[0]).toBe('# Search: \\# \\[q\\](javascript:x)');
+    expect(hostile.split('\n')[0]).toBe('# Търсене: \\# \\[q\\](javascript:x)');
     expect(hostile).toContain('1. **\\[Тестов\\](javascript:alert(1)) \\<img src=x\\>**');
     expect(hostile).toContain('> **\\[^1\\]:** \\# не заглавие\\');
     expect(footnotesOf(hostile).references.size + footnotesOf(hostile).definitions.size).toBe(0);
-    expect(blockStarts(hostile, (line) => /^(# Search|\d+\. \*\*| {3}> )/.test(line))).toEqual([]);
+    expect(blockStarts(hostile, (line) => /^(# Търсене|\d+\. \*\*| {3}> )/.test(line))).toEqual([]);
   });
 
   it('with no results says so; the view offers it with a subject for --out', () => {
-    expect(renderSearchMarkdown({ query: 'нищо', result_count: 0, results: [] })).toBe('# Search: нищо\n\nNo results.\n');
+    expect(renderSearchMarkdown({ query: 'нищо', result_count: 0, results: [] })).toBe('# Търсене: нищо\n\nНяма резултати.\n');
+    expect(renderSearchMarkdown({ query: 'едно', result_count: 1, results: [response.results[0]!] })).toContain('\n1 резултат, най-подходящите първи.');
     expect(searchView.markdown).toBe(renderSearchMarkdown);
     expect(searchView.markdownSubject!(response)).toBe('2 results (Markdown)');
   });
 });
 
 describe('renderDocumentMarkdown', () => {
-  it('a statute: # title, its fields, then each element after its bold label, the label not repeated, lines kept', () => {
+  it('a statute: # title, its fields in Bulgarian, then each element after its bold label, the label not repeated, lines kept', () => {
     const document = { ...testStatute(), title: 'Тестов закон (синтетичен)', as_of: '2026-02-10', consolidated: true };
     const md = renderDocumentMarkdown({ document });
     const lines = md.split('\n');
     expect(lines[0]).toBe('# Тестов закон (синтетичен)');
-    expect(md).toContain('- Type: Закон\n- Date: 2020-05-01 (in force 2020-06-01)\n- Text: текст към 10.02.2026\n');
-    expect(md).toContain('- URL: <https://example.invalid/test-act-1>');
-    expect(md).toContain('- Document: `test-act-1`, collection `c_test`');
-    expect(md).toContain('8 articles.');
+    expect(md).toContain('- Вид: Закон\n- Дата: 2020-05-01 (в сила от 2020-06-01)\n- Текст: към 10.02.2026\n');
+    expect(md).toContain('- Адрес: <https://example.invalid/test-act-1>');
+    expect(md).toContain('- Документ: `test-act-1`, колекция `c_test`');
+    expect(md).toContain('\n8 члена.\n');
+    expect(documentView.markdownSubject!({ document })).toBe('the document (8 articles, Markdown)');
+    expect(renderDocumentMarkdown({ document: { ...document, consolidated: false } })).toContain('- Текст: както е обнародван, 10.02.2026\n');
     expect(md).toContain('\n**Чл. 1.** Този закон урежда примерните уведомления (тестов текст).\n');
     expect(md).toContain(
       '**Чл. 2.** (1) Уведомлението по чл. 5, ал. 2 се подава писмено.\\\n(2) Сроковете по чл. 3 – 5 и по чл. 12 от Закона за измислените срокове не се прилагат за:\\\n1\\. лицата по чл. 44а;\\\n2\\. тестовите случаи.\n',
@@ -229,19 +233,20 @@ describe('renderDocumentMarkdown', () => {
     const document = testStatute();
     const md = renderDocumentMarkdown({ document, selected: { element: document.elements![3]! } });
     expect(md.split('\n')[0]).toBe('# Закон за примерните уведомления (ТЕСТОВИ ДАННИ)');
-    expect(md).toContain('- Date: 2020-05-01 (in force 2020-06-01)');
+    expect(md).toContain('- Дата: 2020-05-01 (в сила от 2020-06-01)');
     expect(md).toContain('**Чл. 4.** Срокът за уведомяване е седем дни (тестов текст).');
     expect(md).not.toContain('Чл. 1.');
-    expect(md).not.toContain('articles.');
+    expect(md).not.toContain('члена.');
     expect(documentView.markdownSubject!({ document, selected: { element: document.elements![3]! } })).toBe('Чл. 4. (Markdown)');
   });
 
   it('a court decision: its court fields, each paragraph after its bold ¶ label', () => {
     const md = renderDocumentMarkdown({ document: testDecision() });
-    expect(md).toContain('- Court: Тестов касационен съд\n- Case: наказателно дело № 12/2024\n- Decision: Решение № 7\n');
-    expect(md).toContain('- Panel: Анна Примерова (chair), Борис Тестов, Вера Измислена');
+    expect(md).toContain('- Съд: Тестов касационен съд\n- Дело: наказателно дело № 12/2024\n- Акт: Решение № 7\n');
+    expect(md).toContain('- Състав: Анна Примерова (председател), Борис Тестов, Вера Измислена');
     expect(md).toContain('**¶ 2** Производството е по чл. 346 от НПК (тестов текст). Жалбата е допустима.');
-    expect(md).toContain('3 paragraphs.');
+    expect(md).toContain('\n3 абзаца.\n');
+    expect(md).not.toMatch(/Court|Case|Decision|Panel|Reporting judge|chair|paragraphs/);
   });
 
   it('hostile element text and heading stay text; a javascript: url is not a link', () => {
@@ -251,7 +256,7 @@ describe('renderDocumentMarkdown', () => {
       elements: [{ ref: '1', label: 'Чл. 1.', heading: '# Глава (тестова) [x](y)', text: 'Чл. 1. <b>тест</b>\n# заглавие\n> цитат\n[^1]: фалшива бележка' }],
     };
     const md = renderDocumentMarkdown({ document });
-    expect(md).toContain('- URL: `javascript:alert(1)`');
+    expect(md).toContain('- Адрес: `javascript:alert(1)`');
     expect(md).toContain('*\\# Глава (тестова) \\[x\\](y)*');
     expect(md).toContain('**Чл. 1.** \\<b\\>тест\\</b\\>\\\n\\# заглавие\\\n\\> цитат\\\n\\[^1\\]: фалшива бележка');
     expect(footnotesOf(md).definitions.size).toBe(0);
@@ -315,7 +320,7 @@ describe('renderAnswerMarkdown', () => {
   const md = renderAnswerMarkdown(answerJob());
 
   it('heads with the question and the answer date, and writes markers as footnotes numbered as the terminal view numbers them', () => {
-    expect(md.split('\n').slice(0, 3)).toEqual(['# Какъв е тестовият срок?', '', 'Answer of 2026-03-01, job `job-syn-1`.']);
+    expect(md.split('\n').slice(0, 3)).toEqual(['# Какъв е тестовият срок?', '', 'Отговор от 2026-03-01, задача `job-syn-1`.']);
     expect(md).toContain('Срокът е седем дни [^1]. Решението потвърждава [^2][^1], а текстът \\[изм. – ДВ, бр. 12 от 2020 г.\\] е стар \\[?syn-act-9:1\\].');
     expect(md).toContain('\n\nВтори абзац по целия закон [^4].\\\n1\\. не е списък [^1]\n');
     // The terminal (plain) view numbers the same citations [1], [2], [4], and [3] is the unresolved one.
@@ -334,8 +339,8 @@ describe('renderAnswerMarkdown', () => {
 
   it('an unresolved marker is escaped text, named after the footnotes, never a footnote; uncited sources are a plain list', () => {
     expect(md).not.toContain('[^3]');
-    expect(md).toContain('This marker names no source of this answer: \\[?syn-act-9:1\\].');
-    expect(md).toContain('## Other sources (not cited)\n\n- Нецитиран тестов закон (синтетичен), 2022-04-04, <https://example.invalid/syn-act-4>\n');
+    expect(md).toContain('Този маркер не сочи източник на отговора: \\[?syn-act-9:1\\].');
+    expect(md).toContain('## Други източници (нецитирани)\n\n- Нецитиран тестов закон (синтетичен), 2022-04-04, <https://example.invalid/syn-act-4>\n');
   });
 
   it('answer text cannot forge a footnote, a link around a reference, or a definition at a line start', () => {
@@ -349,11 +354,16 @@ describe('renderAnswerMarkdown', () => {
     expect(hostile).toContain('Виж [^1]\\(javascript:alert(1)) и \\![^2]\\(file\\:///etc/passwd).\\');
     expect(hostile).toContain('\n[^1]\\: фалшива дефиниция\\\n\\[^7\\]: фалшива бележка \\[^7\\] 9 \\<script\\>x\\</script\\>\\\n\\# не заглавие\n');
     expect(expectFootnotesPaired(hostile).sort()).toEqual(['1', '2']);
-    expect(blockStarts(hostile, (line) => /^(# Какъв|\[\^\d+\]: |- |## Other)/.test(line))).toEqual([]);
+    expect(blockStarts(hostile, (line) => /^(# Какъв|\[\^\d+\]: |- |## Други)/.test(line))).toEqual([]);
+  });
+
+  it('the note after --out counts what the file holds: its footnotes (one per cited number) and the uncited sources', () => {
+    expect(answerOutputView.markdownSubject!({ job: answerJob() })).toBe('the answer with 3 footnotes and 1 uncited source (Markdown)');
+    expect(answerOutputView.markdownSubject!({ job: answerJob({ answer: 'Без цитати.' }) })).toBe('the answer with no footnotes and 4 uncited sources (Markdown)');
   });
 
   it('a job without an answer says so; control characters never pass', () => {
-    expect(renderAnswerMarkdown({ job_id: 'job-syn-2', status: 'running' })).toBe('# Answer\n\nAnswer job `job-syn-2` is running: it has no answer.\n');
+    expect(renderAnswerMarkdown({ job_id: 'job-syn-2', status: 'running' })).toBe('# Отговор\n\nЗадачата за отговор `job-syn-2` е в състояние running: няма отговор.\n');
     const dirty = renderAnswerMarkdown(answerJob({ query: '\u001b]8;;https://evil.example\u0007тест\u001b]8;;\u0007', answer: 'Текст\u001b[2J [syn-act-1:2]' }));
     expect(hasControlSequences(dirty)).toBe(false);
     expect(dirty.split('\n')[0]).toBe('# тест');

@@ -206,6 +206,45 @@ describe('importing from a directory of saved payloads', () => {
   });
 });
 
+describe('the output is a file the user names, perhaps in a shared directory', () => {
+  it('a new file is 0600 under umask 000', async () => {
+    const dir = scratch();
+    const out = path.join(dir, 'acts.jsonl');
+    const saved = process.umask(0);
+    try {
+      await importActs(await planImport(PAYLOADS, { out, ids: ['166496'] }));
+    } finally {
+      process.umask(saved);
+    }
+    expect(fs.statSync(out).mode & 0o777).toBe(0o600);
+  });
+
+  it.skipIf(process.geteuid?.() !== 0)("another user's link in a sticky directory is refused (ImportWriteError, its cause the RefusedLinkError); its target is unchanged (as root: the link lchown-ed)", async () => {
+    const dir = scratch();
+    fs.chmodSync(dir, 0o1777);
+    const victim = path.join(root, `victim-${runs}.jsonl`);
+    fs.writeFileSync(victim, 'the victim’s file\n');
+    const out = path.join(dir, 'acts.jsonl');
+    fs.symlinkSync(victim, out);
+    fs.lchownSync(out, 4242, 4242);
+    const error = await importActs(await planImport(PAYLOADS, { out, ids: ['166496'] })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'ImportWriteError', code: 'EREFUSEDLINK', file: out, cause: { name: 'RefusedLinkError', link: out, owner: 4242 } });
+    expect(fs.readFileSync(victim, 'utf8')).toBe('the victim’s file\n');
+    expect(fs.readlinkSync(out)).toBe(victim);
+    expect(leftovers(dir)).toEqual([]);
+  });
+
+  it("the user's own link is written through to its target, and stays a link", async () => {
+    const dir = scratch();
+    const target = path.join(dir, 'real.jsonl');
+    const out = path.join(dir, 'acts.jsonl');
+    fs.symlinkSync(target, out);
+    await importActs(await planImport(PAYLOADS, { out, ids: ['166496'] }));
+    expect(fs.lstatSync(out).isSymbolicLink()).toBe(true);
+    expect((await readBack(target)).map((d) => d.document_id)).toEqual(['act-166496']);
+  });
+});
+
 describe('the write is atomic', () => {
   it('an output directory that does not exist fails at once (ImportWriteError ENOENT), nothing read, nothing left', async () => {
     const dir = scratch();

@@ -10,10 +10,12 @@ import {
   MAX_URL_LENGTH,
   browserCommands,
   checkOpenableUrl,
+  mixedScriptNote,
   noBrowserNote,
   openInBrowser,
   openableUrl,
   platformOpeners,
+  shownLink,
   spawnLauncher,
   type Argv,
   type Launcher,
@@ -221,6 +223,41 @@ describe('openInBrowser', () => {
   });
 });
 
+describe('shownLink: an internationalized host', () => {
+  it('leaves a link with an ASCII host as it is, nothing added', () => {
+    expect(shownLink(URL_1)).toEqual({ url: URL_1 });
+    expect(shownLink('https://EXAMPLE.invalid:8443/тест?a=1#b')).toEqual({ url: 'https://EXAMPLE.invalid:8443/тест?a=1#b' });
+  });
+
+  it('writes a host that mixes Latin and Cyrillic letters in its ASCII form, keeping the rest of the link as sent', () => {
+    // "lеx.bg" with a Cyrillic е: it looks like lex.bg.
+    expect(shownLink('https://l\u0435x.bg/a/тест?b=1#c')).toEqual({
+      url: 'https://xn--lx-nlc.bg/a/тест?b=1#c',
+      asciiHost: 'xn--lx-nlc.bg',
+      unicodeHost: 'l\u0435x.bg',
+      mixedScripts: ['Latin', 'Cyrillic'],
+    });
+    // The same host percent-encoded, in capitals, with a port, or already in punycode.
+    expect(shownLink('https://l%D0%B5x.bg/x').url).toBe('https://xn--lx-nlc.bg/x');
+    expect(shownLink('HTTPS://L\u0415X.BG:8443/x').url).toBe('HTTPS://xn--lx-nlc.bg:8443/x');
+    expect(shownLink('https://xn--lx-nlc.bg/x').url).toBe('https://xn--lx-nlc.bg/x');
+  });
+
+  it('keeps a host all of one script (правосъдие.бг) as sent, giving its ASCII form beside it', () => {
+    expect(shownLink('https://правосъдие.бг/x')).toEqual({ url: 'https://правосъдие.бг/x', asciiHost: 'xn--80aegeo8aeim4g.xn--90ae', unicodeHost: 'правосъдие.бг' });
+    // Each label is looked at alone: a Cyrillic name under a Latin top-level domain mixes nothing.
+    expect(shownLink('https://правосъдие.bg/x').mixedScripts).toBeUndefined();
+  });
+
+  it('the note names the scripts, the host as its letters read and its ASCII form; none for other links', () => {
+    expect(mixedScriptNote(shownLink('https://l\u0435x.bg/x'))).toBe(
+      'The link\'s host "l\u0435x.bg" mixes Latin and Cyrillic letters, as names made to look like another site do: it is shown and opened in its ASCII form, xn--lx-nlc.bg.',
+    );
+    expect(mixedScriptNote(shownLink('https://правосъдие.бг/x'))).toBeUndefined();
+    expect(mixedScriptNote(shownLink(URL_1))).toBeUndefined();
+  });
+});
+
 describe('spawnLauncher (node programs, never a browser)', () => {
   const node = process.execPath;
 
@@ -231,6 +268,13 @@ describe('spawnLauncher (node programs, never a browser)', () => {
   it('exit 0 within the grace period: started; another exit code: not started', async () => {
     expect(await spawnLauncher(5000)([node, '-e', '', URL_1], process.env)).toEqual({ started: true });
     expect(await spawnLauncher(5000)([node, '-e', 'process.exit(3)', URL_1], process.env)).toEqual({ started: false, reason: 'exited with code 3' });
+  });
+
+  it("the program never sees pravo's credentials: PRAVO_API_KEY and PRAVO_SESSION_TOKEN are not in its environment", async () => {
+    const env = { ...process.env, PRAVO_API_KEY: 'sbx_live_EXAMPLEexampleEXAMPLEexample12', PRAVO_SESSION_TOKEN: 'sbx_sess_EXAMPLE', PRAVO_TEST_KEPT: 'yes' };
+    // Exits 0 only when both are absent and the other variables are there.
+    const check = 'process.exit(process.env.PRAVO_API_KEY === undefined && process.env.PRAVO_SESSION_TOKEN === undefined && process.env.PRAVO_TEST_KEPT === "yes" ? 0 : 3)';
+    expect(await spawnLauncher(5000)([node, '-e', check, URL_1], env)).toEqual({ started: true });
   });
 
   it('still running after the grace period: started, and not waited for', async () => {

@@ -16,8 +16,8 @@ const ESC = '\x1b';
 const BEL = '\x07';
 const ST = `${ESC}\\`;
 
-/** Anything that must never survive sanitizeText: ESC, C0 other than TAB/LF, DEL, C1, bidi controls. */
-const FORBIDDEN = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+/** Anything that must never survive sanitizeText: ESC, C0 other than TAB/LF, DEL, C1, bidi controls, zero-width characters. */
+const FORBIDDEN = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/;
 
 describe('sanitizeText: one case per sequence', () => {
   it.each<[name: string, input: string, expected: string]>([
@@ -51,6 +51,8 @@ describe('sanitizeText: one case per sequence', () => {
     ['CR LF becomes LF', 'ред 1\r\nред 2\r\n', 'ред 1\nред 2\n'],
     ['bidi override (Trojan Source)', 'access = "user\u202e \u2066// admin\u2069 \u2066"', 'access = "user // admin "'],
     ['every bidi embedding, override and isolate', '\u202aa\u202bb\u202cc\u202dd\u202ee\u2066f\u2067g\u2068h\u2069', 'abcdefgh'],
+    ['bidi marks LRM, RLM and the Arabic letter mark', 'чл.\u200e 5\u200f ал.\u061c 2', 'чл. 5 ал. 2'],
+    ['zero-width space, non-joiner, joiner, word joiner and U+FEFF inside words', 'Зак\u200bон з\u200cа з\u200dадълж\u2060енията\ufeff', 'Закон за задълженията'],
     [
       'a mix inside Bulgarian text',
       `${ESC}]0;x${BEL}Чл. 45.${ESC}[1m (1)${ESC}[0m Всеки е длъжен\r да поправи\u202e вредите\x00, ${ESC}[2Jкоито\x9b1m виновно\x07 е причинил.\r\n`,
@@ -75,9 +77,13 @@ describe('sanitizeText: what it keeps', () => {
     expect(sanitizeText('a\tb\nc')).toBe('a\tb\nc');
   });
 
-  it('keeps Cyrillic, emoji, combining marks, CJK, bidi marks and ordinary punctuation', () => {
-    const text = 'Ѝ й ѝ 👩‍⚖️ ⚖️ e\u0301 é 法律 «цитат» — № 5 § 1 \u200f\u200e \u00a0 ~!@#$%^&*()[]{}\\|;:\'",.<>/?`';
+  it('keeps Cyrillic, emoji, combining marks, CJK and ordinary punctuation', () => {
+    const text = 'Ѝ й ѝ 👩 ⚖️ e\u0301 é 法律 «цитат» — № 5 § 1 \u00a0 ~!@#$%^&*()[]{}\\|;:\'",.<>/?`';
     expect(sanitizeText(text)).toBe(text);
+  });
+
+  it('shows an emoji sequence joined by U+200D as its parts', () => {
+    expect(sanitizeText('👩\u200d⚖️')).toBe('👩⚖️');
   });
 
   it('keeps printable text around removed sequences intact', () => {
@@ -146,7 +152,7 @@ describe('escapeJsonForTerminal', () => {
   const roundTrips = (json: string): string => {
     const output = escapeJsonForTerminal(json);
     expect(JSON.parse(output)).toEqual(JSON.parse(json));
-    expect(output).not.toMatch(/[\x80-\x9f\u202a-\u202e\u2066-\u2069]/);
+    expect(output).not.toMatch(/[\x80-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/);
     return output;
   };
 
@@ -160,6 +166,11 @@ describe('escapeJsonForTerminal', () => {
   it('escapes bidi controls', () => {
     const output = roundTrips(JSON.stringify(['user\u202e', '\u2066x\u2069']));
     expect(output).toBe('["user\\u202e","\\u2066x\\u2069"]');
+  });
+
+  it('escapes bidi marks and zero-width characters', () => {
+    const output = roundTrips(JSON.stringify(['а\u200eб\u200fв\u061c', 'г\u200bд\u200dе\u2060ж\ufeff']));
+    expect(output).toBe('["а\\u200eб\\u200fв\\u061c","г\\u200bд\\u200dе\\u2060ж\\ufeff"]');
   });
 
   it('keeps an escaped backslash before an escaped character correct', () => {
@@ -199,6 +210,7 @@ const ALPHABET: string[] = [
   ...Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(i)),
   ...Array.from({ length: 0x21 }, (_, i) => String.fromCharCode(0x7f + i)),
   '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069',
+  '\u200b', '\u200c', '\u200d', '\u200e', '\u200f', '\u061c', '\u2060', '\ufeff',
   '[', ']', '\\', ';', '0', '1', '2', '3', '8', '?', 'm', 'H', 'J', 'P', 'X', '^', '_', '(', 'B', 'c', ' ', '#',
   'а', 'б', 'Ж', 'щ', 'ѝ', 'й', '\u0301', '€', '—', '\u00a0', '\u2028', '👩‍⚖️', '😀', '法', '"',
 ];

@@ -10,7 +10,7 @@ import type { DocumentQuery } from '../../api/resources/documents.js';
 import { RefusedDataError } from '../../errors/cli.js';
 import type { Factory } from '../../factory.js';
 import { Printer, type View } from '../../io/printer.js';
-import { noBrowserNote, openableUrl, openInBrowser, type Launcher } from '../../services/browser.js';
+import { mixedScriptNote, noBrowserNote, openableUrl, openInBrowser, shownLink, type Launcher } from '../../services/browser.js';
 import { parseDocumentArgument, rankedDocument } from '../../services/results.js';
 import { parseTimeout } from '../../services/timeout.js';
 import { currentRunTarget, shellQuote, targetFlagWords } from '../../services/targets.js';
@@ -52,6 +52,9 @@ interface LinkSource extends DocumentQuery {
 
 /**
  * Runs `pravo open`; returns the exit code (0 when the link was opened or printed).
+ * - The link as the server sent it, except a host that mixes scripts, printed and opened in its ASCII form (punycode)
+ *   after a note that says so (`shownLink`); an opened link with another internationalized host is named in the note
+ *   with its ASCII host too.
  * - `--print`, or stdout not a terminal: prints the link (one line), starts nothing.
  * - Otherwise: starts the browser (`BROWSER`, else the platform's opener) with the link and prints nothing on stdout;
  *   when none can be started, prints the link and says why on stderr.
@@ -95,13 +98,18 @@ export async function runOpen(factory: Factory, argument: string, options: OpenO
   const instead = `\`${source.docCommand}\` prints the document itself.`;
   const sent = source.url ?? (await documentUrl(factory, source, printer, timeoutMs));
   if (sent === '') throw new RefusedDataError(`The server sent no url for ${source.what}, so there is nothing to open. ${instead}`);
-  const url = openableUrl(sent, source.what, instead);
+  // A host that mixes scripts is printed and opened in its ASCII form; any other link as the server sent it.
+  const shown = shownLink(openableUrl(sent, source.what, instead));
+  const url = shown.url;
+  const warning = mixedScriptNote(shown);
+  if (warning !== undefined) printer.note(warning);
 
   let opened = false;
   if (options.print !== true && factory.io.stdoutIsTTY) {
     const outcome = await openInBrowser(url, { env: factory.env, ...(launch ? { launch } : {}) });
     opened = outcome.opened;
-    printer.note(outcome.opened ? `Opened ${url} in the browser (${sanitizeLine(outcome.program)}).` : noBrowserNote(outcome));
+    const host = shown.asciiHost !== undefined && warning === undefined ? ` (host ${shown.asciiHost})` : '';
+    printer.note(outcome.opened ? `Opened ${url}${host} in the browser (${sanitizeLine(outcome.program)}).` : noBrowserNote(outcome));
   }
   const result: OpenResult = { url, opened, document_id: source.document_id, collection: source.collection };
   if (opened) printer.localIfJson(result);

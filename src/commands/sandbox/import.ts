@@ -11,7 +11,8 @@ import { EnvironmentError, UsageError } from '../../errors/cli.js';
 import { EXIT } from '../../errors/exit-codes.js';
 import type { Factory } from '../../factory.js';
 import type { Indicator } from '../../io/iostreams.js';
-import { outputFileProblem } from '../../io/output-file.js';
+import { outputFileProblemOf } from '../../io/output-file.js';
+import { RefusedLinkError } from '../../shared/user-files.js';
 import { Printer } from '../../io/printer.js';
 import { sanitizeLine } from '../../shared/sanitize.js';
 import { plural } from '../../render/text.js';
@@ -62,8 +63,9 @@ export async function runImport(factory: Factory, source: string, options: Impor
     });
   } catch (error) {
     if (error instanceof ImportWriteError) {
+      const advice = error.cause instanceof RefusedLinkError ? '' : '; give --out a file in a writable directory';
       throw new EnvironmentError(
-        `Cannot write ${sanitizeLine(plan.out)}: ${outputFileProblem(error.code)}. Nothing was written (an existing file is unchanged); give --out a file in a writable directory.`,
+        `Cannot write ${sanitizeLine(plan.out)}: ${outputFileProblemOf(error.cause ?? error)}. Nothing was written (an existing file is unchanged)${advice}.`,
         { cause: error },
       );
     }

@@ -24,13 +24,18 @@ A profile that follows the sandbox across restarts (the two commands in two term
   $ pravo sandbox serve --save-to-profile local
   $ pravo --profile local search "обществени поръчки обжалване"
 
-In a script, with the server in the background:
-  $ rm -f sandbox.json; pravo sandbox serve > sandbox.json &
-  $ until [ -s sandbox.json ]; do sleep 0.2; done
-  $ export PRAVO_BASE_URL=$(jq -r .base_url sandbox.json) PRAVO_API_KEY=$(jq -r .api_key sandbox.json)
-  $ pravo search "трудов договор прекратяване"
-  $ curl -s -H "Authorization: Bearer $(jq -r .session_token sandbox.json)" "$PRAVO_BASE_URL/v1/keys"
+In a script, the key and the session token kept in a profile (0600), not a file:
+  $ rm -f ready.json; pravo sandbox serve --save-to-profile local > ready.json &
+  $ until [ -s ready.json ]; do sleep 0.2; done
+  $ pravo --profile local search "трудов договор прекратяване"
+  $ pravo --profile local keys list
   $ kill %1
+
+A script that needs the key itself reads the ready line from a pipe:
+  $ coproc pravo sandbox serve
+  $ read -r ready <&"\${COPROC[0]}"
+  $ curl -s -H "x-api-key: $(printf '%s' "$ready" | jq -r .api_key)" "$(printf '%s' "$ready" | jq -r .base_url)/v1/usage"
+  $ kill "$COPROC_PID"
 
 When ready, prints exactly one line of JSON to stdout,
 {"base_url":"http://127.0.0.1:PORT","api_key":"sbx_live_...","session_token":"sbx_sess_..."}, then logs to stderr

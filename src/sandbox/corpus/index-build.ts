@@ -39,7 +39,6 @@
 import { renameSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { collectionOf } from '../catalog-rules.js';
-import { makePrivate } from '../files.js';
 import type { StoredElement } from '../storage.js';
 import { analyze, ANALYZER_VERSION } from '../text/analysis.js';
 import { readThesaurus, restrictToIndex } from '../text/thesaurus.js';
@@ -47,7 +46,7 @@ import { linkAmendments, type ElementLinks } from './amended-by.js';
 import { collectCorpus } from './collect.js';
 import { excerptIds } from './excerpts.js';
 import { elementsWithHeadings } from './headings.js';
-import { removeTempFiles, tempIndexPath } from './index-files.js';
+import { createTempIndexFile, removeTempFiles } from './index-files.js';
 import { corpusFileKind, INDEX_SCHEMA_VERSION, type InputsDigest } from './inputs.js';
 import { cancelledError, countCorpusLines, readCourtsFile, type CorpusElement } from './reader.js';
 
@@ -131,8 +130,8 @@ function storedElementOf(element: CorpusElement, excerptId: string, links: Eleme
 
 /**
  * Builds the index of the inputs `digest` describes and puts it at `indexPath` (`<dataDir>/index-<key>.sqlite`, see
- * `indexFileName`): into a new temporary file beside it ({@link tempIndexPath}), made private (0600) and renamed into
- * place only when complete, replacing any file there. Reports `indexing` and then `finishing` 0/1 progress (the caller
+ * `indexFileName`): into a new temporary file beside it, created 0600 (`createTempIndexFile`), renamed into place
+ * only when complete, replacing any file there. Reports `indexing` and then `finishing` 0/1 progress (the caller
  * reports `finishing` 1/1 once it has opened the file).
  * @throws CorpusError for an invalid corpus or courts file, or a `document_id` found in two corpus files (naming both);
  *   AbortError (a `DOMException`, see `cancelledError`) when `signal` aborts; the SQLite or file-system error of a
@@ -144,10 +143,9 @@ export async function buildIndexFile(
   onProgress: ((progress: IndexProgress) => void) | undefined,
   signal: AbortSignal | undefined,
 ): Promise<void> {
-  const tempPath = tempIndexPath(indexPath);
+  const tempPath = createTempIndexFile(indexPath);
   try {
     await buildIndex(digest, tempPath, onProgress, signal);
-    makePrivate(tempPath);
     renameSync(tempPath, indexPath);
   } catch (error) {
     removeTempFiles(tempPath);
@@ -156,7 +154,7 @@ export async function buildIndexFile(
 }
 
 /**
- * Builds the index of the inputs `digest` describes into `tempPath` (a new file), writing no other file. Corpus files
+ * Builds the index of the inputs `digest` describes into `tempPath` (a new, empty file), writing no other file. Corpus files
  * are read in the digest's order (by content hash), so any order of the same files builds the same index.
  * @throws CorpusError for an invalid corpus or courts file, or a `document_id` found in two corpus files (naming both);
  *   AbortError (see `cancelledError`) when `signal` aborts. The caller removes `tempPath`.

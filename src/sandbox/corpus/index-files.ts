@@ -11,8 +11,9 @@
  *   ({@link removeStaleTempFiles}).
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, rmSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { PRIVATE_FILE_MODE } from '../../shared/private-files.js';
 import { processIsRunning } from '../../shared/processes.js';
 
 /** The index file name for an inputs key (`inputsKeyOf` in `inputs.ts`, 16 hex digits): `index-<16 hex>.sqlite`. */
@@ -27,6 +28,18 @@ export function indexFileName(inputsKey: string): string {
  */
 export function tempIndexPath(indexPath: string): string {
   return `${indexPath}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
+}
+
+/**
+ * Creates a new, empty temporary file for building the index `indexPath` ({@link tempIndexPath}), exclusively and
+ * 0600 whatever the umask, so that the index (the whole corpus) is private from its first byte: SQLite, given an
+ * existing file, keeps its mode (it would create a new one 0644). Returns its path.
+ * @throws the file-system error (EEXIST only if the random name was taken).
+ */
+export function createTempIndexFile(indexPath: string): string {
+  const tempPath = tempIndexPath(indexPath);
+  closeSync(openSync(tempPath, 'wx', PRIVATE_FILE_MODE));
+  return tempPath;
 }
 
 /**

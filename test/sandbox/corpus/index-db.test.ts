@@ -221,6 +221,28 @@ describe('openIndex: temporary files and cancellation', () => {
     }
   });
 
+  it('creates the temporary index 0600 from its first byte, under umask 000 too', async () => {
+    const d = dir();
+    const data = join(d, 'data');
+    const modes: number[] = [];
+    const corpus = writeCorpus(join(d, 'c.jsonl'), generatedLaws(300));
+    const saved = process.umask(0);
+    try {
+      const index = await openIndex({
+        corpusPath: corpus,
+        dataDir: data,
+        onProgress: (p) => {
+          if (p.phase === 'indexing' && p.done > 0 && p.done < p.total) modes.push(...readdirSync(data).map((name) => statSync(join(data, name)).mode & 0o777));
+        },
+      });
+      opened.push(index);
+    } finally {
+      process.umask(saved);
+    }
+    expect(modes.length).toBeGreaterThan(0);
+    expect(new Set(modes)).toEqual(new Set([0o600]));
+  });
+
   it('stops a build when the signal aborts mid-way: rejects with AbortError and leaves no file behind', async () => {
     const d = dir();
     const data = join(d, 'data');
