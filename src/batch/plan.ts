@@ -57,8 +57,8 @@ export interface BatchPlan {
   exceeds: boolean;
   /** Kinds whose remaining quota the server did not report (the check could not be made for them). */
   unknown: QuotaKind[];
-  /** The period's end (exclusive, ISO 8601), when the server said. */
-  periodEnd: string | undefined;
+  /** The usage period as the server sent it (rendered by `src/render/period.ts`); undefined without the usage. */
+  period: UsageFacts['period'] | undefined;
 }
 
 /**
@@ -117,7 +117,7 @@ export function planBatch(
     // Overage allowed up to a limit the server did not report: not checked, as an unreported remaining is not.
     exceeds: allowed === true && available === undefined ? false : beyondQuota > (available ?? 0),
     unknown,
-    periodEnd: usage?.period.end,
+    period: usage?.period,
   };
 }
 

@@ -128,13 +128,13 @@ export async function runBatch(factory: Factory, settings: BatchSettings, hooks:
     if (settings.dryRun) return { kind: 'plan', ...preflight };
     hooks.preflight(preflight);
     if (plan.exceeds && !settings.allowOverage) return { kind: 'refused', ...preflight };
-    if (work.length === 0) return { kind: 'ran', summary: emptySummary(counts, interrupted, settings.mode, plan.periodEnd) };
+    if (work.length === 0) return { kind: 'ran', summary: emptySummary(counts, interrupted, settings.mode, plan.period) };
     if (plannedUnits(plan) > 0 && !settings.yes) {
       if (!hooks.confirm) throw new UsageError(NEEDS_YES);
       await hooks.confirm(plan);
     }
     if (store) await store.openForWriting(header);
-    const summary = await runItems({ factory, settings, work, store, counts, interruptedBefore: interrupted, recovered, periodEnd: plan.periodEnd, note: hooks.note });
+    const summary = await runItems({ factory, settings, work, store, counts, interruptedBefore: interrupted, recovered, period: plan.period, note: hooks.note });
     return { kind: 'ran', summary };
   } finally {
     await store?.close();
@@ -274,8 +274,8 @@ interface RunContext {
   interruptedBefore: readonly number[];
   /** Lines found in the results but not marked done in the journal: marked done first. */
   recovered: readonly RecoveredLine[];
-  /** The period's end (ISO 8601), from the usage, for the summary. */
-  periodEnd: string | undefined;
+  /** The usage period, for the summary. */
+  period: UsageFacts['period'] | undefined;
   /** Messages for people (see {@link BatchHooks.note}). */
   note(text: string): void;
 }
@@ -396,7 +396,7 @@ async function runItems(ctx: RunContext): Promise<BatchSummary> {
   const lineOf = (wanted: ItemOutcome): number[] => [...outcomes].filter(([, o]) => o === wanted).map(([line]) => line);
   const notStarted = work.filter(({ item }) => !outcomes.has(item.line)).map(({ item }) => item.line);
   return {
-    ...emptySummary(ctx.counts, [...ctx.interruptedBefore, ...lineOf('interrupted')].sort((a, b) => a - b), settings.mode, ctx.periodEnd),
+    ...emptySummary(ctx.counts, [...ctx.interruptedBefore, ...lineOf('interrupted')].sort((a, b) => a - b), settings.mode, ctx.period),
     succeeded: t.succeeded,
     failed: t.failed,
     unfinished: lineOf('unfinished'),

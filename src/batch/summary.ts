@@ -4,6 +4,7 @@
  * stops (spec: Quota rules; Errors). Pure.
  */
 import type { QuotaKind } from '../contract/types.js';
+import type { UsageFacts } from '../api/usage.js';
 import type { BatchMode } from './journal.js';
 import type { BatchCounts, BatchPlan } from './plan.js';
 
@@ -75,15 +76,15 @@ export interface BatchSummary {
   /** The error that stopped it, in words. */
   stopMessage: string | undefined;
   mode: BatchMode;
-  /** The period's end (exclusive, ISO 8601), when the usage said. */
-  periodEnd: string | undefined;
+  /** The usage period, when the usage was read (rendered by `src/render/period.ts`). */
+  period: UsageFacts['period'] | undefined;
 }
 
 /**
  * The summary of a run that sent nothing (everything done, or only interrupted lines left): what earlier runs did
  * (from `counts`), and `interrupted`; the base of every run's summary.
  */
-export function emptySummary(counts: BatchCounts, interrupted: number[], mode: BatchMode, periodEnd: string | undefined): BatchSummary {
+export function emptySummary(counts: BatchCounts, interrupted: number[], mode: BatchMode, period: UsageFacts['period'] | undefined): BatchSummary {
   return {
     total: counts.total,
     succeeded: 0,
@@ -97,6 +98,6 @@ export function emptySummary(counts: BatchCounts, interrupted: number[], mode: B
     stop: undefined,
     stopMessage: undefined,
     mode,
-    periodEnd,
+    period,
   };
 }

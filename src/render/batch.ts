@@ -11,6 +11,7 @@ import type { BatchPlan } from '../batch/plan.js';
 import type { BatchPreflight, BatchProgress, BatchSummary } from '../batch/summary.js';
 import type { View } from '../io/printer.js';
 import { sanitizeLine } from '../shared/sanitize.js';
+import { nextPeriodBegins, periodEnds } from './period.js';
 import { progressBar } from './progress.js';
 import { plural } from './text.js';
 
@@ -94,7 +95,8 @@ export function planText(
     });
   }
   if (!plan.needs.some((n) => n.units > 0)) return `${lines.join('\n')}\n`;
-  lines.push(`  ${overageText(plan)}${plan.periodEnd ? ` · the period ends ${sanitizeLine(plan.periodEnd.slice(0, 10))} (UTC)` : ''}`);
+  const ends = periodEnds(plan.period);
+  lines.push(`  ${overageText(plan)}${ends ? ` · the period ${ends}` : ''}`);
   if (options.usageProblem) lines.push(`  ${c.yellow(`Not checked against the quota: ${options.usageProblem}.`)}`);
   else if (plan.unknown.length > 0) lines.push(`  ${c.yellow(`The server did not report what remains of ${plan.unknown.join(', ')}: not checked.`)}`);
   return `${lines.join('\n')}\n`;
@@ -126,7 +128,8 @@ export function refusalText(plan: BatchPlan): string {
     .filter((n) => n.beyondQuota > 0)
     .map((n) => `${n.kind} ${n.upTo ? 'up to ' : ''}${plural(n.units, 'unit')} against ${units(n.remaining)} remaining`);
   const overage = plan.overage.allowed ? ` plus ${plural(plan.overage.available ?? 0, 'overage unit')}` : '';
-  const next = plan.periodEnd ? ` The next period starts ${sanitizeLine(plan.periodEnd.slice(0, 10))}.` : '';
+  const ends = periodEnds(plan.period);
+  const next = ends ? ` The period ${ends}; the next begins ${nextPeriodBegins(plan.period)}.` : '';
   return (
     `Refused: the batch needs more than the period has left (${over.join('; ')}${overage}). Nothing was sent.${next}\n` +
     `Send fewer lines, raise the quota or ${plan.overage.allowed ? "the account's overage limit" : 'allow overage for the account'}, or add --allow-overage to send anyway: the batch then stops cleanly when the server refuses with monthly_quota_exceeded, keeping what is done, and a rerun continues.\n`
@@ -170,10 +173,11 @@ export function duration(ms: number): string {
 
 /** Why a batch stopped, in words, with what to do. */
 function stopText(summary: BatchSummary, rerun: string): string | undefined {
-  const period = summary.periodEnd ? ` (${sanitizeLine(summary.periodEnd.slice(0, 10))})` : '';
+  const next = nextPeriodBegins(summary.period);
+  const period = next ? `, which begins ${next},` : '';
   switch (summary.stop) {
     case 'quota':
-      return `Stopped: the monthly quota is used up (${sanitizeLine(summary.stopMessage ?? 'monthly_quota_exceeded')}). What is done is kept. Continue when the next period starts${period} or the quota is raised, with \`${rerun}\`.`;
+      return `Stopped: the monthly quota is used up (${sanitizeLine(summary.stopMessage ?? 'monthly_quota_exceeded')}). What is done is kept. Continue in the next period${period} or once the quota is raised, with \`${rerun}\`.`;
     case 'auth':
       return `Stopped: the key was refused (${sanitizeLine(summary.stopMessage ?? '')}). Fix the key (\`pravo config set-key\`) and continue with \`${rerun}\`.`;
     case 'connection':
@@ -255,6 +259,6 @@ export function planJson(plan: BatchPlan, interrupted: readonly number[]): Recor
     exceeds: plan.exceeds,
     // remaining is null both for an unlimited quota and for one the server did not report: this tells them apart.
     unknown: plan.unknown,
-    period_end: plan.periodEnd ?? null,
+    period_end: plan.period?.end ?? null,
   };
 }

@@ -60,7 +60,7 @@ describe('pravo usage', () => {
     expect(out).toMatch(/│ search +│ █+░+ │ 812 \/ 1000 +│ +81% │ +188 │/);
     expect(out).toMatch(/│ retrieval +│ ░+ │ +3 \/ 500 +│ +0% │ +497 │/);
     expect(out).toMatch(/│ answers +│ unlimited +│ +12 +│ +│ unlimited │/);
-    expect(out).toContain('Period   2026-11-01 – 2026-11-30 UTC (13 days left)\nOverage  not allowed\nPlan     sandbox\n');
+    expect(out).toContain('Period   2026-11-01 – 2026-11-30 (UTC), 13 days left\nOverage  not allowed\nPlan     sandbox\n');
     expect(result.stderr).toBe('');
     expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /v1/usage']);
     expect(server.requests[0]!.headers['x-api-key']).toBe(KEY);

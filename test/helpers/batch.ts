@@ -16,7 +16,7 @@ export function batchSummary(extra: Partial<BatchSummary> = {}): BatchSummary {
     stop: undefined,
     stopMessage: undefined,
     mode: 'search',
-    periodEnd: undefined,
+    period: undefined,
     ...extra,
   };
 }

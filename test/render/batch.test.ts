@@ -118,7 +118,7 @@ describe('planText', () => {
         '  quota       needs   remaining     after',
         '  search         78         100        22',
         '  retrieval   ≤ 234         200   34 over',
-        '  overage: allowed, 40 units left this period; this batch would use 34 · the period ends 2025-04-01 (UTC)',
+        '  overage: allowed, 40 units left this period; this batch would use 34 · the period ends 2025-03-31 (UTC)',
         '',
       ].join('\n'),
     );
@@ -145,7 +145,7 @@ describe('planText', () => {
   it('says how many units a kind would go over its quota, and that overage is not allowed', () => {
     const text = planText(plan('search', 0, counts({ toSend: 150 }), { quotas: { search: { used: 900, limit: 1000 } } }), NAMES, { color: false, interrupted: [] });
     expect(text).toMatch(/^ {2}search +150 +100 +50 over$/m);
-    expect(text).toContain('  overage: not allowed · the period ends 2025-04-01 (UTC)');
+    expect(text).toContain('  overage: not allowed · the period ends 2025-03-31 (UTC)');
   });
 
   it('shows an over-quota row in yellow with colour, and the header in bold', () => {
@@ -202,7 +202,7 @@ describe('refusalText', () => {
   it('names each kind over its quota, says nothing was sent and when the next period starts, and what to do', () => {
     const text = refusalText(plan('search', 0, counts({ toSend: 150 }), { quotas: { search: { used: 900, limit: 1000 } } }));
     expect(text).toBe(
-      'Refused: the batch needs more than the period has left (search 150 units against 100 remaining). Nothing was sent. The next period starts 2025-04-01.\n' +
+      'Refused: the batch needs more than the period has left (search 150 units against 100 remaining). Nothing was sent. The period ends 2025-03-31 (UTC); the next begins 2025-04-01 (UTC).\n' +
         'Send fewer lines, raise the quota or allow overage for the account, or add --allow-overage to send anyway: the batch then stops cleanly when the server refuses with monthly_quota_exceeded, keeping what is done, and a rerun continues.\n',
     );
   });
@@ -214,7 +214,7 @@ describe('refusalText', () => {
     });
     expect(p.exceeds).toBe(true);
     expect(refusalText(p).split('\n')[0]).toBe(
-      'Refused: the batch needs more than the period has left (search 50 units against 20 remaining; retrieval up to 150 units against 10 remaining plus 5 overage units). Nothing was sent. The next period starts 2025-04-01.',
+      'Refused: the batch needs more than the period has left (search 50 units against 20 remaining; retrieval up to 150 units against 10 remaining plus 5 overage units). Nothing was sent. The period ends 2025-03-31 (UTC); the next begins 2025-04-01 (UTC).',
     );
   });
 
@@ -335,11 +335,11 @@ describe('summaryText', () => {
 
   it('says why the batch stopped and gives the command that continues it', () => {
     const quota = summaryText(
-      summary({ succeeded: 4, notSent: [5, 6, 7, 8, 9, 10], stop: 'quota', stopMessage: 'monthly_quota_exceeded: Search quota reached', periodEnd: '2025-04-01T00:00:00Z' }),
+      summary({ succeeded: 4, notSent: [5, 6, 7, 8, 9, 10], stop: 'quota', stopMessage: 'monthly_quota_exceeded: Search quota reached', period: { end: '2025-04-01T00:00:00Z' } }),
       SUMMARY_OPTIONS,
     );
     expect(quota).toContain(
-      `Stopped: the monthly quota is used up (monthly_quota_exceeded: Search quota reached). What is done is kept. Continue when the next period starts (2025-04-01) or the quota is raised, with \`${RERUN}\`.\n`,
+      `Stopped: the monthly quota is used up (monthly_quota_exceeded: Search quota reached). What is done is kept. Continue in the next period, which begins 2025-04-01 (UTC), or once the quota is raised, with \`${RERUN}\`.\n`,
     );
     expect(quota).not.toContain('Every line succeeded');
 
@@ -368,7 +368,7 @@ describe('summaryText', () => {
 
   it('removes control characters from the file names, the stop message and the period end', () => {
     const text = summaryText(
-      summary({ stop: 'quota', stopMessage: 'monthly_quota_exceeded: \u001b]0;owned\u0007quota\r\nreached', periodEnd: '2025-04\u009b2J-01' }),
+      summary({ stop: 'quota', stopMessage: 'monthly_quota_exceeded: \u001b]0;owned\u0007quota\r\nreached', period: { end: '2025-04\u009b2J-01' } }),
       { input: 'in\u001b[1m.txt', out: 'out\u202e.jsonl', rerun: RERUN, color: false },
     );
     expect(text).not.toMatch(CONTROL);
