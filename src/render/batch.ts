@@ -13,7 +13,7 @@ import type { View } from '../io/printer.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 import { nextPeriodBegins, periodEnds } from './period.js';
 import { progressBar } from './progress.js';
-import { plural } from './text.js';
+import { duration, plural } from './text.js';
 
 /** At most this many bad lines are listed; the rest are counted. */
 const MAX_PROBLEMS_SHOWN = 20;
@@ -160,15 +160,6 @@ export function progressText(p: BatchProgress): string {
   }
   if (p.stopping) parts.push(`stopping (${p.stopping})`);
   return parts.join(' · ');
-}
-
-/** `45s`, `3m05s`, `1h02m`. */
-export function duration(ms: number): string {
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 60) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`;
-  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
 }
 
 /** Why a batch stopped, in words, with what to do. */

@@ -10,7 +10,6 @@ import { planBatch, unitsNeeded, type BatchCounts, type BatchPlan } from '../../
 import type { BatchMode } from '../../src/batch/journal.js';
 import {
   confirmQuestion,
-  duration,
   lineList,
   lineProblemsText,
   planJson,
@@ -21,6 +20,7 @@ import {
   summaryText,
 } from '../../src/render/batch.js';
 import type { BatchProgress, BatchSummary } from '../../src/batch/summary.js';
+import { duration } from '../../src/render/text.js';
 
 const ANSI = /\x1b\[[0-9;]*m/g;
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
