@@ -15,8 +15,13 @@ export interface BatchCounts {
   done: number;
   /** Of `done`, those whose line holds an error. */
   failed: number;
-  /** Items that were in flight when an earlier run stopped and are not sent again (no `--retry-interrupted`). */
+  /**
+   * Items that were in flight when an earlier run stopped, or that an unreadable journal record may concern, and are
+   * not sent again (no `--retry-interrupted`).
+   */
   interrupted: number;
+  /** Items marked done whose results line is missing, not sent again (no `--retry-interrupted`). */
+  missing: number;
   /** Items this run sends from the start (never sent, or sent and not counted; with `--retry-interrupted`, also the interrupted). */
   toSend: number;
   /** Answer jobs created by an earlier run that this run collects (polling spends nothing). */

@@ -6,9 +6,9 @@
  */
 import { Chalk } from 'chalk';
 import { BATCH_FIELDS, type LineProblem } from '../batch/input.js';
-import type { BatchMode } from '../batch/journal.js';
+import type { BatchMode, UnreadableRecord } from '../batch/journal.js';
 import type { BatchPlan } from '../batch/plan.js';
-import type { BatchPreflight, BatchProgress, BatchSummary } from '../batch/summary.js';
+import { everyLineSucceeded, type BatchPreflight, type BatchProgress, type BatchSummary } from '../batch/summary.js';
 import type { View } from '../io/printer.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 import { nextPeriodBegins, periodEnds } from './period.js';
@@ -66,7 +66,7 @@ function units(value: number | null | undefined, upTo = false): string {
 export function planText(
   plan: BatchPlan,
   names: { input: string; out: string | undefined },
-  options: { color: boolean; interrupted: readonly number[]; usageProblem?: string | undefined },
+  options: { color: boolean; interrupted: readonly number[]; missing?: readonly number[]; usageProblem?: string | undefined },
 ): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const { counts } = plan;
@@ -76,6 +76,9 @@ export function planText(
   if (counts.done > 0) state.push(`${counts.done} done before${counts.failed > 0 ? ` (${counts.failed} with an error)` : ''}`);
   if (counts.interrupted > 0) {
     state.push(`${counts.interrupted} interrupted (lines ${lineList(options.interrupted)}: they may have been counted, so they are not sent again without --retry-interrupted)`);
+  }
+  if (counts.missing > 0) {
+    state.push(`${counts.missing} done before without their results (lines ${lineList(options.missing ?? [])}: not sent again without --retry-interrupted)`);
   }
   if (counts.jobsToCollect > 0) state.push(`${plural(counts.jobsToCollect, 'answer job')} to collect (created before: nothing spent)`);
   if (counts.searchedToFinish > 0) state.push(`${counts.searchedToFinish} searched before, documents to retrieve`);
@@ -108,7 +111,7 @@ export function planText(
  */
 export function planView(names: { input: string; out: string | undefined }, color: boolean): View<BatchPreflight> {
   const text = (p: BatchPreflight, withColor: boolean): string =>
-    planText(p.plan, names, { color: withColor, interrupted: p.interrupted, usageProblem: p.usageProblem });
+    planText(p.plan, names, { color: withColor, interrupted: p.interrupted, missing: p.missing, usageProblem: p.usageProblem });
   return { table: (p, options) => text(p, options.color), tsv: (p) => text(p, color) };
 }
 
@@ -162,6 +165,30 @@ export function progressText(p: BatchProgress): string {
   return parts.join(' · ');
 }
 
+/**
+ * The warning about records of the journal that cannot be read, and what follows for the lines they may concern. Ends
+ * with a newline.
+ */
+export function unreadableRecordsText(journalPath: string, unreadable: readonly UnreadableRecord[]): string {
+  const records = unreadable.map((r) => r.record);
+  const named = [...new Set(unreadable.flatMap((r) => (r.line === undefined ? [] : [r.line])))].sort((a, b) => a - b);
+  const concern = unreadable.some((r) => r.line === undefined)
+    ? 'every line not done (a record that names no line may concern any of them)'
+    : `${named.length === 1 ? 'line' : 'lines'} ${lineList(named)} (unless done)`;
+  return (
+    `Warning: ${plural(unreadable.length, 'record')} of ${sanitizeLine(journalPath)} cannot be read (${records.length === 1 ? 'line' : 'lines'} ${lineList(records)} of the file; was it edited or damaged?). ` +
+    `What ${unreadable.length === 1 ? 'it' : 'they'} recorded is unknown, so ${concern} may have been sent and counted: reported interrupted, and sent again only with --retry-interrupted.\n`
+  );
+}
+
+/** The warning about lines marked done whose results are missing from the results file. Ends with a newline. */
+export function missingResultsText(journalPath: string, out: string, lines: readonly number[]): string {
+  return (
+    `Warning: ${plural(lines.length, 'line')} marked done in ${sanitizeLine(journalPath)} ${lines.length === 1 ? 'is' : 'are'} missing from ${sanitizeLine(out)} (was it edited?): ` +
+    `${lines.length === 1 ? 'line' : 'lines'} ${lineList(lines)}. They do not count as succeeded; --retry-interrupted sends them again, --restart begins anew.\n`
+  );
+}
+
 /** Why a batch stopped, in words, with what to do. */
 function stopText(summary: BatchSummary, rerun: string): string | undefined {
   const next = nextPeriodBegins(summary.period);
@@ -201,6 +228,13 @@ export function summaryText(
       ),
     );
   }
+  if (summary.missing.length > 0) {
+    lines.push(
+      c.yellow(
+        `  missing     ${summary.missing.length} (lines ${lineList(summary.missing)}): marked done, but their results are not in the file; a rerun with --retry-interrupted sends them again`,
+      ),
+    );
+  }
   if (summary.unfinished.length > 0) {
     const what = summary.mode === 'answers' ? 'answer jobs created and recorded, not yet collected' : 'searched, documents still to retrieve';
     lines.push(`  unfinished  ${summary.unfinished.length} (lines ${lineList(summary.unfinished)}): ${what}; a rerun finishes them without spending again`);
@@ -209,9 +243,7 @@ export function summaryText(
   lines.push(`  units spent search ${summary.units.search}, retrieval ${summary.units.retrieval}, answers ${summary.units.answers}`);
   const stop = stopText(summary, options.rerun);
   if (stop) lines.push(c.yellow(stop));
-  else if (summary.interrupted.length === 0 && summary.unfinished.length === 0 && summary.notSent.length === 0 && summary.failed + summary.skippedFailed === 0) {
-    lines.push(c.green('Every line succeeded.'));
-  }
+  else if (everyLineSucceeded(summary)) lines.push(c.green('Every line succeeded.'));
   return `${lines.join('\n')}\n`;
 }
 
@@ -226,6 +258,7 @@ export function summaryJson(summary: BatchSummary, names: { input: string; out: 
     skipped: summary.skipped,
     skipped_failed: summary.skippedFailed,
     interrupted: summary.interrupted,
+    missing: summary.missing,
     unfinished: summary.unfinished,
     not_sent: summary.notSent,
     units_spent: summary.units,
@@ -234,14 +267,15 @@ export function summaryJson(summary: BatchSummary, names: { input: string; out: 
   };
 }
 
-/** pravo's JSON object of the plan (`--dry-run --json`). */
-export function planJson(plan: BatchPlan, interrupted: readonly number[]): Record<string, unknown> {
+/** pravo's JSON object of the plan (`--dry-run --json`), with the interrupted lines and those missing their results. */
+export function planJson(plan: BatchPlan, lines: { interrupted: readonly number[]; missing: readonly number[] }): Record<string, unknown> {
   return {
     mode: plan.mode,
     fetch_docs: plan.fetchDocs,
     total: plan.counts.total,
     done: plan.counts.done,
-    interrupted,
+    interrupted: lines.interrupted,
+    missing: lines.missing,
     to_send: plan.counts.toSend,
     jobs_to_collect: plan.counts.jobsToCollect,
     searched_to_finish: plan.counts.searchedToFinish,

@@ -7,7 +7,7 @@ import { readUsage, type UsageFacts } from '../../src/api/usage.js';
 import { planBatch, plannedUnits, unitsNeeded, type BatchCounts } from '../../src/batch/plan.js';
 
 function counts(extra: Partial<BatchCounts> = {}): BatchCounts {
-  return { total: 10, done: 0, failed: 0, interrupted: 0, toSend: 10, jobsToCollect: 0, searchedToFinish: 0, ...extra };
+  return { total: 10, done: 0, failed: 0, interrupted: 0, missing: 0, toSend: 10, jobsToCollect: 0, searchedToFinish: 0, ...extra };
 }
 
 /** Usage facts as the sandbox reports them (`GET /v1/usage`). */

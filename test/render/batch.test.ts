@@ -12,12 +12,14 @@ import {
   confirmQuestion,
   lineList,
   lineProblemsText,
+  missingResultsText,
   planJson,
   planText,
   progressText,
   refusalText,
   summaryJson,
   summaryText,
+  unreadableRecordsText,
 } from '../../src/render/batch.js';
 import type { BatchProgress, BatchSummary } from '../../src/batch/summary.js';
 import { duration } from '../../src/render/text.js';
@@ -27,7 +29,7 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2
 const strip = (text: string): string => text.replace(ANSI, '');
 
 function counts(extra: Partial<BatchCounts> = {}): BatchCounts {
-  return { total: 10, done: 0, failed: 0, interrupted: 0, toSend: 10, jobsToCollect: 0, searchedToFinish: 0, ...extra };
+  return { total: 10, done: 0, failed: 0, interrupted: 0, missing: 0, toSend: 10, jobsToCollect: 0, searchedToFinish: 0, ...extra };
 }
 
 interface UsageShape {
@@ -333,6 +335,28 @@ describe('summaryText', () => {
     expect(search).toContain('  unfinished  1 (lines 3): searched, documents still to retrieve; a rerun finishes them without spending again\n');
   });
 
+  it('lists the lines marked done whose results are missing, and does not call the batch a success', () => {
+    const text = summaryText(summary({ succeeded: 0, skipped: 8, missing: [4, 9] }), SUMMARY_OPTIONS);
+    expect(text).toContain(
+      '  missing     2 (lines 4, 9): marked done, but their results are not in the file; a rerun with --retry-interrupted sends them again\n',
+    );
+    expect(text).not.toContain('Every line succeeded');
+  });
+
+  it('warns of unreadable journal records and of results missing from the file, naming the lines', () => {
+    expect(unreadableRecordsText('r.jsonl.journal', [{ record: 7, line: 3 }, { record: 9, line: 4 }])).toBe(
+      'Warning: 2 records of r.jsonl.journal cannot be read (lines 7, 9 of the file; was it edited or damaged?). ' +
+        'What they recorded is unknown, so lines 3–4 (unless done) may have been sent and counted: reported interrupted, and sent again only with --retry-interrupted.\n',
+    );
+    expect(unreadableRecordsText('r\u001b[2J.journal', [{ record: 7, line: undefined }])).toBe(
+      'Warning: 1 record of r.journal cannot be read (line 7 of the file; was it edited or damaged?). ' +
+        'What it recorded is unknown, so every line not done (a record that names no line may concern any of them) may have been sent and counted: reported interrupted, and sent again only with --retry-interrupted.\n',
+    );
+    expect(missingResultsText('r.jsonl.journal', 'r.jsonl', [3, 5])).toBe(
+      'Warning: 2 lines marked done in r.jsonl.journal are missing from r.jsonl (was it edited?): lines 3, 5. They do not count as succeeded; --retry-interrupted sends them again, --restart begins anew.\n',
+    );
+  });
+
   it('says why the batch stopped and gives the command that continues it', () => {
     const quota = summaryText(
       summary({ succeeded: 4, notSent: [5, 6, 7, 8, 9, 10], stop: 'quota', stopMessage: 'monthly_quota_exceeded: Search quota reached', period: { end: '2025-04-01T00:00:00Z' } }),
@@ -384,7 +408,7 @@ describe('summaryText', () => {
 describe('summaryJson', () => {
   it('gives the counts, the line numbers left, the units spent, why it stopped and the exit code', () => {
     const json = summaryJson(
-      summary({ succeeded: 4, failed: 1, skipped: 2, skippedFailed: 1, interrupted: [3], unfinished: [7], notSent: [8, 9], units: { search: 5, retrieval: 12, answers: 0 }, stop: 'quota' }),
+      summary({ succeeded: 4, failed: 1, skipped: 1, skippedFailed: 1, interrupted: [3], missing: [6], unfinished: [7], notSent: [8, 9], units: { search: 5, retrieval: 12, answers: 0 }, stop: 'quota' }),
       NAMES,
       5,
     );
@@ -394,9 +418,10 @@ describe('summaryJson', () => {
       total: 10,
       succeeded: 4,
       failed: 1,
-      skipped: 2,
+      skipped: 1,
       skipped_failed: 1,
       interrupted: [3],
+      missing: [6],
       unfinished: [7],
       not_sent: [8, 9],
       units_spent: { search: 5, retrieval: 12, answers: 0 },
@@ -414,13 +439,14 @@ describe('summaryJson', () => {
 
 describe('planJson', () => {
   it('gives the counts, the needs per kind, the overage and the verdict', () => {
-    const json = planJson(plan('search', 3, RESUMED, RESUMED_USAGE), [7, 9]);
+    const json = planJson(plan('search', 3, RESUMED, RESUMED_USAGE), { interrupted: [7, 9], missing: [12] });
     expect(json).toEqual({
       mode: 'search',
       fetch_docs: 3,
       total: 120,
       done: 30,
       interrupted: [7, 9],
+      missing: [12],
       to_send: 78,
       jobs_to_collect: 0,
       searched_to_finish: 10,
@@ -436,7 +462,7 @@ describe('planJson', () => {
   });
 
   it('tells a quota the server did not report from an unlimited one', () => {
-    const json = planJson(plan('search', 2, counts(), { quotas: { search: { used: 0, limit: null } } }), []);
+    const json = planJson(plan('search', 2, counts(), { quotas: { search: { used: 0, limit: null } } }), { interrupted: [], missing: [] });
     expect(json.needs).toEqual({
       search: { units: 10, up_to: false, remaining: null, beyond_quota: 0 },
       retrieval: { units: 20, up_to: true, remaining: null, beyond_quota: 0 },
@@ -445,7 +471,7 @@ describe('planJson', () => {
   });
 
   it('gives null for what the usage did not say, and lists every kind as unknown without usage', () => {
-    const json = planJson(plan('answers', 0, counts(), undefined), []);
+    const json = planJson(plan('answers', 0, counts(), undefined), { interrupted: [], missing: [] });
     expect(json).toMatchObject({
       needs: { answers: { units: 10, up_to: false, remaining: null, beyond_quota: 0 } },
       overage: { allowed: null, available: null, needed: 0 },

@@ -18,7 +18,7 @@ const BODY = {
   overage: { allowed: false, limit: 0, used: 0 },
 };
 const NOW = Date.parse('2026-11-18T10:00:00Z');
-const COUNTS: BatchCounts = { total: 50, done: 0, failed: 0, interrupted: 0, toSend: 50, jobsToCollect: 0, searchedToFinish: 0 };
+const COUNTS: BatchCounts = { total: 50, done: 0, failed: 0, interrupted: 0, missing: 0, toSend: 50, jobsToCollect: 0, searchedToFinish: 0 };
 
 describe('the period end, one convention', () => {
   it('is the last day of the period, inclusive, in UTC', () => {
