@@ -272,6 +272,9 @@ async function readUsageFacts(factory: Factory): Promise<{ facts?: UsageFacts; p
   }
 }
 
+/** How often the progress line is drawn again while nothing finishes, in ms. */
+const PROGRESS_TICK_MS = 1000;
+
 /** What {@link runItems} works with: everything the pre-flight settled. */
 interface RunContext {
   factory: Factory;
@@ -329,13 +332,29 @@ async function runItems(ctx: RunContext): Promise<BatchSummary> {
     return t;
   };
   const progress = (): BatchProgress => ({ finished, total, tally: tally(), inFlight, elapsedMs: factory.clock.now() - started, mode: settings.mode, stopping: stop?.reason });
-  const show = (): void => bar?.update(render.progressText(progress()));
-  if (factory.io.showsProgress) bar = await factory.io.startSpinner(render.progressText({ finished: 0, total, tally: tally(), inFlight: 0, elapsedMs: 0, mode: settings.mode }));
+  // The spinner's frame and a space take two columns, and a line reaching the last column may wrap.
+  const progressLine = (): string => render.progressText(progress(), (factory.io.stderr.columns ?? 80) - 3);
+  const show = (): void => bar?.update(progressLine());
+  // On a terminal only (stderr), and drawn again every second on the run's clock, so that the rate and the time left
+  // move while long requests (answer jobs) are in flight; stopped (cleared) when the pool ends or Ctrl-C stops it.
+  let ticker: unknown;
+  const stopBar = (): void => {
+    factory.clock.clearTimeout(ticker);
+    bar?.stop();
+    bar = undefined;
+  };
+  if (factory.io.showsProgress) {
+    bar = await factory.io.startSpinner(progressLine());
+    const tick = (): void => {
+      show();
+      ticker = factory.clock.setTimeout(tick, PROGRESS_TICK_MS);
+    };
+    ticker = factory.clock.setTimeout(tick, PROGRESS_TICK_MS);
+  }
 
   const onAbort = (): void => {
     stop ??= { reason: 'cancelled', error: undefined };
-    bar?.stop();
-    bar = undefined;
+    stopBar();
     ctx.note(
       `Stopping: no new requests; ${inFlight} in flight ${inFlight === 1 ? 'finishes' : 'finish'} first${settings.mode === 'answers' ? ' (answer jobs go on, and a rerun collects them)' : ''}. Press Ctrl-C again to quit at once: what is in flight is then reported interrupted.\n`,
     );
@@ -401,7 +420,7 @@ async function runItems(ctx: RunContext): Promise<BatchSummary> {
     stop = { reason: 'local', error };
   } finally {
     factory.signal.removeEventListener('abort', onAbort);
-    bar?.stop();
+    stopBar();
     writing = false;
   }
   if (jobsRecorded) await pruneAnswerJobRecords(factory);

@@ -13,7 +13,7 @@ import type { View } from '../io/printer.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 import { nextPeriodBegins, periodEnds } from './period.js';
 import { progressBar } from './progress.js';
-import { duration, plural } from './text.js';
+import { duration, plural, trimToWidth } from './text.js';
 
 /** At most this many bad lines are listed; the rest are counted. */
 const MAX_PROBLEMS_SHOWN = 20;
@@ -148,21 +148,34 @@ export function confirmQuestion(plan: BatchPlan): string {
 }
 
 /**
- * `Batch [██████░░░░░░░░░░░░░░]  30% 60/200 lines · 2 failed · 2.4/s · ETA 58s`: counts, the rate since the start and
- * the time left at that rate (once one item has finished).
+ * `Batch [██████░░░░░░░░░░░░░░]  30% 60/200 lines · 2 failed · 2.4/s · ETA 58s`: counts, the rate since the start (per
+ * second, or per minute below one a second: `4.0/min`) and the time left at that rate (once one item has finished).
+ * Within `width` columns (default: no limit): a narrower bar first, then without the jobs running, then without the
+ * rate, then cut; a line that wraps would leave copies of itself on the terminal as it is redrawn.
  */
-export function progressText(p: BatchProgress): string {
-  const parts = [progressBar('Batch', p.finished, p.total, 'lines')];
-  if (p.tally.failed > 0) parts.push(`${p.tally.failed} failed`);
-  if (p.tally.interrupted > 0) parts.push(`${p.tally.interrupted} interrupted`);
-  if (p.mode === 'answers' && p.inFlight > 0) parts.push(`${plural(p.inFlight, 'job')} running`);
+export function progressText(p: BatchProgress, width = Number.POSITIVE_INFINITY): string {
+  const counts: string[] = [];
+  if (p.tally.failed > 0) counts.push(`${p.tally.failed} failed`);
+  if (p.tally.interrupted > 0) counts.push(`${p.tally.interrupted} interrupted`);
+  const running = p.mode === 'answers' && p.inFlight > 0 ? `${plural(p.inFlight, 'job')} running` : undefined;
+  let rate: string | undefined;
+  let eta: string | undefined;
   if (p.finished > 0 && p.elapsedMs > 0) {
     const perSecond = (p.finished * 1000) / p.elapsedMs;
-    parts.push(`${perSecond >= 10 ? Math.round(perSecond) : perSecond.toFixed(1)}/s`);
-    if (p.finished < p.total && !p.stopping) parts.push(`ETA ${duration(((p.total - p.finished) * p.elapsedMs) / p.finished)}`);
+    const [value, per] = perSecond >= 1 ? [perSecond, 's'] : [perSecond * 60, 'min'];
+    rate = `${value >= 10 ? Math.round(value) : value.toFixed(1)}/${per}`;
+    if (p.finished < p.total && !p.stopping) eta = `ETA ${duration(((p.total - p.finished) * p.elapsedMs) / p.finished)}`;
   }
-  if (p.stopping) parts.push(`stopping (${p.stopping})`);
-  return parts.join(' · ');
+  const stopping = p.stopping ? `stopping (${p.stopping})` : undefined;
+  const line = (barWidth: number, withRunning: boolean, withRate: boolean): string =>
+    [progressBar('Batch', p.finished, p.total, 'lines', barWidth), ...counts, withRunning ? running : undefined, withRate ? rate : undefined, eta, stopping]
+      .filter((part) => part !== undefined)
+      .join(' · ');
+  for (const [barWidth, withRunning, withRate] of [[20, true, true], [10, true, true], [10, false, true], [10, false, false]] as const) {
+    const text = line(barWidth, withRunning, withRate);
+    if ([...text].length <= width) return text;
+  }
+  return trimToWidth(line(10, false, false), width);
 }
 
 /**

@@ -9,9 +9,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { batchDigest, parseBatchInput } from '../../src/batch/input.js';
 import { main } from '../../src/cli.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { testHost, type TestHostOptions } from '../helpers/host.js';
 
 /** A made-up key of the live form; not a real credential. */
@@ -398,5 +399,48 @@ describe('pravo batch: a damaged journal or results file spends nothing twice an
     expect(retried.stderr).toContain('Every line succeeded');
     expect(service.searches()).toEqual([QUERIES[2]]);
     expect(resultLines(out).sort()).toEqual([1, 2, 3, 4]);
+  });
+});
+
+describe('pravo batch: progress on a terminal', () => {
+  const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+
+  it('shows done / total, the rate and the time left on stderr when it is a terminal, and clears it at the end', async () => {
+    const service = await fakeService();
+    const out = path.join(root, 'progress.jsonl');
+    const r = await run(service.url, ['batch', input(QUERIES), '--out', out, '--yes'], { stderrTTY: true });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/Batch \[█+\] 100% 4\/4 lines/);
+    // Cleared before the summary: the line is erased, and the summary starts on a clean line.
+    const uncoloured = r.stderr.replace(/\u001b\[[0-9;]*m/g, '');
+    const beforeSummary = uncoloured.slice(0, uncoloured.indexOf('Batch of 4 queries'));
+    expect(beforeSummary).toMatch(/\u001b\[0?K(\u001b\[\?25h)?$/);
+  });
+
+  it('shows nothing of it when stderr is not a terminal', async () => {
+    const service = await fakeService();
+    const r = await run(service.url, ['batch', input(QUERIES), '--out', path.join(root, 'piped.jsonl'), '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('Batch [');
+    expect(r.stderr).not.toMatch(ANSI);
+  });
+
+  it('moves the rate and the time left with the clock while a line is in flight, and clears it on Ctrl-C', async () => {
+    const service = await fakeService((_query, n) => (n === 2 ? 'hold' : { status: 200 }));
+    const clock = new FakeClock(Date.parse('2026-11-22T10:00:00Z'));
+    const t = testHost({ env: { ...env, PRAVO_BASE_URL: service.url, PRAVO_API_KEY: KEY }, stderrTTY: true, clock });
+    const running = main(['batch', input(QUERIES.slice(0, 2)), '--out', path.join(root, 'ticking.jsonl'), '--yes', '--concurrency', '1'], t.host);
+    await service.heldCount(1);
+    await vi.waitFor(() => expect(t.stderr()).toContain('1/2 lines'), { interval: 2 });
+    await clock.advance(10_000);
+    // One line in 10 s: 6 a minute, 10 s left for the other.
+    expect(t.stderr().replace(ANSI, '')).toContain('Batch [██████████░░░░░░░░░░]  50% 1/2 lines · 6.0/min · ETA 10s');
+    t.signal('SIGINT');
+    await vi.waitFor(() => expect(t.stderr()).toContain('Stopping: no new requests'), { interval: 2 });
+    const beforeStopping = t.stderr().slice(0, t.stderr().indexOf('Stopping:'));
+    expect(beforeStopping).toMatch(/\u001b\[0?K(\u001b\[\?25h)?$/);
+    service.release();
+    expect(await running).toBe(130);
+    expect(clock.pendingTimers()).toBe(0);
   });
 });

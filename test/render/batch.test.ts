@@ -271,8 +271,19 @@ describe('progressText', () => {
 
   it('shows interrupted lines, answer jobs running, and minutes and hours in the ETA', () => {
     const text = progressText({ ...base, mode: 'answers', finished: 10, inFlight: 3, elapsedMs: 60_000, tally: { ...base.tally, succeeded: 9, interrupted: 1 } });
-    expect(text).toBe('Batch [█░░░░░░░░░░░░░░░░░░░]   5% 10/200 lines · 1 interrupted · 3 jobs running · 0.2/s · ETA 19m00s');
-    expect(progressText({ ...base, finished: 1, elapsedMs: 60_000 })).toContain('ETA 3h19m');
+    expect(text).toBe('Batch [█░░░░░░░░░░░░░░░░░░░]   5% 10/200 lines · 1 interrupted · 3 jobs running · 10/min · ETA 19m00s');
+    expect(progressText({ ...base, finished: 1, elapsedMs: 60_000 })).toContain(' · 1.0/min · ETA 3h19m');
+  });
+
+  it('fits the width it is given: a narrower bar, then without the jobs running, then without the rate', () => {
+    const p: BatchProgress = { ...base, mode: 'answers', finished: 60, inFlight: 3, elapsedMs: 25_000, tally: { ...base.tally, succeeded: 58, failed: 2 } };
+    const full = 'Batch [██████░░░░░░░░░░░░░░]  30% 60/200 lines · 2 failed · 3 jobs running · 2.4/s · ETA 58s';
+    expect(progressText(p)).toBe(full);
+    expect(progressText(p, [...full].length)).toBe(full);
+    expect(progressText(p, 82)).toBe('Batch [███░░░░░░░]  30% 60/200 lines · 2 failed · 3 jobs running · 2.4/s · ETA 58s');
+    expect(progressText(p, 81)).toBe('Batch [███░░░░░░░]  30% 60/200 lines · 2 failed · 2.4/s · ETA 58s');
+    expect(progressText(p, 64)).toBe('Batch [███░░░░░░░]  30% 60/200 lines · 2 failed · ETA 58s');
+    expect([...progressText(p, 40)].length).toBeLessThanOrEqual(40);
   });
 
   it('shows no ETA once every line has finished, nor while stopping, and says why it stops', () => {
