@@ -431,12 +431,12 @@ describe('pravo batch: progress on a terminal', () => {
     const t = testHost({ env: { ...env, PRAVO_BASE_URL: service.url, PRAVO_API_KEY: KEY }, stderrTTY: true, clock });
     const running = main(['batch', input(QUERIES.slice(0, 2)), '--out', path.join(root, 'ticking.jsonl'), '--yes', '--concurrency', '1'], t.host);
     await service.heldCount(1);
-    await vi.waitFor(() => expect(t.stderr()).toContain('1/2 lines'), { interval: 2 });
+    await vi.waitFor(() => expect(t.stderr()).toContain('1/2 lines'), { timeout: 10_000, interval: 2 });
     await clock.advance(10_000);
     // One line in 10 s: 6 a minute, 10 s left for the other.
     expect(t.stderr().replace(ANSI, '')).toContain('Batch [██████████░░░░░░░░░░]  50% 1/2 lines · 6.0/min · ETA 10s');
     t.signal('SIGINT');
-    await vi.waitFor(() => expect(t.stderr()).toContain('Stopping: no new requests'), { interval: 2 });
+    await vi.waitFor(() => expect(t.stderr()).toContain('Stopping: no new requests'), { timeout: 10_000, interval: 2 });
     const beforeStopping = t.stderr().slice(0, t.stderr().indexOf('Stopping:'));
     expect(beforeStopping).toMatch(/\u001b\[0?K(\u001b\[\?25h)?$/);
     service.release();

@@ -165,7 +165,7 @@ describe('pravo usage', () => {
     const fake = clock();
     const t = testHost({ env, clock: fake });
     const running = main(['usage'], t.host);
-    await vi.waitFor(() => expect(t.stderr()).toContain('Server busy (HTTP 503); retrying in 59s (try 2 of 3)…\n'), { interval: 2 });
+    await vi.waitFor(() => expect(t.stderr()).toContain('Server busy (HTTP 503); retrying in 59s (try 2 of 3)…\n'), { timeout: 10_000, interval: 2 });
     expect(server.requests).toHaveLength(1);
     await fake.advance(59_000);
     expect(await running).toBe(0);
@@ -183,7 +183,7 @@ describe('pravo usage', () => {
     const fake = clock();
     const t = testHost({ env, clock: fake, stderrTTY: true, stdoutTTY: true });
     const running = main(['usage'], t.host);
-    await vi.waitFor(() => expect(t.stderr()).toContain('Server busy (HTTP 503); retrying in 5s (try 2 of 3)…\n'), { interval: 2 });
+    await vi.waitFor(() => expect(t.stderr()).toContain('Server busy (HTTP 503); retrying in 5s (try 2 of 3)…\n'), { timeout: 10_000, interval: 2 });
     await fake.advance(5_000);
     expect(await running).toBe(0);
     const err = plain(t.stderr());
@@ -197,7 +197,7 @@ describe('pravo usage', () => {
     const fake = clock();
     const t = testHost({ env, clock: fake });
     const running = main(['usage'], t.host);
-    await vi.waitFor(() => expect(t.stderr()).toContain('retrying in 59s (try 2 of 3)'), { interval: 2 });
+    await vi.waitFor(() => expect(t.stderr()).toContain('retrying in 59s (try 2 of 3)'), { timeout: 10_000, interval: 2 });
     await fake.advance(59_000);
     expect(await running).toBe(1);
     // 59 s waited; another 59 s would pass the 90 s pravo waits in all: no third try.

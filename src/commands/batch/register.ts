@@ -34,7 +34,8 @@ Safe to kill and rerun: a journal beside --out (FILE.journal) records each reque
 once it is written. Rerunning the same command skips what is done and collects answer jobs already created. A
 request in flight at the interruption may have been counted by the server, so it is listed and sent again only with
 --retry-interrupted; so are the lines an unreadable journal record may concern, and lines marked done whose result is
-missing from FILE (neither counts as succeeded). Ctrl-C or monthly_quota_exceeded stop cleanly: nothing new is sent, what is in flight finishes.
+missing from FILE (neither counts as succeeded). Ctrl-C or monthly_quota_exceeded stop cleanly: nothing new is sent,
+what is in flight finishes.
 
 Exit codes: 0 every line succeeded, 9 some lines failed, were interrupted or are left (the summary lists them),
 5 stopped or refused for the quota, 4 key refused, 6 server unreachable, 130 Ctrl-C; see \`pravo --help\`.`;
