@@ -6,7 +6,7 @@
  * Whatever an accessor opens is closed by {@link Factory.close}, which the runner calls on every path.
  */
 import type { Clock } from './shared/clock.js';
-import type { LegalResearchClient } from './api/client.js';
+import type { LegalResearchClient, RetryNotice } from './api/client.js';
 import type { Credentials } from './api/credentials.js';
 import type { ConfigStore } from './config/store.js';
 import type { ResolvedProfile } from './config/profile.js';
@@ -34,6 +34,8 @@ export interface FactoryDeps {
   signal: AbortSignal;
   /** Version of pravo, for the User-Agent. */
   version: string;
+  /** Told of each wait before a request is tried again (the runner shows it on stderr; the client never prints). */
+  onRetry?: (notice: RetryNotice) => void;
 }
 
 /** The lazily built world of one command run. */
@@ -44,6 +46,7 @@ export class Factory {
   readonly clock: Clock;
   readonly signal: AbortSignal;
   readonly version: string;
+  readonly #onRetry: ((notice: RetryNotice) => void) | undefined;
   readonly #closers: (() => Promise<void> | void)[] = [];
   #config: Promise<ConfigStore> | undefined;
   #profile: Promise<ResolvedProfile> | undefined;
@@ -59,6 +62,7 @@ export class Factory {
     this.clock = deps.clock;
     this.signal = deps.signal;
     this.version = deps.version;
+    this.#onRetry = deps.onRetry;
   }
 
   /** The config store (opened once). @throws ConfigError when the config file cannot be read. */
@@ -148,7 +152,13 @@ export class Factory {
    */
   async clientFor(credentials: Credentials): Promise<LegalResearchClient> {
     const [target, { LegalResearchClient }] = await Promise.all([this.target(), import('./api/client.js')]);
-    const client = new LegalResearchClient({ baseUrl: target.baseUrl, credentials, clock: this.clock, userAgent: `pravo/${this.version}` });
+    const client = new LegalResearchClient({
+      baseUrl: target.baseUrl,
+      credentials,
+      clock: this.clock,
+      userAgent: `pravo/${this.version}`,
+      ...(this.#onRetry ? { onRetry: this.#onRetry } : {}),
+    });
     this.defer(() => client.close());
     return client;
   }

@@ -16,7 +16,7 @@ import { Usage } from './resources/usage.js';
 import { Transport, type TransportOptions } from './transport.js';
 
 export type { CallOptions } from './resources/resource.js';
-export type { ApiResponse, TransportOptions } from './transport.js';
+export type { ApiResponse, RetryNotice, TransportOptions } from './transport.js';
 export type { AuthHeader, Credentials, ApiKeyCredential, SessionCredential, Credential } from './credentials.js';
 
 /** The API client. Create one per command; call {@link LegalResearchClient.close} when done. */

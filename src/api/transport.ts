@@ -13,7 +13,10 @@
  * Retries: only a GET is retried, and only when nothing can have been counted or changed: on connection failures
  * (nothing sent) and on HTTP 429 (not `monthly_quota_exceeded`), 502, 503 and 504 (not 502 and 504 for a GET that
  * consumes quota, such as `GET /v1/documents`: the service may have handled it behind the gateway); at most `maxTries` tries, with
- * exponential backoff and equal jitter, honouring `Retry-After` up to 60 s (longer: no retry, the error is given).
+ * exponential backoff and equal jitter, honouring `Retry-After` up to {@link RETRY_AFTER_MAX_MS} a wait and
+ * {@link RETRY_WAIT_MAX_MS} for all the waits of one request (longer: no retry, the error is given, with its
+ * `retryAfterMs`). Each wait is announced before it starts through `onRetry` (a {@link RetryNotice}), which the command
+ * layer shows on stderr: the client itself never prints.
  * POST and PATCH are never retried (spec: POST /v1/search, rule 4: the server may already have run and counted the
  * request), and never replayed by undici either (`idempotent: false`, no retry interceptor). We write our own retry
  * loop rather than use undici's RetryAgent because the waits must run on the injected clock (so Ctrl-C interrupts them
@@ -75,6 +78,24 @@ export interface TransportOptions {
   maxTries?: number;
   /** Jitter source in [0, 1); default `Math.random`. */
   random?: () => number;
+  /** Called before each wait for a retry, with what the wait is (to tell the user; the client never prints). */
+  onRetry?: (notice: RetryNotice) => void;
+}
+
+/** A wait before a GET is tried again, as {@link TransportOptions.onRetry} hears of it. */
+export interface RetryNotice {
+  method: HttpMethod;
+  /** The endpoint's path as the resource names it, e.g. `/v1/usage` or `/v1/answers/:job_id` (no ids, no query). */
+  path: string;
+  /** The HTTP status that turned the request away (429, 502, 503, 504); undefined for a failed connection. */
+  status: number | undefined;
+  /** The wait, in milliseconds. */
+  delayMs: number;
+  /** Whether the wait is the server's `Retry-After` (else pravo's own backoff). */
+  retryAfter: boolean;
+  /** The try that follows the wait (2 for the first retry), and the most tries of the request. */
+  nextTry: number;
+  maxTries: number;
 }
 
 /** One request, as a resource describes it. */
@@ -131,6 +152,8 @@ export const RETRY_BASE_MS = 500;
 export const RETRY_MAX_DELAY_MS = 8_000;
 /** Longest `Retry-After` honoured, in milliseconds; a longer one ends the retries with the error. */
 export const RETRY_AFTER_MAX_MS = 60_000;
+/** Longest time one request spends in retry waits, all of them together, in ms; a wait past it ends with the error. */
+export const RETRY_WAIT_MAX_MS = 90_000;
 
 const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
@@ -177,6 +200,7 @@ export class Transport {
   readonly #maxResponseBytes: number;
   readonly #maxTries: number;
   readonly #random: () => number;
+  readonly #onRetry: ((notice: RetryNotice) => void) | undefined;
   /** Requests given up (timeout, Ctrl-C) before undici started them, e.g. while it is still connecting. */
   #abandoned = 0;
   /** Sockets of the own dispatcher still connecting (TCP or TLS handshake). */
@@ -198,6 +222,7 @@ export class Transport {
     this.#maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.#maxTries = Math.max(1, options.maxTries ?? DEFAULT_MAX_TRIES);
     this.#random = options.random ?? Math.random;
+    this.#onRetry = options.onRetry;
   }
 
   /**
@@ -224,13 +249,24 @@ export class Transport {
     const counted = spec.counted ?? spec.method !== 'GET';
     const maxTries = spec.method === 'GET' ? this.#maxTries : 1;
     let countedSoFar = false;
+    let waitedMs = 0;
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.#send(spec, path, headers, body, counted);
       } catch (error) {
         if (hasMayHaveBeenCounted(error) && error.mayHaveBeenCounted) countedSoFar = true;
         const delayMs = attempt < maxTries ? this.#retryDelayMs(error, attempt, counted) : undefined;
-        if (delayMs === undefined) throw error;
+        if (delayMs === undefined || waitedMs + delayMs > RETRY_WAIT_MAX_MS) throw error;
+        waitedMs += delayMs;
+        this.#onRetry?.({
+          method: spec.method,
+          path: spec.path,
+          status: error instanceof ApiError ? error.status : undefined,
+          delayMs,
+          retryAfter: error instanceof ApiError && error.retryAfterMs !== undefined,
+          nextTry: attempt + 1,
+          maxTries,
+        });
         try {
           await this.clock.sleep(delayMs, spec.signal);
         } catch {

@@ -20,6 +20,13 @@
  *
  * An item whose last request is `sent` without an outcome was in flight when the batch stopped: the server may have
  * counted it, so it is reported as interrupted and sent again only with `--retry-interrupted`.
+ *
+ * A record is written whole and synced before the next, so the only damage a crash leaves is a torn LAST line (no
+ * newline after it): it is not read (and `AppendFile` cuts it off when the journal is opened again), which is safe, as
+ * the request it would have announced was not yet sent. Any other record that cannot be read (not JSON, not a record
+ * of a known type with its fields; an edited or damaged file) is not skipped silently: what it said is unknown, so the
+ * line it names, or every line not done when it names none, is uncertain and reported interrupted (see
+ * {@link itemStatus}); nothing is sent twice without `--retry-interrupted`.
  */
 import { AppendFile, readLines } from './append-file.js';
 
@@ -79,6 +86,10 @@ export interface ItemProgress {
   searched?: string;
   /** With `--fetch-docs`: `document_id` + TAB + `collection` of each document retrieved. */
   retrieved: Set<string>;
+  /** A record of the journal that cannot be read may concern it: what was sent for it is not known. */
+  uncertain?: true;
+  /** Marked done, but its line is not in the results file (set by `reconcileWithResults` in `store.ts`). */
+  resultMissing?: true;
 }
 
 /** Where an item stands: see {@link itemStatus}. */
@@ -86,7 +97,9 @@ export type ItemStatus = 'done' | 'interrupted' | 'job' | 'searched' | 'pending'
 
 /**
  * - `done`: its line is in the results; skipped.
- * - `interrupted`: a request was in flight when the batch stopped (it may have been counted).
+ * - `interrupted`: a request was in flight when the batch stopped (it may have been counted); or an unreadable record
+ *   of the journal may concern it (`uncertain`); or it was marked done and its results line is missing
+ *   (`resultMissing`): sent again only with `--retry-interrupted`.
  * - `job`: its answer job exists and is not collected yet; a rerun polls it.
  * - `searched`: searched, documents still to retrieve (`--fetch-docs`).
  * - `pending`: nothing was sent, or what was sent was not counted.
@@ -94,7 +107,7 @@ export type ItemStatus = 'done' | 'interrupted' | 'job' | 'searched' | 'pending'
 export function itemStatus(progress: ItemProgress | undefined): ItemStatus {
   if (!progress) return 'pending';
   if (progress.done) return 'done';
-  if (progress.inFlight) return 'interrupted';
+  if (progress.inFlight || progress.uncertain || progress.resultMissing) return 'interrupted';
   if (progress.jobId !== undefined) return 'job';
   if (progress.searched !== undefined) return 'searched';
   return 'pending';
@@ -127,45 +140,129 @@ export function journalPathFor(outPath: string): string {
   return `${outPath}.journal`;
 }
 
+/** A complete line of the journal that is not a record pravo writes. */
+export interface UnreadableRecord {
+  /** Its position in the journal file (1 for the first line). */
+  record: number;
+  /** The input line it names, when that can still be read from it; undefined: it may concern any line. */
+  line: number | undefined;
+}
+
 /** What a journal file holds. */
 export interface JournalContent {
+  /** The first record, when it is a readable header. */
   header: JournalHeader | undefined;
   progress: Map<number, ItemProgress>;
+  /** The complete lines that could not be read, in file order (a torn last line is not among them). */
+  unreadable: UnreadableRecord[];
 }
 
 /**
- * Reads a journal: its header and each item's progress. Lines that do not parse (none should: every record is written
- * whole and synced; an incomplete last line is skipped) are ignored. A missing file reads as empty.
+ * Reads a journal: its header and each item's progress. A torn last line (no newline after it: a crash in the middle
+ * of an append) is not read. Any other line that is not a readable record is listed in `unreadable`, and the item it
+ * names is marked `uncertain` (one that names none is left to {@link markUncertain}, which knows the input's lines).
+ * A missing file reads as empty.
  * @throws the file-system error other than `ENOENT`.
  */
 export async function readJournal(file: string): Promise<JournalContent> {
   let header: JournalHeader | undefined;
   const progress = new Map<number, ItemProgress>();
+  const unreadable: UnreadableRecord[] = [];
+  let position = 0;
   for await (const text of readLines(file)) {
-    let record: JournalHeader | JournalEvent;
-    try {
-      record = JSON.parse(text) as JournalHeader | JournalEvent;
-    } catch {
+    position++;
+    const record = parseRecord(text);
+    if (record === undefined) {
+      const named = [...text.matchAll(/"line"\s*:\s*(\d+)/g)];
+      const line = named.length === 1 ? Number(named[0]![1]) : undefined;
+      unreadable.push({ record: position, line });
+      if (line !== undefined) itemOf(progress, line).uncertain = true;
       continue;
     }
-    if (typeof record !== 'object' || record === null) continue;
     if (record.type === 'batch') {
-      header ??= record;
+      if (position === 1) header = record;
       continue;
     }
-    if (typeof record.line !== 'number') continue;
     applyEvent(progress, record);
   }
-  return { header, progress };
+  return { header, progress, unreadable };
+}
+
+/**
+ * Marks uncertain every line of `lines` that is not done when the journal holds an unreadable record that names no
+ * line: that record may have announced a request for any of them.
+ */
+export function markUncertain(content: JournalContent, lines: Iterable<number>): void {
+  if (!content.unreadable.some((r) => r.line === undefined)) return;
+  for (const line of lines) {
+    const item = itemOf(content.progress, line);
+    if (!item.done) item.uncertain = true;
+  }
+}
+
+const SENT_WHAT: ReadonlySet<unknown> = new Set<SentWhat>(['search', 'answer', 'document']);
+const isText = (value: unknown): value is string => typeof value === 'string';
+
+/** A line of the journal as the record pravo wrote, or undefined when it is not one (see {@link readJournal}). */
+function parseRecord(text: string): JournalHeader | JournalEvent | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const r = value as Record<string, unknown>;
+  if (r.type === 'batch') {
+    const target = r.target as Record<string, unknown> | null | undefined;
+    const ok =
+      r.version === 1 &&
+      isText(r.digest) &&
+      (r.mode === 'search' || r.mode === 'answers') &&
+      Number.isInteger(r.fetch_docs) &&
+      Number.isInteger(r.items) &&
+      typeof target === 'object' &&
+      target !== null &&
+      typeof target.sandbox === 'boolean' &&
+      isText(target.profile) &&
+      isText(target.base_url);
+    return ok ? (r as unknown as JournalHeader) : undefined;
+  }
+  if (!Number.isInteger(r.line) || (r.line as number) < 1) return undefined;
+  const ok = (() => {
+    switch (r.type) {
+      case 'sent':
+        return SENT_WHAT.has(r.what) && (r.what !== 'document' || (isText(r.document_id) && isText(r.collection)));
+      case 'unsent':
+        return SENT_WHAT.has(r.what);
+      case 'job':
+        return isText(r.job_id);
+      case 'searched':
+        return isText(r.response);
+      case 'retrieved':
+        return isText(r.document_id) && isText(r.collection);
+      case 'done':
+        return typeof r.ok === 'boolean';
+      default:
+        return false;
+    }
+  })();
+  return ok ? (r as unknown as JournalEvent) : undefined;
+}
+
+/** The item's progress in `progress`, created empty when there is none. */
+function itemOf(progress: Map<number, ItemProgress>, line: number): ItemProgress {
+  let item = progress.get(line);
+  if (!item) {
+    item = { line, retrieved: new Set() };
+    progress.set(line, item);
+  }
+  return item;
 }
 
 /** Applies one event to the items' progress (the same fold for reading a journal and for recording in a run). */
 export function applyEvent(progress: Map<number, ItemProgress>, event: JournalEvent): void {
-  let item = progress.get(event.line);
-  if (!item) {
-    item = { line: event.line, retrieved: new Set() };
-    progress.set(event.line, item);
-  }
+  const item = itemOf(progress, event.line);
   switch (event.type) {
     case 'sent':
       item.inFlight = { what: event.what, ...(event.document_id !== undefined ? { document_id: event.document_id } : {}) };
@@ -220,12 +317,7 @@ export class Journal {
 
   /** The item's progress (created empty when the journal has none). */
   item(line: number): ItemProgress {
-    let item = this.progress.get(line);
-    if (!item) {
-      item = { line, retrieved: new Set() };
-      this.progress.set(line, item);
-    }
-    return item;
+    return itemOf(this.progress, line);
   }
 
   /**

@@ -15,8 +15,13 @@ export interface BatchCounts {
   done: number;
   /** Of `done`, those whose line holds an error. */
   failed: number;
-  /** Items that were in flight when an earlier run stopped and are not sent again (no `--retry-interrupted`). */
+  /**
+   * Items that were in flight when an earlier run stopped, or that an unreadable journal record may concern, and are
+   * not sent again (no `--retry-interrupted`).
+   */
   interrupted: number;
+  /** Items marked done whose results line is missing, not sent again (no `--retry-interrupted`). */
+  missing: number;
   /** Items this run sends from the start (never sent, or sent and not counted; with `--retry-interrupted`, also the interrupted). */
   toSend: number;
   /** Answer jobs created by an earlier run that this run collects (polling spends nothing). */
@@ -57,8 +62,8 @@ export interface BatchPlan {
   exceeds: boolean;
   /** Kinds whose remaining quota the server did not report (the check could not be made for them). */
   unknown: QuotaKind[];
-  /** The period's end (exclusive, ISO 8601), when the server said. */
-  periodEnd: string | undefined;
+  /** The usage period as the server sent it (rendered by `src/render/period.ts`); undefined without the usage. */
+  period: UsageFacts['period'] | undefined;
 }
 
 /**
@@ -117,7 +122,7 @@ export function planBatch(
     // Overage allowed up to a limit the server did not report: not checked, as an unreported remaining is not.
     exceeds: allowed === true && available === undefined ? false : beyondQuota > (available ?? 0),
     unknown,
-    periodEnd: usage?.period.end,
+    period: usage?.period,
   };
 }
 

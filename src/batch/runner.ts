@@ -13,7 +13,7 @@
 import type { QuotaKind } from '../contract/types.js';
 import type { UsageFacts } from '../api/usage.js';
 import type { BatchItem } from './input.js';
-import { itemStatus, type BatchMode, type ItemProgress, type JournalContent, type JournalHeader } from './journal.js';
+import { itemStatus, markUncertain, type BatchMode, type ItemProgress, type JournalContent, type JournalHeader } from './journal.js';
 import type { BatchCounts, BatchPlan } from './plan.js';
 import { emptySummary, type BatchPreflight, type BatchProgress, type BatchSummary, type ItemOutcome, type StopReason } from './summary.js';
 import type { BatchSink, BatchStore, RecoveredLine } from './store.js';
@@ -113,9 +113,9 @@ export async function runBatch(factory: Factory, settings: BatchSettings, hooks:
   const store =
     settings.out === undefined ? undefined : await openBatchStore(factory, settings.out, header, { restart: settings.restart, dryRun: settings.dryRun, note: hooks.note });
   try {
-    const content = store?.content ?? { header: undefined, progress: new Map<number, ItemProgress>() };
+    const content: JournalContent = store?.content ?? { header: undefined, progress: new Map<number, ItemProgress>(), unreadable: [] };
     const recovered = store ? await reconcileWithResults(factory, store, hooks.note) : [];
-    const { counts, work, interrupted, documentsToRetrieve } = await classify(factory, input.items, content, settings);
+    const { counts, work, interrupted, missing, documentsToRetrieve } = await classify(factory, input.items, content, settings);
     const { unitsNeeded, planBatch, plannedUnits } = await import('./plan.js');
     const needs = unitsNeeded(settings.mode, settings.fetchDocs, counts, documentsToRetrieve);
     const needsUnits = needs.some((n) => n.units > 0);
@@ -123,18 +123,18 @@ export async function runBatch(factory: Factory, settings: BatchSettings, hooks:
     if (needsUnits && !settings.dryRun && !settings.yes && !hooks.confirm) throw new UsageError(NEEDS_YES);
     const usage = needsUnits || settings.dryRun ? await readUsageFacts(factory) : undefined;
     const plan = planBatch(settings.mode, settings.fetchDocs, counts, needs, usage?.facts);
-    const preflight: BatchPreflight = { plan, interrupted, usageProblem: usage?.problem };
+    const preflight: BatchPreflight = { plan, interrupted, missing, usageProblem: usage?.problem };
 
     if (settings.dryRun) return { kind: 'plan', ...preflight };
     hooks.preflight(preflight);
     if (plan.exceeds && !settings.allowOverage) return { kind: 'refused', ...preflight };
-    if (work.length === 0) return { kind: 'ran', summary: emptySummary(counts, interrupted, settings.mode, plan.periodEnd) };
+    if (work.length === 0) return { kind: 'ran', summary: emptySummary(counts, { interrupted, missing }, settings.mode, plan.period) };
     if (plannedUnits(plan) > 0 && !settings.yes) {
       if (!hooks.confirm) throw new UsageError(NEEDS_YES);
       await hooks.confirm(plan);
     }
     if (store) await store.openForWriting(header);
-    const summary = await runItems({ factory, settings, work, store, counts, interruptedBefore: interrupted, recovered, periodEnd: plan.periodEnd, note: hooks.note });
+    const summary = await runItems({ factory, settings, work, store, counts, interruptedBefore: interrupted, missing, recovered, period: plan.period, note: hooks.note });
     return { kind: 'ran', summary };
   } finally {
     await store?.close();
@@ -176,16 +176,23 @@ interface Classified {
   work: WorkItem[];
   /** Line numbers of the interrupted items this run does not send. */
   interrupted: number[];
+  /** Line numbers of the items marked done whose results are missing, which this run does not send. */
+  missing: number[];
   /** Documents of items already searched that are neither cached nor retrieved (exact retrieval units). */
   documentsToRetrieve: number;
 }
 
-/** Sorts the items by where the journal says they stand. */
+/**
+ * Sorts the items by where the journal says they stand. An unreadable record that names no line makes every line not
+ * done uncertain first (`markUncertain`): such lines are interrupted, not pending.
+ */
 async function classify(factory: Factory, items: readonly BatchItem[], content: JournalContent, settings: BatchSettings): Promise<Classified> {
-  const counts: BatchCounts = { total: items.length, done: 0, failed: 0, interrupted: 0, toSend: 0, jobsToCollect: 0, searchedToFinish: 0 };
+  const counts: BatchCounts = { total: items.length, done: 0, failed: 0, interrupted: 0, missing: 0, toSend: 0, jobsToCollect: 0, searchedToFinish: 0 };
   const work: WorkItem[] = [];
   const interrupted: number[] = [];
+  const missing: number[] = [];
   let documentsToRetrieve = 0;
+  markUncertain(content, items.map((item) => item.line));
   for (const item of items) {
     const progress = content.progress.get(item.line) ?? { line: item.line, retrieved: new Set<string>() };
     const status = itemStatus(progress);
@@ -195,8 +202,13 @@ async function classify(factory: Factory, items: readonly BatchItem[], content: 
       continue;
     }
     if (status === 'interrupted' && !settings.retryInterrupted) {
-      counts.interrupted++;
-      interrupted.push(item.line);
+      if (progress.resultMissing) {
+        counts.missing++;
+        missing.push(item.line);
+      } else {
+        counts.interrupted++;
+        interrupted.push(item.line);
+      }
       continue;
     }
     work.push({ item, progress });
@@ -209,7 +221,7 @@ async function classify(factory: Factory, items: readonly BatchItem[], content: 
       documentsToRetrieve += await uncachedDocuments(factory, progress.searched, settings.fetchDocs, progress.retrieved);
     } else counts.toSend++;
   }
-  return { counts, work, interrupted, documentsToRetrieve };
+  return { counts, work, interrupted, missing, documentsToRetrieve };
 }
 
 /**
@@ -260,6 +272,9 @@ async function readUsageFacts(factory: Factory): Promise<{ facts?: UsageFacts; p
   }
 }
 
+/** How often the progress line is drawn again while nothing finishes, in ms. */
+const PROGRESS_TICK_MS = 1000;
+
 /** What {@link runItems} works with: everything the pre-flight settled. */
 interface RunContext {
   factory: Factory;
@@ -272,10 +287,12 @@ interface RunContext {
   counts: BatchCounts;
   /** Interrupted lines an earlier run left, which this run does not send (ascending). */
   interruptedBefore: readonly number[];
+  /** Lines marked done whose results are missing, which this run does not send (ascending). */
+  missing: number[];
   /** Lines found in the results but not marked done in the journal: marked done first. */
   recovered: readonly RecoveredLine[];
-  /** The period's end (ISO 8601), from the usage, for the summary. */
-  periodEnd: string | undefined;
+  /** The usage period, for the summary. */
+  period: UsageFacts['period'] | undefined;
   /** Messages for people (see {@link BatchHooks.note}). */
   note(text: string): void;
 }
@@ -315,13 +332,29 @@ async function runItems(ctx: RunContext): Promise<BatchSummary> {
     return t;
   };
   const progress = (): BatchProgress => ({ finished, total, tally: tally(), inFlight, elapsedMs: factory.clock.now() - started, mode: settings.mode, stopping: stop?.reason });
-  const show = (): void => bar?.update(render.progressText(progress()));
-  if (factory.io.showsProgress) bar = await factory.io.startSpinner(render.progressText({ finished: 0, total, tally: tally(), inFlight: 0, elapsedMs: 0, mode: settings.mode }));
+  // The spinner's frame and a space take two columns, and a line reaching the last column may wrap.
+  const progressLine = (): string => render.progressText(progress(), (factory.io.stderr.columns ?? 80) - 3);
+  const show = (): void => bar?.update(progressLine());
+  // On a terminal only (stderr), and drawn again every second on the run's clock, so that the rate and the time left
+  // move while long requests (answer jobs) are in flight; stopped (cleared) when the pool ends or Ctrl-C stops it.
+  let ticker: unknown;
+  const stopBar = (): void => {
+    factory.clock.clearTimeout(ticker);
+    bar?.stop();
+    bar = undefined;
+  };
+  if (factory.io.showsProgress) {
+    bar = await factory.io.startSpinner(progressLine());
+    const tick = (): void => {
+      show();
+      ticker = factory.clock.setTimeout(tick, PROGRESS_TICK_MS);
+    };
+    ticker = factory.clock.setTimeout(tick, PROGRESS_TICK_MS);
+  }
 
   const onAbort = (): void => {
     stop ??= { reason: 'cancelled', error: undefined };
-    bar?.stop();
-    bar = undefined;
+    stopBar();
     ctx.note(
       `Stopping: no new requests; ${inFlight} in flight ${inFlight === 1 ? 'finishes' : 'finish'} first${settings.mode === 'answers' ? ' (answer jobs go on, and a rerun collects them)' : ''}. Press Ctrl-C again to quit at once: what is in flight is then reported interrupted.\n`,
     );
@@ -387,7 +420,7 @@ async function runItems(ctx: RunContext): Promise<BatchSummary> {
     stop = { reason: 'local', error };
   } finally {
     factory.signal.removeEventListener('abort', onAbort);
-    bar?.stop();
+    stopBar();
     writing = false;
   }
   if (jobsRecorded) await pruneAnswerJobRecords(factory);
@@ -396,7 +429,7 @@ async function runItems(ctx: RunContext): Promise<BatchSummary> {
   const lineOf = (wanted: ItemOutcome): number[] => [...outcomes].filter(([, o]) => o === wanted).map(([line]) => line);
   const notStarted = work.filter(({ item }) => !outcomes.has(item.line)).map(({ item }) => item.line);
   return {
-    ...emptySummary(ctx.counts, [...ctx.interruptedBefore, ...lineOf('interrupted')].sort((a, b) => a - b), settings.mode, ctx.periodEnd),
+    ...emptySummary(ctx.counts, { interrupted: [...ctx.interruptedBefore, ...lineOf('interrupted')].sort((a, b) => a - b), missing: ctx.missing }, settings.mode, ctx.period),
     succeeded: t.succeeded,
     failed: t.failed,
     unfinished: lineOf('unfinished'),

@@ -73,7 +73,11 @@ export async function openBatchStore(factory: Factory, out: string, header: Jour
   let results: AppendFile | undefined;
   try {
     let content = await readJournal(journalPath);
-    const problem = content.header ? journalMismatch(content.header, header, out) : await strayResults(out, journalPath);
+    const problem = content.header
+      ? journalMismatch(content.header, header, out)
+      : content.unreadable.length > 0 || content.progress.size > 0
+        ? headerless(journalPath)
+        : await strayResults(out, journalPath);
     if (problem !== undefined && !options.restart) throw new UsageError(problem);
     // --restart begins anew over a journal (of this batch or another) or a results file pravo did not begin.
     if (options.restart && (problem !== undefined || content.header)) {
@@ -81,7 +85,11 @@ export async function openBatchStore(factory: Factory, out: string, header: Jour
         const moved = await moveAside(factory, [out, journalPath]);
         options.note(`--restart: ${moved.map(sanitizeLine).join(' and ')} kept; the batch begins anew.\n`);
       }
-      content = { header: undefined, progress: new Map() };
+      content = { header: undefined, progress: new Map(), unreadable: [] };
+    }
+    if (content.unreadable.length > 0) {
+      const { unreadableRecordsText } = await import('../render/batch.js');
+      options.note(unreadableRecordsText(journalPath, content.unreadable));
     }
     const store: BatchStore = {
       out,
@@ -171,6 +179,11 @@ function journalMismatch(found: JournalHeader, wanted: JournalHeader, out: strin
   return undefined;
 }
 
+/** A journal whose first record is not a readable header: which batch it records cannot be told. */
+function headerless(journalPath: string): string {
+  return `The first record of ${sanitizeLine(journalPath)} cannot be read (was it edited or damaged?), so pravo cannot tell which batch it records and sends nothing. Add --restart to begin anew (the old results and journal are kept aside; lines already done are sent again).`;
+}
+
 /** A results file that exists, is not empty and has no journal: not one pravo is writing. */
 async function strayResults(out: string, journalPath: string): Promise<string | undefined> {
   const stat = await fs.stat(out).catch(() => undefined);
@@ -210,9 +223,10 @@ export interface RecoveredLine {
 
 /**
  * Brings the journal in line with the results file: a line that is in the results but not marked done (the run was
- * killed between the two writes) counts as done, so it is neither sent nor written again. Lines marked done but missing
- * from the results are reported through `note` (stderr), not sent again.
- * @returns those lines, marked done in `store.content` and still to be written to the journal once it is open.
+ * killed between the two writes) counts as done, so it is neither sent nor written again. A line marked done but
+ * missing from the results is no success: it is marked `resultMissing` instead of done (reported interrupted, sent
+ * again only with `--retry-interrupted`), and said through `note` (stderr).
+ * @returns the lines found, marked done in `store.content` and still to be written to the journal once it is open.
  * @throws the file-system error of reading the results file (other than its absence).
  */
 export async function reconcileWithResults(factory: Factory, store: BatchStore, note: (text: string) => void): Promise<RecoveredLine[]> {
@@ -238,12 +252,14 @@ export async function reconcileWithResults(factory: Factory, store: BatchStore, 
     applyEvent(content.progress, { type: 'done', line, ok, at: new Date(factory.clock.now()).toISOString() });
     recovered.push({ line, ok });
   }
-  const missing = [...content.progress.values()].filter((p) => p.done && !present.has(p.line)).map((p) => p.line);
+  const missing = [...content.progress.values()].filter((p) => p.done && !present.has(p.line)).sort((a, b) => a.line - b.line);
+  for (const item of missing) {
+    delete item.done;
+    item.resultMissing = true;
+  }
   if (missing.length > 0) {
-    note(
-      `Warning: ${missing.length} line(s) marked done in ${sanitizeLine(store.journalPath)} are missing from ${sanitizeLine(store.out)} (was it edited?): ` +
-        `lines ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}. They are not sent again; --restart begins anew.\n`,
-    );
+    const { missingResultsText } = await import('../render/batch.js');
+    note(missingResultsText(store.journalPath, store.out, missing.map((p) => p.line)));
   }
   return recovered;
 }

@@ -4,6 +4,7 @@
  * stops (spec: Quota rules; Errors). Pure.
  */
 import type { QuotaKind } from '../contract/types.js';
+import type { UsageFacts } from '../api/usage.js';
 import type { BatchMode } from './journal.js';
 import type { BatchCounts, BatchPlan } from './plan.js';
 
@@ -32,6 +33,8 @@ export interface BatchPreflight {
   plan: BatchPlan;
   /** Line numbers (ascending) of the interrupted items this run does not send (no `--retry-interrupted`). */
   interrupted: number[];
+  /** Line numbers (ascending) of the items marked done whose results are missing, not sent (no `--retry-interrupted`). */
+  missing: number[];
   /** Why the plan is not checked against the quota (the usage could not be read), in words; undefined when it is. */
   usageProblem: string | undefined;
 }
@@ -64,6 +67,8 @@ export interface BatchSummary {
   skippedFailed: number;
   /** Interrupted lines (earlier and in this run): they may have been counted; sent again only with --retry-interrupted. */
   interrupted: number[];
+  /** Lines marked done by an earlier run whose results line is missing: no success; sent again only with --retry-interrupted. */
+  missing: number[];
   /** Lines part done (an answer job running, a search made, documents not all retrieved): a rerun finishes them. */
   unfinished: number[];
   /** Lines not sent in this run (or refused without being counted): a rerun sends them. */
@@ -75,28 +80,44 @@ export interface BatchSummary {
   /** The error that stopped it, in words. */
   stopMessage: string | undefined;
   mode: BatchMode;
-  /** The period's end (exclusive, ISO 8601), when the usage said. */
-  periodEnd: string | undefined;
+  /** The usage period, when the usage was read (rendered by `src/render/period.ts`). */
+  period: UsageFacts['period'] | undefined;
 }
 
 /**
  * The summary of a run that sent nothing (everything done, or only interrupted lines left): what earlier runs did
- * (from `counts`), and `interrupted`; the base of every run's summary.
+ * (from `counts`), `interrupted` and `missing`; the base of every run's summary.
  */
-export function emptySummary(counts: BatchCounts, interrupted: number[], mode: BatchMode, periodEnd: string | undefined): BatchSummary {
+export function emptySummary(
+  counts: BatchCounts,
+  lines: { interrupted: number[]; missing: number[] },
+  mode: BatchMode,
+  period: UsageFacts['period'] | undefined,
+): BatchSummary {
   return {
     total: counts.total,
     succeeded: 0,
     failed: 0,
     skipped: counts.done,
     skippedFailed: counts.failed,
-    interrupted,
+    interrupted: lines.interrupted,
+    missing: lines.missing,
     unfinished: [],
     notSent: [],
     units: { search: 0, retrieval: 0, answers: 0 },
     stop: undefined,
     stopMessage: undefined,
     mode,
-    periodEnd,
+    period,
   };
+}
+
+/**
+ * Whether every line of the input has succeeded, in this run or before (README: exit code 0, "Every line succeeded"):
+ * the lines written without an error now and before make up the whole input. A line marked done whose result is
+ * missing, interrupted, unfinished or not sent is not among them.
+ */
+export function everyLineSucceeded(summary: BatchSummary): boolean {
+  const leftOver = [summary.interrupted, summary.missing, summary.unfinished, summary.notSent].some((lines) => lines.length > 0);
+  return !leftOver && summary.failed + summary.skippedFailed === 0 && summary.succeeded + summary.skipped === summary.total;
 }

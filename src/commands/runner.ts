@@ -11,6 +11,7 @@ import { EXIT } from '../errors/exit-codes.js';
 import { Factory, type GlobalOptions } from '../factory.js';
 import { IOStreams, type InputStream, type OutputStream } from '../io/iostreams.js';
 import { listenForCancellation, type SignalSource } from '../io/signal.js';
+import { retryNoticeText } from '../render/progress.js';
 
 /** What the process (or a test) gives pravo. */
 export interface Host {
@@ -63,7 +64,15 @@ export async function runCommand(host: Host, spec: RunSpec, body: CommandBody): 
   const io = new IOStreams(host, { ...(spec.globals.color === false ? { color: false } : {}), ...(spec.globals.pager === false ? { pager: false } : {}) });
   const cancellation = listenForCancellation(host.onSignal, () => host.exit(EXIT.cancelled));
   const globals = spec.targetable && spec.globals.sandbox === undefined && (await profileRunsSandbox(host.env, spec.globals.profile)) ? { ...spec.globals, sandbox: true } : spec.globals;
-  const factory = new Factory({ io, globals, clock: host.clock, signal: cancellation.signal, version: host.version });
+  const factory = new Factory({
+    io,
+    globals,
+    clock: host.clock,
+    signal: cancellation.signal,
+    version: host.version,
+    // A wait before a GET is tried again is said on stderr, above any spinner: a busy server does not look like a hang.
+    onRetry: (notice) => io.notice(retryNoticeText(notice)),
+  });
   let stuck = false;
   let exitCode: number;
   try {

@@ -26,6 +26,7 @@ import {
   InvalidBaseUrlError,
 } from '../api/errors.js';
 import { ERROR_CODES, SESSION_ERROR_CODES } from '../contract/errors.js';
+import { duration } from '../render/text.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 import { describeFileSystemProblem } from './file-system.js';
 import { CliError, UsageError, UserCancelledError } from './cli.js';
@@ -220,10 +221,12 @@ function describeApiError(error: ApiError, context: ErrorContext, profileFlag: s
     }
     return { ...server, kind: 'not_found', message: `Not found: ${said}`, hint: undefined };
   }
+  // The server's Retry-After, when pravo would not wait that long itself (README: Requests): when to try again.
+  const later = error.retryAfterMs === undefined ? 'Try again later.' : `The server asked to wait ${duration(error.retryAfterMs)}: try again after that.`;
   if (error instanceof RateLimitError) {
-    return { ...server, kind: 'rate_limited', message: `Too many requests: ${said}`, hint: 'Wait a little and try again.' };
+    return { ...server, kind: 'rate_limited', message: `Too many requests: ${said}`, hint: error.retryAfterMs === undefined ? 'Wait a little and try again.' : later };
   }
-  const hint = error instanceof ServerError ? (error.mayHaveBeenCounted ? `${MAY_HAVE_COUNTED} Try again later.` : 'Try again later.') : undefined;
+  const hint = error instanceof ServerError ? (error.mayHaveBeenCounted ? `${MAY_HAVE_COUNTED} ${later}` : later) : undefined;
   return {
     ...server,
     kind: 'server',

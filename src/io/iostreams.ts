@@ -102,7 +102,8 @@ export class IOStreams {
   readonly #stdout: OutputStream;
   readonly #pagerAllowed: boolean;
   #pager: { process: ChildProcess; input: Writable; exited: Promise<void> } | undefined;
-  readonly #indicators = new Set<Indicator>();
+  /** The spinners running, each with what clears it from the screen and draws it again (see {@link notice}). */
+  readonly #indicators = new Map<Indicator, { clear(): void; render(): void }>();
 
   constructor(streams: { stdout: OutputStream; stderr: OutputStream; stdin: InputStream; env: NodeJS.ProcessEnv }, options: IOOptions = {}) {
     this.#stdout = streams.stdout;
@@ -179,13 +180,24 @@ export class IOStreams {
         this.#indicators.delete(indicator);
       },
     };
-    this.#indicators.add(indicator);
+    this.#indicators.set(indicator, { clear: () => void spinner.clear(), render: () => void spinner.render() });
     return indicator;
   }
 
   /** Stops every spinner still running (the runner calls it on every path). */
   stopIndicators(): void {
-    for (const indicator of [...this.#indicators]) indicator.stop();
+    for (const indicator of [...this.#indicators.keys()]) indicator.stop();
+  }
+
+  /**
+   * Writes a message for people on stderr (`line`, a newline added when it has none) without tearing a spinner or
+   * progress bar that is running: it is cleared first and drawn again below the message.
+   */
+  notice(line: string): void {
+    const running = [...this.#indicators.values()];
+    for (const spinner of running) spinner.clear();
+    this.stderr.write(line.endsWith('\n') ? line : `${line}\n`);
+    for (const spinner of running) spinner.render();
   }
 
   /**

@@ -6,13 +6,14 @@
  */
 import { Chalk } from 'chalk';
 import { BATCH_FIELDS, type LineProblem } from '../batch/input.js';
-import type { BatchMode } from '../batch/journal.js';
+import type { BatchMode, UnreadableRecord } from '../batch/journal.js';
 import type { BatchPlan } from '../batch/plan.js';
-import type { BatchPreflight, BatchProgress, BatchSummary } from '../batch/summary.js';
+import { everyLineSucceeded, type BatchPreflight, type BatchProgress, type BatchSummary } from '../batch/summary.js';
 import type { View } from '../io/printer.js';
 import { sanitizeLine } from '../shared/sanitize.js';
+import { nextPeriodBegins, periodEnds } from './period.js';
 import { progressBar } from './progress.js';
-import { plural } from './text.js';
+import { duration, plural, trimToWidth } from './text.js';
 
 /** At most this many bad lines are listed; the rest are counted. */
 const MAX_PROBLEMS_SHOWN = 20;
@@ -65,7 +66,7 @@ function units(value: number | null | undefined, upTo = false): string {
 export function planText(
   plan: BatchPlan,
   names: { input: string; out: string | undefined },
-  options: { color: boolean; interrupted: readonly number[]; usageProblem?: string | undefined },
+  options: { color: boolean; interrupted: readonly number[]; missing?: readonly number[]; usageProblem?: string | undefined },
 ): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const { counts } = plan;
@@ -75,6 +76,9 @@ export function planText(
   if (counts.done > 0) state.push(`${counts.done} done before${counts.failed > 0 ? ` (${counts.failed} with an error)` : ''}`);
   if (counts.interrupted > 0) {
     state.push(`${counts.interrupted} interrupted (lines ${lineList(options.interrupted)}: they may have been counted, so they are not sent again without --retry-interrupted)`);
+  }
+  if (counts.missing > 0) {
+    state.push(`${counts.missing} done before without their results (lines ${lineList(options.missing ?? [])}: not sent again without --retry-interrupted)`);
   }
   if (counts.jobsToCollect > 0) state.push(`${plural(counts.jobsToCollect, 'answer job')} to collect (created before: nothing spent)`);
   if (counts.searchedToFinish > 0) state.push(`${counts.searchedToFinish} searched before, documents to retrieve`);
@@ -94,7 +98,8 @@ export function planText(
     });
   }
   if (!plan.needs.some((n) => n.units > 0)) return `${lines.join('\n')}\n`;
-  lines.push(`  ${overageText(plan)}${plan.periodEnd ? ` · the period ends ${sanitizeLine(plan.periodEnd.slice(0, 10))} (UTC)` : ''}`);
+  const ends = periodEnds(plan.period);
+  lines.push(`  ${overageText(plan)}${ends ? ` · the period ${ends}` : ''}`);
   if (options.usageProblem) lines.push(`  ${c.yellow(`Not checked against the quota: ${options.usageProblem}.`)}`);
   else if (plan.unknown.length > 0) lines.push(`  ${c.yellow(`The server did not report what remains of ${plan.unknown.join(', ')}: not checked.`)}`);
   return `${lines.join('\n')}\n`;
@@ -106,7 +111,7 @@ export function planText(
  */
 export function planView(names: { input: string; out: string | undefined }, color: boolean): View<BatchPreflight> {
   const text = (p: BatchPreflight, withColor: boolean): string =>
-    planText(p.plan, names, { color: withColor, interrupted: p.interrupted, usageProblem: p.usageProblem });
+    planText(p.plan, names, { color: withColor, interrupted: p.interrupted, missing: p.missing, usageProblem: p.usageProblem });
   return { table: (p, options) => text(p, options.color), tsv: (p) => text(p, color) };
 }
 
@@ -126,7 +131,8 @@ export function refusalText(plan: BatchPlan): string {
     .filter((n) => n.beyondQuota > 0)
     .map((n) => `${n.kind} ${n.upTo ? 'up to ' : ''}${plural(n.units, 'unit')} against ${units(n.remaining)} remaining`);
   const overage = plan.overage.allowed ? ` plus ${plural(plan.overage.available ?? 0, 'overage unit')}` : '';
-  const next = plan.periodEnd ? ` The next period starts ${sanitizeLine(plan.periodEnd.slice(0, 10))}.` : '';
+  const ends = periodEnds(plan.period);
+  const next = ends ? ` The period ${ends}; the next begins ${nextPeriodBegins(plan.period)}.` : '';
   return (
     `Refused: the batch needs more than the period has left (${over.join('; ')}${overage}). Nothing was sent.${next}\n` +
     `Send fewer lines, raise the quota or ${plan.overage.allowed ? "the account's overage limit" : 'allow overage for the account'}, or add --allow-overage to send anyway: the batch then stops cleanly when the server refuses with monthly_quota_exceeded, keeping what is done, and a rerun continues.\n`
@@ -142,38 +148,67 @@ export function confirmQuestion(plan: BatchPlan): string {
 }
 
 /**
- * `Batch [██████░░░░░░░░░░░░░░]  30% 60/200 lines · 2 failed · 2.4/s · ETA 58s`: counts, the rate since the start and
- * the time left at that rate (once one item has finished).
+ * `Batch [██████░░░░░░░░░░░░░░]  30% 60/200 lines · 2 failed · 2.4/s · ETA 58s`: counts, the rate since the start (per
+ * second, or per minute below one a second: `4.0/min`) and the time left at that rate (once one item has finished).
+ * Within `width` columns (default: no limit): a narrower bar first, then without the jobs running, then without the
+ * rate, then cut; a line that wraps would leave copies of itself on the terminal as it is redrawn.
  */
-export function progressText(p: BatchProgress): string {
-  const parts = [progressBar('Batch', p.finished, p.total, 'lines')];
-  if (p.tally.failed > 0) parts.push(`${p.tally.failed} failed`);
-  if (p.tally.interrupted > 0) parts.push(`${p.tally.interrupted} interrupted`);
-  if (p.mode === 'answers' && p.inFlight > 0) parts.push(`${plural(p.inFlight, 'job')} running`);
+export function progressText(p: BatchProgress, width = Number.POSITIVE_INFINITY): string {
+  const counts: string[] = [];
+  if (p.tally.failed > 0) counts.push(`${p.tally.failed} failed`);
+  if (p.tally.interrupted > 0) counts.push(`${p.tally.interrupted} interrupted`);
+  const running = p.mode === 'answers' && p.inFlight > 0 ? `${plural(p.inFlight, 'job')} running` : undefined;
+  let rate: string | undefined;
+  let eta: string | undefined;
   if (p.finished > 0 && p.elapsedMs > 0) {
     const perSecond = (p.finished * 1000) / p.elapsedMs;
-    parts.push(`${perSecond >= 10 ? Math.round(perSecond) : perSecond.toFixed(1)}/s`);
-    if (p.finished < p.total && !p.stopping) parts.push(`ETA ${duration(((p.total - p.finished) * p.elapsedMs) / p.finished)}`);
+    const [value, per] = perSecond >= 1 ? [perSecond, 's'] : [perSecond * 60, 'min'];
+    rate = `${value >= 10 ? Math.round(value) : value.toFixed(1)}/${per}`;
+    if (p.finished < p.total && !p.stopping) eta = `ETA ${duration(((p.total - p.finished) * p.elapsedMs) / p.finished)}`;
   }
-  if (p.stopping) parts.push(`stopping (${p.stopping})`);
-  return parts.join(' · ');
+  const stopping = p.stopping ? `stopping (${p.stopping})` : undefined;
+  const line = (barWidth: number, withRunning: boolean, withRate: boolean): string =>
+    [progressBar('Batch', p.finished, p.total, 'lines', barWidth), ...counts, withRunning ? running : undefined, withRate ? rate : undefined, eta, stopping]
+      .filter((part) => part !== undefined)
+      .join(' · ');
+  for (const [barWidth, withRunning, withRate] of [[20, true, true], [10, true, true], [10, false, true], [10, false, false]] as const) {
+    const text = line(barWidth, withRunning, withRate);
+    if ([...text].length <= width) return text;
+  }
+  return trimToWidth(line(10, false, false), width);
 }
 
-/** `45s`, `3m05s`, `1h02m`. */
-export function duration(ms: number): string {
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 60) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`;
-  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
+/**
+ * The warning about records of the journal that cannot be read, and what follows for the lines they may concern. Ends
+ * with a newline.
+ */
+export function unreadableRecordsText(journalPath: string, unreadable: readonly UnreadableRecord[]): string {
+  const records = unreadable.map((r) => r.record);
+  const named = [...new Set(unreadable.flatMap((r) => (r.line === undefined ? [] : [r.line])))].sort((a, b) => a - b);
+  const concern = unreadable.some((r) => r.line === undefined)
+    ? 'every line not done (a record that names no line may concern any of them)'
+    : `${named.length === 1 ? 'line' : 'lines'} ${lineList(named)} (unless done)`;
+  return (
+    `Warning: ${plural(unreadable.length, 'record')} of ${sanitizeLine(journalPath)} cannot be read (${records.length === 1 ? 'line' : 'lines'} ${lineList(records)} of the file; was it edited or damaged?). ` +
+    `What ${unreadable.length === 1 ? 'it' : 'they'} recorded is unknown, so ${concern} may have been sent and counted: reported interrupted, and sent again only with --retry-interrupted.\n`
+  );
+}
+
+/** The warning about lines marked done whose results are missing from the results file. Ends with a newline. */
+export function missingResultsText(journalPath: string, out: string, lines: readonly number[]): string {
+  return (
+    `Warning: ${plural(lines.length, 'line')} marked done in ${sanitizeLine(journalPath)} ${lines.length === 1 ? 'is' : 'are'} missing from ${sanitizeLine(out)} (was it edited?): ` +
+    `${lines.length === 1 ? 'line' : 'lines'} ${lineList(lines)}. They do not count as succeeded; --retry-interrupted sends them again, --restart begins anew.\n`
+  );
 }
 
 /** Why a batch stopped, in words, with what to do. */
 function stopText(summary: BatchSummary, rerun: string): string | undefined {
-  const period = summary.periodEnd ? ` (${sanitizeLine(summary.periodEnd.slice(0, 10))})` : '';
+  const next = nextPeriodBegins(summary.period);
+  const period = next ? `, which begins ${next},` : '';
   switch (summary.stop) {
     case 'quota':
-      return `Stopped: the monthly quota is used up (${sanitizeLine(summary.stopMessage ?? 'monthly_quota_exceeded')}). What is done is kept. Continue when the next period starts${period} or the quota is raised, with \`${rerun}\`.`;
+      return `Stopped: the monthly quota is used up (${sanitizeLine(summary.stopMessage ?? 'monthly_quota_exceeded')}). What is done is kept. Continue in the next period${period} or once the quota is raised, with \`${rerun}\`.`;
     case 'auth':
       return `Stopped: the key was refused (${sanitizeLine(summary.stopMessage ?? '')}). Fix the key (\`pravo config set-key\`) and continue with \`${rerun}\`.`;
     case 'connection':
@@ -206,6 +241,13 @@ export function summaryText(
       ),
     );
   }
+  if (summary.missing.length > 0) {
+    lines.push(
+      c.yellow(
+        `  missing     ${summary.missing.length} (lines ${lineList(summary.missing)}): marked done, but their results are not in the file; a rerun with --retry-interrupted sends them again`,
+      ),
+    );
+  }
   if (summary.unfinished.length > 0) {
     const what = summary.mode === 'answers' ? 'answer jobs created and recorded, not yet collected' : 'searched, documents still to retrieve';
     lines.push(`  unfinished  ${summary.unfinished.length} (lines ${lineList(summary.unfinished)}): ${what}; a rerun finishes them without spending again`);
@@ -214,9 +256,7 @@ export function summaryText(
   lines.push(`  units spent search ${summary.units.search}, retrieval ${summary.units.retrieval}, answers ${summary.units.answers}`);
   const stop = stopText(summary, options.rerun);
   if (stop) lines.push(c.yellow(stop));
-  else if (summary.interrupted.length === 0 && summary.unfinished.length === 0 && summary.notSent.length === 0 && summary.failed + summary.skippedFailed === 0) {
-    lines.push(c.green('Every line succeeded.'));
-  }
+  else if (everyLineSucceeded(summary)) lines.push(c.green('Every line succeeded.'));
   return `${lines.join('\n')}\n`;
 }
 
@@ -231,6 +271,7 @@ export function summaryJson(summary: BatchSummary, names: { input: string; out: 
     skipped: summary.skipped,
     skipped_failed: summary.skippedFailed,
     interrupted: summary.interrupted,
+    missing: summary.missing,
     unfinished: summary.unfinished,
     not_sent: summary.notSent,
     units_spent: summary.units,
@@ -239,14 +280,15 @@ export function summaryJson(summary: BatchSummary, names: { input: string; out: 
   };
 }
 
-/** pravo's JSON object of the plan (`--dry-run --json`). */
-export function planJson(plan: BatchPlan, interrupted: readonly number[]): Record<string, unknown> {
+/** pravo's JSON object of the plan (`--dry-run --json`), with the interrupted lines and those missing their results. */
+export function planJson(plan: BatchPlan, lines: { interrupted: readonly number[]; missing: readonly number[] }): Record<string, unknown> {
   return {
     mode: plan.mode,
     fetch_docs: plan.fetchDocs,
     total: plan.counts.total,
     done: plan.counts.done,
-    interrupted,
+    interrupted: lines.interrupted,
+    missing: lines.missing,
     to_send: plan.counts.toSend,
     jobs_to_collect: plan.counts.jobsToCollect,
     searched_to_finish: plan.counts.searchedToFinish,
@@ -255,6 +297,6 @@ export function planJson(plan: BatchPlan, interrupted: readonly number[]): Recor
     exceeds: plan.exceeds,
     // remaining is null both for an unlimited quota and for one the server did not report: this tells them apart.
     unknown: plan.unknown,
-    period_end: plan.periodEnd ?? null,
+    period_end: plan.period?.end ?? null,
   };
 }

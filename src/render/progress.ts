@@ -1,7 +1,9 @@
 /**
- * Texts of progress indicators: the waiting spinner's label and the index build's progress bar. Pure functions; the
- * spinner itself (ora) is driven by the command.
+ * Texts of progress indicators: the waiting spinner's label, the index build's progress bar, and the notice of a wait
+ * before a request is tried again. Pure functions; the spinner itself (ora) is driven by the command.
  */
+import type { RetryNotice } from '../api/client.js';
+import { duration } from './text.js';
 
 /** Spinner label while a request runs: `Searching… 12s` (whole seconds elapsed, from `elapsedMs` milliseconds). */
 export function waitingText(label: string, elapsedMs: number): string {
@@ -45,4 +47,23 @@ export function indexReadyText(counts: { documents: number; elements: number; re
       ? ` from ${n(counts.records)} input records (${n(counts.skipped)} skipped as unreadable${merged > 0 ? `, ${n(merged)} merged into another text of the same act` : ''})`
       : '';
   return `Search index ready: ${n(counts.documents)} documents${from}, ${n(counts.elements)} elements (articles, §§, paragraphs of decisions), in ${(elapsedMs / 1000).toFixed(1)} s.`;
+}
+
+/**
+ * The notice of a wait before a request is tried again (`RetryNotice` of the API client): `Server busy (HTTP 503);
+ * retrying in 59s (try 2 of 3)…`, `Could not connect; retrying in 1s (try 2 of 3)…` (the wait rounded up to the
+ * second). One line, no newline.
+ */
+export function retryNoticeText(notice: RetryNotice): string {
+  // Rounded up to the second: a wait of 375 ms is `1s`, not `0s`.
+  const wait = duration(Math.ceil(notice.delayMs / 1000) * 1000);
+  return `${retryReason(notice.status)}; retrying in ${wait} (try ${notice.nextTry} of ${notice.maxTries})…`;
+}
+
+/** Why a request is tried again, by the status that turned it away (undefined: the connection failed). */
+function retryReason(status: number | undefined): string {
+  if (status === undefined) return 'Could not connect';
+  if (status === 429) return 'Too many requests (HTTP 429)';
+  if (status === 503) return 'Server busy (HTTP 503)';
+  return `Gateway error (HTTP ${status})`;
 }

@@ -79,3 +79,12 @@ export function timeAgo(ms: number): string {
   if (hours < 48) return `${plural(hours, 'hour')} ago`;
   return `${plural(Math.floor(hours / 24), 'day')} ago`;
 }
+
+/** A span of time, `ms` milliseconds, rounded to the second: `45s`, `3m05s`, `1h02m`. */
+export function duration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`;
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
+}

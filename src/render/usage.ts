@@ -21,6 +21,7 @@ import { Chalk } from 'chalk';
 import type { KindUsage, UsageFacts } from '../api/usage.js';
 import type { View } from '../io/printer.js';
 import { sanitizeLine } from '../shared/sanitize.js';
+import { daysLeft, periodWithDaysLeft } from './period.js';
 import { compactTable } from './table.js';
 import { plural, trimToWidth, tsvLines } from './text.js';
 
@@ -49,7 +50,6 @@ const MAX_BAR = 40;
 const MIN_BAR = 9;
 /** Longest kind name shown whole; a longer name from the server is trimmed. */
 const MAX_KIND = 20;
-const DAY_MS = 86_400_000;
 const UNKNOWN = '–';
 
 /**
@@ -77,56 +77,12 @@ export function usageLevel(kind: KindUsage): UsageLevel {
 }
 
 /**
- * An instant the server sent, as ms since the epoch: ISO 8601 with `T` or a space, with `Z` or an offset, or without a
- * zone (read as UTC, as the contract's periods are), or a date alone (its midnight UTC); undefined otherwise.
- */
-export function parseInstant(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const s = text.trim();
-  const at = /^\d{4}-\d{2}-\d{2}$/.test(s)
-    ? `${s}T00:00:00Z`
-    : /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i.test(s)
-      ? `${s.replace(' ', 'T')}${/(Z|[+-]\d{2}:?\d{2})$/i.test(s) ? '' : 'Z'}`
-      : undefined;
-  if (at === undefined) return undefined;
-  const ms = Date.parse(at);
-  return Number.isNaN(ms) ? undefined : ms;
-}
-
-/**
- * The period as instants (ms since the epoch; `end` exclusive): `start` and `end` as sent, else the calendar month
- * (UTC) of `month` (`YYYY-MM`) for what is missing; each undefined when it cannot be read.
- */
-export function periodBounds(period: UsageFacts['period']): { start: number | undefined; end: number | undefined } {
-  const month = /^(\d{4})-(\d{2})$/.exec(period.month?.trim() ?? '');
-  const monthOk = month !== null && Number(month[2]) >= 1 && Number(month[2]) <= 12;
-  const fromMonth = (offset: number): number | undefined => (monthOk ? Date.UTC(Number(month![1]), Number(month![2]) - 1 + offset, 1) : undefined);
-  return { start: parseInstant(period.start) ?? fromMonth(0), end: parseInstant(period.end) ?? fromMonth(1) };
-}
-
-/**
- * Whole days from `now` to the period's end (exclusive), rounded up: 30 at the first instant of November, 1 in its
- * last day, 0 once it has ended; undefined when the end is not known.
- */
-export function daysLeft(period: UsageFacts['period'], now: number): number | undefined {
-  const { end } = periodBounds(period);
-  return end === undefined ? undefined : Math.max(0, Math.ceil((end - now) / DAY_MS));
-}
-
-const utcDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
-
-/**
- * The period for people: `2026-11-01 – 2026-11-30 UTC (12 days left)` (the last day is the one before the exclusive
- * end), `(ended)` once over; what is known of a partial period; the month as sent, or `–`, when no date can be read.
+ * The period for people: `2026-11-01 – 2026-11-30 (UTC), 12 days left` (the last day is the one before the exclusive
+ * end, as everywhere: `period.ts`), `, ended` once over; what is known of a partial period; the month as sent, or `–`,
+ * when no date can be read.
  */
 export function periodText(period: UsageFacts['period'], now: number): string {
-  const { start, end } = periodBounds(period);
-  const left = daysLeft(period, now);
-  const days = left === undefined ? '' : left === 0 ? ' (ended)' : ` (${plural(left, 'day')} left)`;
-  if (start !== undefined && end !== undefined) return `${utcDate(start)} – ${utcDate(end - 1)} UTC${days}`;
-  if (end !== undefined) return `until ${utcDate(end - 1)} UTC${days}`;
-  if (start !== undefined) return `from ${utcDate(start)} UTC`;
-  return period.month !== undefined ? sanitizeLine(period.month) || UNKNOWN : UNKNOWN;
+  return periodWithDaysLeft(period, now) ?? (period.month !== undefined ? sanitizeLine(period.month) || UNKNOWN : UNKNOWN);
 }
 
 /**

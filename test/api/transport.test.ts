@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
-import type { LegalResearchClient } from '../../src/api/client.js';
+import type { LegalResearchClient, RetryNotice } from '../../src/api/client.js';
 import {
   ApiError,
   CancelledError,
@@ -270,6 +270,55 @@ describe('Retries: a GET, on connection failures and 429/502/503/504, on the inj
     expect((error as RateLimitError).retryAfterMs).toBe(120_000);
     expect(clock.sleeps).toEqual([]);
     expect(server.seen).toHaveLength(1);
+  });
+
+  it('tells onRetry of each wait before it starts: why, how long, and which try follows', async () => {
+    const server = await startServer([answer(503, 'busy', { 'retry-after': '59' }), answer(200, '{"used":1}')]);
+    const clock = new FakeClock();
+    const notices: RetryNotice[] = [];
+    const pending = client({ baseUrl: server.baseUrl, clock, onRetry: (n) => notices.push(n) }).usage.retrieve();
+    await sleepsStarted(clock, 1);
+    expect(notices).toEqual([{ method: 'GET', path: '/v1/usage', status: 503, delayMs: 59_000, retryAfter: true, nextTry: 2, maxTries: 3 }]);
+    await clock.advance(59_000);
+    await pending;
+    expect(notices).toHaveLength(1);
+  });
+
+  it('bounds the waits of one request in all: a Retry-After that would pass 90 s of waiting ends with the error', async () => {
+    const server = await startServer(answer(503, 'busy', { 'retry-after': '59' }));
+    const clock = new FakeClock();
+    const notices: RetryNotice[] = [];
+    const pending = rejection(client({ baseUrl: server.baseUrl, clock, onRetry: (n) => notices.push(n) }).usage.retrieve());
+    await sleepsStarted(clock, 1);
+    await clock.advance(59_000);
+    const error = await pending;
+    expect(error).toBeInstanceOf(ServerError);
+    expect((error as ServerError).retryAfterMs).toBe(59_000);
+    // One wait of 59 s; a second would make 118 s, past the cap: two requests, not three.
+    expect(clock.sleeps).toEqual([59_000]);
+    expect(notices.map((n) => n.delayMs)).toEqual([59_000]);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('waits within the cap in all as often as the tries allow', async () => {
+    const server = await startServer([answer(503, '', { 'retry-after': '30' }), answer(503, '', { 'retry-after': '30' }), answer(200, '{"used":1}')]);
+    const clock = new FakeClock();
+    const notices: RetryNotice[] = [];
+    const pending = client({ baseUrl: server.baseUrl, clock, onRetry: (n) => notices.push(n) }).usage.retrieve();
+    await sleepsStarted(clock, 1);
+    await clock.advance(30_000);
+    await sleepsStarted(clock, 2);
+    await clock.advance(30_000);
+    expect((await pending).data).toEqual({ used: 1 });
+    expect(notices.map((n) => `${n.nextTry}/${n.maxTries} ${n.delayMs}`)).toEqual(['2/3 30000', '3/3 30000']);
+  });
+
+  it('tells onRetry nothing for a request it does not retry', async () => {
+    const server = await startServer(answer(429, '', { 'retry-after': '120' }));
+    const notices: RetryNotice[] = [];
+    await rejection(client({ baseUrl: server.baseUrl, clock: new FakeClock(), onRetry: (n) => notices.push(n) }).usage.retrieve());
+    await rejection(client({ baseUrl: server.baseUrl, clock: new FakeClock(), onRetry: (n) => notices.push(n) }).search.create(QUERY));
+    expect(notices).toEqual([]);
   });
 
   it.each([502, 504])('a document retrieval (it spends quota) is not retried after HTTP %i: the service may have handled it', async (status) => {

@@ -14,6 +14,7 @@ import {
   documentKey,
   itemStatus,
   journalPathFor,
+  markUncertain,
   readJournal,
   type ItemProgress,
   type JournalEvent,
@@ -174,7 +175,7 @@ describe('readJournal', () => {
     expect(itemStatus(content.progress.get(2))).toBe('interrupted');
   });
 
-  it('ignores lines that are not records (not JSON, not objects, without a line number)', async () => {
+  it('lists every complete line that is not a record pravo writes as unreadable, with the line it names if any', async () => {
     fs.writeFileSync(
       file,
       [
@@ -186,14 +187,69 @@ describe('readJournal', () => {
         '[]',
         '{}',
         '{"type":"done","line":"1","ok":true}',
+        '{"type":"job","line":5}',
+        '{"type":"sent","line":6,"what":"fax","at":"x"}',
         JSON.stringify(sent(3, 'search')),
         '',
       ].join('\n'),
     );
     const content = await readJournal(file);
     expect(content.header).toEqual(HEADER);
-    expect([...content.progress.keys()]).toEqual([3]);
+    expect(content.unreadable).toEqual([
+      ...[2, 3, 4, 5, 6, 7, 8].map((record) => ({ record, line: undefined })),
+      { record: 9, line: 5 },
+      { record: 10, line: 6 },
+    ]);
     expect(itemStatus(content.progress.get(3))).toBe('interrupted');
+    // A record that names its line, unreadable: what was sent for that line is unknown.
+    expect(itemStatus(content.progress.get(5))).toBe('interrupted');
+    expect(itemStatus(content.progress.get(6))).toBe('interrupted');
+  });
+
+  it('a damaged record in the middle makes its line interrupted, not pending: it may have announced a request', async () => {
+    fs.writeFileSync(
+      file,
+      [
+        JSON.stringify(HEADER),
+        JSON.stringify(sent(1, 'search')),
+        JSON.stringify({ type: 'done', line: 1, ok: true, at: AT }),
+        // The sent record of line 2, damaged after it was written: without it line 2 would look never sent.
+        '{"type":"sent","line":2,"what":"sea\u0000\u0000\u0000',
+        JSON.stringify(sent(3, 'search')),
+        JSON.stringify({ type: 'done', line: 3, ok: true, at: AT }),
+        '',
+      ].join('\n'),
+    );
+    const content = await readJournal(file);
+    expect(content.unreadable).toEqual([{ record: 4, line: 2 }]);
+    expect([1, 2, 3].map((line) => itemStatus(content.progress.get(line)))).toEqual(['done', 'interrupted', 'done']);
+  });
+
+  it('a damaged record that names no line makes every line not done interrupted, once the input lines are known', async () => {
+    fs.writeFileSync(
+      file,
+      [JSON.stringify(HEADER), JSON.stringify(sent(1, 'search')), JSON.stringify({ type: 'done', line: 1, ok: true, at: AT }), '\u0000\u0000{"ty', ''].join('\n'),
+    );
+    const content = await readJournal(file);
+    expect(content.unreadable).toEqual([{ record: 4, line: undefined }]);
+    expect(itemStatus(content.progress.get(2))).toBe('pending');
+    markUncertain(content, [1, 2, 3]);
+    expect([1, 2, 3].map((line) => itemStatus(content.progress.get(line)))).toEqual(['done', 'interrupted', 'interrupted']);
+  });
+
+  it('leaves the lines alone when every complete line reads (markUncertain does nothing)', async () => {
+    fs.writeFileSync(file, `${JSON.stringify(HEADER)}\n${JSON.stringify(sent(1, 'search'))}\n{"type":"done","li`);
+    const content = await readJournal(file);
+    expect(content.unreadable).toEqual([]);
+    markUncertain(content, [1, 2]);
+    expect([1, 2].map((line) => itemStatus(content.progress.get(line)))).toEqual(['interrupted', 'pending']);
+  });
+
+  it('takes the header from the first record only', async () => {
+    fs.writeFileSync(file, `not a header\n${JSON.stringify(HEADER)}\n`);
+    const content = await readJournal(file);
+    expect(content.header).toBeUndefined();
+    expect(content.unreadable).toEqual([{ record: 1, line: undefined }]);
   });
 
   it('keeps the first header when a second one follows', async () => {

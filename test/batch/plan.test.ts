@@ -7,7 +7,7 @@ import { readUsage, type UsageFacts } from '../../src/api/usage.js';
 import { planBatch, plannedUnits, unitsNeeded, type BatchCounts } from '../../src/batch/plan.js';
 
 function counts(extra: Partial<BatchCounts> = {}): BatchCounts {
-  return { total: 10, done: 0, failed: 0, interrupted: 0, toSend: 10, jobsToCollect: 0, searchedToFinish: 0, ...extra };
+  return { total: 10, done: 0, failed: 0, interrupted: 0, missing: 0, toSend: 10, jobsToCollect: 0, searchedToFinish: 0, ...extra };
 }
 
 /** Usage facts as the sandbox reports them (`GET /v1/usage`). */
@@ -60,7 +60,7 @@ describe('planBatch', () => {
       { kind: 'search', units: 10, upTo: false, remaining: 10, beyondQuota: 0 },
       { kind: 'retrieval', units: 20, upTo: true, remaining: 20, beyondQuota: 0 },
     ]);
-    expect(plan.periodEnd).toBe('2025-04-01T00:00:00Z');
+    expect(plan.period?.end).toBe('2025-04-01T00:00:00Z');
     expect(plannedUnits(plan)).toBe(30);
   });
 
@@ -132,7 +132,7 @@ describe('planBatch', () => {
     const plan = planBatch('search', 3, counts({ toSend: 10 }), needs, undefined);
     expect(plan.unknown).toEqual(['search', 'retrieval']);
     expect(plan.overage).toEqual({ allowed: undefined, available: undefined });
-    expect(plan.periodEnd).toBeUndefined();
+    expect(plan.period).toBeUndefined();
     expect(plan.exceeds).toBe(false);
   });
 

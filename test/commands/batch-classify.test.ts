@@ -174,6 +174,10 @@ describe('batchExitCode', () => {
     expect(batchExitCode(summary({ succeeded: 0, skipped: 8, interrupted: [9, 10] }))).toBe(9);
   });
 
+  it('is 9 when a line marked done before is missing its result: it is no success', () => {
+    expect(batchExitCode(summary({ succeeded: 0, skipped: 9, missing: [4] }))).toBe(9);
+  });
+
   it('says why the batch stopped, before whether lines are left', () => {
     const left = { succeeded: 4, notSent: [5, 6, 7, 8, 9, 10] };
     expect(batchExitCode(summary({ ...left, stop: 'quota' }))).toBe(EXIT.quota);

@@ -9,9 +9,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { batchDigest, parseBatchInput } from '../../src/batch/input.js';
 import { main } from '../../src/cli.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { testHost, type TestHostOptions } from '../helpers/host.js';
 
 /** A made-up key of the live form; not a real credential. */
@@ -327,3 +328,119 @@ describe('pravo batch --fetch-docs', () => {
   });
 });
 
+
+describe('pravo batch: a damaged journal or results file spends nothing twice and is no success', () => {
+  /** The journal of a search batch over `file` against `service`, with `records` after the header, one per line. */
+  function writeJournal(out: string, file: string, url: string, records: Array<Record<string, unknown> | string>): void {
+    const items = parseBatchInput(fs.readFileSync(file, 'utf8')).items;
+    const header = { type: 'batch', version: 1, digest: batchDigest(items), mode: 'search', fetch_docs: 0, items: items.length, target: { sandbox: false, profile: 'default', base_url: url }, created_at: AT };
+    fs.writeFileSync(`${out}.journal`, [header, ...records].map((r) => `${typeof r === 'string' ? r : JSON.stringify(r)}\n`).join(''));
+  }
+  const AT = '2026-11-22T00:00:00.000Z';
+  const searched = (line: number) => [
+    { type: 'sent', line, what: 'search', at: AT },
+    { type: 'done', line, ok: true, at: AT },
+  ];
+  const resultLine = (line: number) => `${JSON.stringify({ line, request: { query: QUERIES[line - 1] }, response: { query: QUERIES[line - 1], result_count: 0, results: [] } })}\n`;
+
+  it('a record in the middle that cannot be read makes the lines it may concern interrupted: listed, sent only with --retry-interrupted', async () => {
+    const service = await fakeService();
+    const out = path.join(root, 'damaged.jsonl');
+    const file = input(QUERIES);
+    // Lines 1 and 2 done; then a record damaged beyond reading its line (it may have been the search of line 3 or 4).
+    writeJournal(out, file, service.url, [...searched(1), ...searched(2), '\u0000\u0000\u0000{"type":"se', { type: 'unsent', line: 4, what: 'search', reason: 'monthly_quota_exceeded', at: AT }]);
+    fs.writeFileSync(out, resultLine(1) + resultLine(2));
+
+    const rerun = await run(service.url, ['batch', file, '--out', out, '--yes']);
+    expect(rerun.stderr).toMatch(/Warning: 1 record of .*damaged\.jsonl\.journal cannot be read \(line 6 of the file; was it edited or damaged\?\)/);
+    expect(rerun.stderr).toMatch(/every line not done .* reported interrupted, and sent again only with --retry-interrupted/);
+    expect(rerun.stderr).toMatch(/interrupted 2 \(lines 3–4\)/);
+    expect(rerun.stderr).not.toContain('Every line succeeded');
+    expect(rerun.code).toBe(9);
+    expect(service.searches()).toEqual([]);
+
+    const retried = await run(service.url, ['batch', file, '--out', out, '--yes', '--retry-interrupted']);
+    expect(retried.code, retried.stderr).toBe(0);
+    expect(service.searches()).toEqual(QUERIES.slice(2));
+    expect(resultLines(out).sort()).toEqual([1, 2, 3, 4]);
+  });
+
+  it('a journal whose first record cannot be read is refused: which batch it records is unknown', async () => {
+    const service = await fakeService();
+    const out = path.join(root, 'headless.jsonl');
+    const file = input(QUERIES);
+    fs.writeFileSync(`${out}.journal`, `{"type":"batch","vers\u0000\n${searched(1).map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const refused = await run(service.url, ['batch', file, '--out', out, '--yes']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/The first record of .*headless\.jsonl\.journal cannot be read .* Add --restart to begin anew/);
+    expect(service.received).toEqual([]);
+  });
+
+  it('a line marked done whose result is missing from the results file is no success: listed, exit 9, sent again only when asked', async () => {
+    const service = await fakeService();
+    const out = path.join(root, 'edited.jsonl');
+    const file = input(QUERIES);
+    writeJournal(out, file, service.url, [1, 2, 3, 4].flatMap(searched));
+    // Line 3's result was removed from the results file (edited by hand).
+    fs.writeFileSync(out, resultLine(1) + resultLine(2) + resultLine(4));
+
+    const rerun = await run(service.url, ['batch', file, '--out', out, '--yes']);
+    expect(rerun.stderr).toMatch(/Warning: 1 line marked done in .*edited\.jsonl\.journal is missing from .*edited\.jsonl \(was it edited\?\): line 3\. They do not count as succeeded/);
+    expect(rerun.stderr).toMatch(/missing +1 \(lines 3\): marked done, but their results are not in the file; a rerun with --retry-interrupted sends them again/);
+    expect(rerun.stderr).not.toContain('Every line succeeded');
+    expect(rerun.code).toBe(9);
+    expect(service.searches()).toEqual([]);
+
+    const json = await run(service.url, ['batch', file, '--out', out, '--yes', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ missing: [3], skipped: 3, exit_code: 9 });
+
+    const retried = await run(service.url, ['batch', file, '--out', out, '--yes', '--retry-interrupted']);
+    expect(retried.code, retried.stderr).toBe(0);
+    expect(retried.stderr).toContain('Every line succeeded');
+    expect(service.searches()).toEqual([QUERIES[2]]);
+    expect(resultLines(out).sort()).toEqual([1, 2, 3, 4]);
+  });
+});
+
+describe('pravo batch: progress on a terminal', () => {
+  const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+
+  it('shows done / total, the rate and the time left on stderr when it is a terminal, and clears it at the end', async () => {
+    const service = await fakeService();
+    const out = path.join(root, 'progress.jsonl');
+    const r = await run(service.url, ['batch', input(QUERIES), '--out', out, '--yes'], { stderrTTY: true });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/Batch \[█+\] 100% 4\/4 lines/);
+    // Cleared before the summary: the line is erased, and the summary starts on a clean line.
+    const uncoloured = r.stderr.replace(/\u001b\[[0-9;]*m/g, '');
+    const beforeSummary = uncoloured.slice(0, uncoloured.indexOf('Batch of 4 queries'));
+    expect(beforeSummary).toMatch(/\u001b\[0?K(\u001b\[\?25h)?$/);
+  });
+
+  it('shows nothing of it when stderr is not a terminal', async () => {
+    const service = await fakeService();
+    const r = await run(service.url, ['batch', input(QUERIES), '--out', path.join(root, 'piped.jsonl'), '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('Batch [');
+    expect(r.stderr).not.toMatch(ANSI);
+  });
+
+  it('moves the rate and the time left with the clock while a line is in flight, and clears it on Ctrl-C', async () => {
+    const service = await fakeService((_query, n) => (n === 2 ? 'hold' : { status: 200 }));
+    const clock = new FakeClock(Date.parse('2026-11-22T10:00:00Z'));
+    const t = testHost({ env: { ...env, PRAVO_BASE_URL: service.url, PRAVO_API_KEY: KEY }, stderrTTY: true, clock });
+    const running = main(['batch', input(QUERIES.slice(0, 2)), '--out', path.join(root, 'ticking.jsonl'), '--yes', '--concurrency', '1'], t.host);
+    await service.heldCount(1);
+    await vi.waitFor(() => expect(t.stderr()).toContain('1/2 lines'), { timeout: 10_000, interval: 2 });
+    await clock.advance(10_000);
+    // One line in 10 s: 6 a minute, 10 s left for the other.
+    expect(t.stderr().replace(ANSI, '')).toContain('Batch [██████████░░░░░░░░░░]  50% 1/2 lines · 6.0/min · ETA 10s');
+    t.signal('SIGINT');
+    await vi.waitFor(() => expect(t.stderr()).toContain('Stopping: no new requests'), { timeout: 10_000, interval: 2 });
+    const beforeStopping = t.stderr().slice(0, t.stderr().indexOf('Stopping:'));
+    expect(beforeStopping).toMatch(/\u001b\[0?K(\u001b\[\?25h)?$/);
+    service.release();
+    expect(await running).toBe(130);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+});

@@ -6,10 +6,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli.js';
 import { recordingServer, type Recorded } from '../helpers/recording-server.js';
 import { FakeClock } from '../helpers/fake-clock.js';
-import { runPravo } from '../helpers/host.js';
+import { runPravo, testHost } from '../helpers/host.js';
 
 /** A made-up key of the live form; not a real credential. */
 const KEY = 'sbx_live_TESTKEYabcdefghijklmnopqrstuvwx';
@@ -60,7 +61,7 @@ describe('pravo usage', () => {
     expect(out).toMatch(/│ search +│ █+░+ │ 812 \/ 1000 +│ +81% │ +188 │/);
     expect(out).toMatch(/│ retrieval +│ ░+ │ +3 \/ 500 +│ +0% │ +497 │/);
     expect(out).toMatch(/│ answers +│ unlimited +│ +12 +│ +│ unlimited │/);
-    expect(out).toContain('Period   2026-11-01 – 2026-11-30 UTC (13 days left)\nOverage  not allowed\nPlan     sandbox\n');
+    expect(out).toContain('Period   2026-11-01 – 2026-11-30 (UTC), 13 days left\nOverage  not allowed\nPlan     sandbox\n');
     expect(result.stderr).toBe('');
     expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /v1/usage']);
     expect(server.requests[0]!.headers['x-api-key']).toBe(KEY);
@@ -152,6 +153,58 @@ describe('pravo usage', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('The server answered HTTP 500 (internal_error): usage store unavailable');
     expect(result.stderr).toContain('req_usage1');
+  });
+
+  it('a busy server (503, Retry-After: 59): says on stderr that it waits and how long, then answers', async () => {
+    let busy = true;
+    const server = await serve(() => {
+      if (!busy) return { status: 200, body: BODY };
+      busy = false;
+      return { status: 503, body: JSON.stringify({ error: { code: 'service_unavailable', message: 'busy' } }), headers: { 'retry-after': '59' } };
+    });
+    const fake = clock();
+    const t = testHost({ env, clock: fake });
+    const running = main(['usage'], t.host);
+    await vi.waitFor(() => expect(t.stderr()).toContain('Server busy (HTTP 503); retrying in 59s (try 2 of 3)…\n'), { timeout: 10_000, interval: 2 });
+    expect(server.requests).toHaveLength(1);
+    await fake.advance(59_000);
+    expect(await running).toBe(0);
+    expect(t.stdout()).toMatch(/^search\t812\t/);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('on a terminal the notice goes above the spinner, which goes on below it', async () => {
+    let busy = true;
+    await serve(() => {
+      if (!busy) return { status: 200, body: BODY };
+      busy = false;
+      return { status: 503, body: '', headers: { 'retry-after': '5' } };
+    });
+    const fake = clock();
+    const t = testHost({ env, clock: fake, stderrTTY: true, stdoutTTY: true });
+    const running = main(['usage'], t.host);
+    await vi.waitFor(() => expect(t.stderr()).toContain('Server busy (HTTP 503); retrying in 5s (try 2 of 3)…\n'), { timeout: 10_000, interval: 2 });
+    await fake.advance(5_000);
+    expect(await running).toBe(0);
+    const err = plain(t.stderr());
+    // The spinner's line was cleared before the notice and drawn again after it.
+    expect(err.indexOf('Fetching usage…')).toBeLessThan(err.indexOf('Server busy'));
+    expect(err.lastIndexOf('Fetching usage…')).toBeGreaterThan(err.indexOf('Server busy'));
+  });
+
+  it('a server that stays busy: the waits are bounded, and the error says when to try again', async () => {
+    const server = await serve(() => ({ status: 503, body: JSON.stringify({ error: { code: 'service_unavailable', message: 'busy' } }), headers: { 'retry-after': '59' } }));
+    const fake = clock();
+    const t = testHost({ env, clock: fake });
+    const running = main(['usage'], t.host);
+    await vi.waitFor(() => expect(t.stderr()).toContain('retrying in 59s (try 2 of 3)'), { timeout: 10_000, interval: 2 });
+    await fake.advance(59_000);
+    expect(await running).toBe(1);
+    // 59 s waited; another 59 s would pass the 90 s pravo waits in all: no third try.
+    expect(server.requests).toHaveLength(2);
+    expect(t.stderr()).not.toContain('try 3 of 3');
+    expect(t.stderr()).toContain('The server answered HTTP 503 (service_unavailable): busy');
+    expect(t.stderr()).toContain('The server asked to wait 59s: try again after that.');
   });
 
   it('a body that is not a JSON object: exit 1, the response named as not understood', async () => {

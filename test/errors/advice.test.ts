@@ -13,6 +13,7 @@ import {
   NetworkError,
   NotFoundError,
   QuotaExceededError,
+  RateLimitError,
   ServerError,
   TimeoutError,
   UnexpectedResponseError,
@@ -134,6 +135,18 @@ describe('describeError', () => {
   it('server errors (5xx) may have been counted; 4xx without a known code were not', () => {
     expect(describe_(new ServerError({ ...details(502, undefined, 'Bad Gateway'), mayHaveBeenCounted: true })).mayHaveBeenCounted).toBe(true);
     expect(describe_(new ApiError(details(404, 'not_found'))).mayHaveBeenCounted).toBe(false);
+  });
+
+  it('a busy server that asked to wait longer than pravo waits says when to try again', () => {
+    const busy = describe_(new ServerError({ ...details(503, 'service_unavailable', 'busy'), retryAfterMs: 59_000 }), { command: 'usage' });
+    expect(busy.hint).toBe('The server asked to wait 59s: try again after that.');
+    const limited = describe_(new RateLimitError({ ...details(429, 'rate_limited', 'slow down'), retryAfterMs: 185_000 }));
+    expect(limited.hint).toBe('The server asked to wait 3m05s: try again after that.');
+    const counted = describe_(new ServerError({ ...details(503, undefined), mayHaveBeenCounted: true, retryAfterMs: 120_000 }));
+    expect(counted.hint).toMatch(/counted it against your quota; pravo does not retry it automatically\. The server asked to wait 2m00s: try again after that\.$/);
+    // Without Retry-After: as before.
+    expect(describe_(new ServerError(details(503, undefined))).hint).toBe('Try again later.');
+    expect(describe_(new RateLimitError(details(429, undefined))).hint).toBe('Wait a little and try again.');
   });
 
   it('pravo doc: a 404 says the document is not on this server and why that may be; other commands keep "Not found"', () => {

@@ -10,13 +10,14 @@ export function batchSummary(extra: Partial<BatchSummary> = {}): BatchSummary {
     skipped: 0,
     skippedFailed: 0,
     interrupted: [],
+    missing: [],
     unfinished: [],
     notSent: [],
     units: { search: 10, retrieval: 0, answers: 0 },
     stop: undefined,
     stopMessage: undefined,
     mode: 'search',
-    periodEnd: undefined,
+    period: undefined,
     ...extra,
   };
 }

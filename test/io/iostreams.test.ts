@@ -46,6 +46,20 @@ describe('IOStreams', () => {
     expect(terminal.stderr()).toContain('Searching… 1s');
   });
 
+  it('writes a notice on stderr, piped or not, clearing a running spinner first and drawing it again below', async () => {
+    const piped = testIOStreams();
+    piped.io.notice('Server busy (HTTP 503); retrying in 59s (try 2 of 3)…');
+    expect(piped.stderr()).toBe('Server busy (HTTP 503); retrying in 59s (try 2 of 3)…\n');
+    const terminal = testIOStreams({ stderrTTY: true });
+    await terminal.io.startSpinner('Fetching usage… 3s');
+    const before = terminal.stderr().length;
+    terminal.io.notice('Server busy (HTTP 503); retrying in 59s (try 2 of 3)…');
+    const written = terminal.stderr().slice(before);
+    terminal.io.stopIndicators();
+    // Cleared (to column 1, line erased), the notice on its own line, then the spinner again.
+    expect(written).toMatch(/^(\u001b\[\d*[GK])*\u001b\[0?K(\u001b\[\d*G)*Server busy \(HTTP 503\); retrying in 59s \(try 2 of 3\)…\n[^]*Fetching usage… 3s/);
+  });
+
   it('shows no spinner on a terminal that reports 0 columns (ora would loop for ever clearing lines)', async () => {
     const zero = testIOStreams({ stderrTTY: true, columns: 0 });
     expect(zero.io.showsProgress).toBe(false);

@@ -10,24 +10,26 @@ import { planBatch, unitsNeeded, type BatchCounts, type BatchPlan } from '../../
 import type { BatchMode } from '../../src/batch/journal.js';
 import {
   confirmQuestion,
-  duration,
   lineList,
   lineProblemsText,
+  missingResultsText,
   planJson,
   planText,
   progressText,
   refusalText,
   summaryJson,
   summaryText,
+  unreadableRecordsText,
 } from '../../src/render/batch.js';
 import type { BatchProgress, BatchSummary } from '../../src/batch/summary.js';
+import { duration } from '../../src/render/text.js';
 
 const ANSI = /\x1b\[[0-9;]*m/g;
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 const strip = (text: string): string => text.replace(ANSI, '');
 
 function counts(extra: Partial<BatchCounts> = {}): BatchCounts {
-  return { total: 10, done: 0, failed: 0, interrupted: 0, toSend: 10, jobsToCollect: 0, searchedToFinish: 0, ...extra };
+  return { total: 10, done: 0, failed: 0, interrupted: 0, missing: 0, toSend: 10, jobsToCollect: 0, searchedToFinish: 0, ...extra };
 }
 
 interface UsageShape {
@@ -118,7 +120,7 @@ describe('planText', () => {
         '  quota       needs   remaining     after',
         '  search         78         100        22',
         '  retrieval   ≤ 234         200   34 over',
-        '  overage: allowed, 40 units left this period; this batch would use 34 · the period ends 2025-04-01 (UTC)',
+        '  overage: allowed, 40 units left this period; this batch would use 34 · the period ends 2025-03-31 (UTC)',
         '',
       ].join('\n'),
     );
@@ -145,7 +147,7 @@ describe('planText', () => {
   it('says how many units a kind would go over its quota, and that overage is not allowed', () => {
     const text = planText(plan('search', 0, counts({ toSend: 150 }), { quotas: { search: { used: 900, limit: 1000 } } }), NAMES, { color: false, interrupted: [] });
     expect(text).toMatch(/^ {2}search +150 +100 +50 over$/m);
-    expect(text).toContain('  overage: not allowed · the period ends 2025-04-01 (UTC)');
+    expect(text).toContain('  overage: not allowed · the period ends 2025-03-31 (UTC)');
   });
 
   it('shows an over-quota row in yellow with colour, and the header in bold', () => {
@@ -202,7 +204,7 @@ describe('refusalText', () => {
   it('names each kind over its quota, says nothing was sent and when the next period starts, and what to do', () => {
     const text = refusalText(plan('search', 0, counts({ toSend: 150 }), { quotas: { search: { used: 900, limit: 1000 } } }));
     expect(text).toBe(
-      'Refused: the batch needs more than the period has left (search 150 units against 100 remaining). Nothing was sent. The next period starts 2025-04-01.\n' +
+      'Refused: the batch needs more than the period has left (search 150 units against 100 remaining). Nothing was sent. The period ends 2025-03-31 (UTC); the next begins 2025-04-01 (UTC).\n' +
         'Send fewer lines, raise the quota or allow overage for the account, or add --allow-overage to send anyway: the batch then stops cleanly when the server refuses with monthly_quota_exceeded, keeping what is done, and a rerun continues.\n',
     );
   });
@@ -214,7 +216,7 @@ describe('refusalText', () => {
     });
     expect(p.exceeds).toBe(true);
     expect(refusalText(p).split('\n')[0]).toBe(
-      'Refused: the batch needs more than the period has left (search 50 units against 20 remaining; retrieval up to 150 units against 10 remaining plus 5 overage units). Nothing was sent. The next period starts 2025-04-01.',
+      'Refused: the batch needs more than the period has left (search 50 units against 20 remaining; retrieval up to 150 units against 10 remaining plus 5 overage units). Nothing was sent. The period ends 2025-03-31 (UTC); the next begins 2025-04-01 (UTC).',
     );
   });
 
@@ -269,8 +271,19 @@ describe('progressText', () => {
 
   it('shows interrupted lines, answer jobs running, and minutes and hours in the ETA', () => {
     const text = progressText({ ...base, mode: 'answers', finished: 10, inFlight: 3, elapsedMs: 60_000, tally: { ...base.tally, succeeded: 9, interrupted: 1 } });
-    expect(text).toBe('Batch [█░░░░░░░░░░░░░░░░░░░]   5% 10/200 lines · 1 interrupted · 3 jobs running · 0.2/s · ETA 19m00s');
-    expect(progressText({ ...base, finished: 1, elapsedMs: 60_000 })).toContain('ETA 3h19m');
+    expect(text).toBe('Batch [█░░░░░░░░░░░░░░░░░░░]   5% 10/200 lines · 1 interrupted · 3 jobs running · 10/min · ETA 19m00s');
+    expect(progressText({ ...base, finished: 1, elapsedMs: 60_000 })).toContain(' · 1.0/min · ETA 3h19m');
+  });
+
+  it('fits the width it is given: a narrower bar, then without the jobs running, then without the rate', () => {
+    const p: BatchProgress = { ...base, mode: 'answers', finished: 60, inFlight: 3, elapsedMs: 25_000, tally: { ...base.tally, succeeded: 58, failed: 2 } };
+    const full = 'Batch [██████░░░░░░░░░░░░░░]  30% 60/200 lines · 2 failed · 3 jobs running · 2.4/s · ETA 58s';
+    expect(progressText(p)).toBe(full);
+    expect(progressText(p, [...full].length)).toBe(full);
+    expect(progressText(p, 82)).toBe('Batch [███░░░░░░░]  30% 60/200 lines · 2 failed · 3 jobs running · 2.4/s · ETA 58s');
+    expect(progressText(p, 81)).toBe('Batch [███░░░░░░░]  30% 60/200 lines · 2 failed · 2.4/s · ETA 58s');
+    expect(progressText(p, 64)).toBe('Batch [███░░░░░░░]  30% 60/200 lines · 2 failed · ETA 58s');
+    expect([...progressText(p, 40)].length).toBeLessThanOrEqual(40);
   });
 
   it('shows no ETA once every line has finished, nor while stopping, and says why it stops', () => {
@@ -333,13 +346,35 @@ describe('summaryText', () => {
     expect(search).toContain('  unfinished  1 (lines 3): searched, documents still to retrieve; a rerun finishes them without spending again\n');
   });
 
+  it('lists the lines marked done whose results are missing, and does not call the batch a success', () => {
+    const text = summaryText(summary({ succeeded: 0, skipped: 8, missing: [4, 9] }), SUMMARY_OPTIONS);
+    expect(text).toContain(
+      '  missing     2 (lines 4, 9): marked done, but their results are not in the file; a rerun with --retry-interrupted sends them again\n',
+    );
+    expect(text).not.toContain('Every line succeeded');
+  });
+
+  it('warns of unreadable journal records and of results missing from the file, naming the lines', () => {
+    expect(unreadableRecordsText('r.jsonl.journal', [{ record: 7, line: 3 }, { record: 9, line: 4 }])).toBe(
+      'Warning: 2 records of r.jsonl.journal cannot be read (lines 7, 9 of the file; was it edited or damaged?). ' +
+        'What they recorded is unknown, so lines 3–4 (unless done) may have been sent and counted: reported interrupted, and sent again only with --retry-interrupted.\n',
+    );
+    expect(unreadableRecordsText('r\u001b[2J.journal', [{ record: 7, line: undefined }])).toBe(
+      'Warning: 1 record of r.journal cannot be read (line 7 of the file; was it edited or damaged?). ' +
+        'What it recorded is unknown, so every line not done (a record that names no line may concern any of them) may have been sent and counted: reported interrupted, and sent again only with --retry-interrupted.\n',
+    );
+    expect(missingResultsText('r.jsonl.journal', 'r.jsonl', [3, 5])).toBe(
+      'Warning: 2 lines marked done in r.jsonl.journal are missing from r.jsonl (was it edited?): lines 3, 5. They do not count as succeeded; --retry-interrupted sends them again, --restart begins anew.\n',
+    );
+  });
+
   it('says why the batch stopped and gives the command that continues it', () => {
     const quota = summaryText(
-      summary({ succeeded: 4, notSent: [5, 6, 7, 8, 9, 10], stop: 'quota', stopMessage: 'monthly_quota_exceeded: Search quota reached', periodEnd: '2025-04-01T00:00:00Z' }),
+      summary({ succeeded: 4, notSent: [5, 6, 7, 8, 9, 10], stop: 'quota', stopMessage: 'monthly_quota_exceeded: Search quota reached', period: { end: '2025-04-01T00:00:00Z' } }),
       SUMMARY_OPTIONS,
     );
     expect(quota).toContain(
-      `Stopped: the monthly quota is used up (monthly_quota_exceeded: Search quota reached). What is done is kept. Continue when the next period starts (2025-04-01) or the quota is raised, with \`${RERUN}\`.\n`,
+      `Stopped: the monthly quota is used up (monthly_quota_exceeded: Search quota reached). What is done is kept. Continue in the next period, which begins 2025-04-01 (UTC), or once the quota is raised, with \`${RERUN}\`.\n`,
     );
     expect(quota).not.toContain('Every line succeeded');
 
@@ -368,7 +403,7 @@ describe('summaryText', () => {
 
   it('removes control characters from the file names, the stop message and the period end', () => {
     const text = summaryText(
-      summary({ stop: 'quota', stopMessage: 'monthly_quota_exceeded: \u001b]0;owned\u0007quota\r\nreached', periodEnd: '2025-04\u009b2J-01' }),
+      summary({ stop: 'quota', stopMessage: 'monthly_quota_exceeded: \u001b]0;owned\u0007quota\r\nreached', period: { end: '2025-04\u009b2J-01' } }),
       { input: 'in\u001b[1m.txt', out: 'out\u202e.jsonl', rerun: RERUN, color: false },
     );
     expect(text).not.toMatch(CONTROL);
@@ -384,7 +419,7 @@ describe('summaryText', () => {
 describe('summaryJson', () => {
   it('gives the counts, the line numbers left, the units spent, why it stopped and the exit code', () => {
     const json = summaryJson(
-      summary({ succeeded: 4, failed: 1, skipped: 2, skippedFailed: 1, interrupted: [3], unfinished: [7], notSent: [8, 9], units: { search: 5, retrieval: 12, answers: 0 }, stop: 'quota' }),
+      summary({ succeeded: 4, failed: 1, skipped: 1, skippedFailed: 1, interrupted: [3], missing: [6], unfinished: [7], notSent: [8, 9], units: { search: 5, retrieval: 12, answers: 0 }, stop: 'quota' }),
       NAMES,
       5,
     );
@@ -394,9 +429,10 @@ describe('summaryJson', () => {
       total: 10,
       succeeded: 4,
       failed: 1,
-      skipped: 2,
+      skipped: 1,
       skipped_failed: 1,
       interrupted: [3],
+      missing: [6],
       unfinished: [7],
       not_sent: [8, 9],
       units_spent: { search: 5, retrieval: 12, answers: 0 },
@@ -414,13 +450,14 @@ describe('summaryJson', () => {
 
 describe('planJson', () => {
   it('gives the counts, the needs per kind, the overage and the verdict', () => {
-    const json = planJson(plan('search', 3, RESUMED, RESUMED_USAGE), [7, 9]);
+    const json = planJson(plan('search', 3, RESUMED, RESUMED_USAGE), { interrupted: [7, 9], missing: [12] });
     expect(json).toEqual({
       mode: 'search',
       fetch_docs: 3,
       total: 120,
       done: 30,
       interrupted: [7, 9],
+      missing: [12],
       to_send: 78,
       jobs_to_collect: 0,
       searched_to_finish: 10,
@@ -436,7 +473,7 @@ describe('planJson', () => {
   });
 
   it('tells a quota the server did not report from an unlimited one', () => {
-    const json = planJson(plan('search', 2, counts(), { quotas: { search: { used: 0, limit: null } } }), []);
+    const json = planJson(plan('search', 2, counts(), { quotas: { search: { used: 0, limit: null } } }), { interrupted: [], missing: [] });
     expect(json.needs).toEqual({
       search: { units: 10, up_to: false, remaining: null, beyond_quota: 0 },
       retrieval: { units: 20, up_to: true, remaining: null, beyond_quota: 0 },
@@ -445,7 +482,7 @@ describe('planJson', () => {
   });
 
   it('gives null for what the usage did not say, and lists every kind as unknown without usage', () => {
-    const json = planJson(plan('answers', 0, counts(), undefined), []);
+    const json = planJson(plan('answers', 0, counts(), undefined), { interrupted: [], missing: [] });
     expect(json).toMatchObject({
       needs: { answers: { units: 10, up_to: false, remaining: null, beyond_quota: 0 } },
       overage: { allowed: null, available: null, needed: 0 },

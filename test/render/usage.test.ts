@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { readUsage, type UsageFacts } from '../../src/api/usage.js';
 import { hasControlSequences } from '../../src/shared/sanitize.js';
-import { daysLeft, overageText, periodText, renderUsageTable, renderUsageTsv } from '../../src/render/usage.js';
+import { daysLeft } from '../../src/render/period.js';
+import { overageText, periodText, renderUsageTable, renderUsageTsv } from '../../src/render/usage.js';
 
 const ANSI = /\u001b\[[0-9;]*m/g;
 const plain = (text: string): string => text.replace(ANSI, '');
@@ -114,13 +115,13 @@ describe('renderUsageTable', () => {
     expect(row(out, 'search')).toMatch(/│ 45 \/ 50 +│ +90% │ +5 │$/);
     expect(row(out, 'retrieval')).toMatch(/│ +7 \/ 100 +│ +7% │ +93 │$/);
     expect(row(out, 'exports')).toMatch(/│ +1 \/ 2 +│ +50% │ +1 │$/);
-    expect(plain(out)).toContain('Period   2026-11-01 – 2026-11-30 UTC (13 days left)');
+    expect(plain(out)).toContain('Period   2026-11-01 – 2026-11-30 (UTC), 13 days left');
     expect(plain(out)).toContain('Overage  allowed up to 200 units a month, 4 used');
     expect(plain(out)).not.toContain('Plan');
   });
 
   it('below the table: the period with its days left, the overage and the plan', () => {
-    expect(lines(table(facts())).slice(-3)).toEqual(['Period   2026-11-01 – 2026-11-30 UTC (13 days left)', 'Overage  not allowed', 'Plan     sandbox']);
+    expect(lines(table(facts())).slice(-3)).toEqual(['Period   2026-11-01 – 2026-11-30 (UTC), 13 days left', 'Overage  not allowed', 'Plan     sandbox']);
   });
 
   it('paints the overage line against its monthly limit', () => {
@@ -159,26 +160,26 @@ describe('renderUsageTable', () => {
 describe('the period: days left from an injected clock', () => {
   const november = { start: START, end: END, month: '2026-11' };
   it.each([
-    ['the first instant of the period', START, 30, '2026-11-01 – 2026-11-30 UTC (30 days left)'],
-    ['a minute into it', '2026-11-01T00:01:00Z', 30, '2026-11-01 – 2026-11-30 UTC (30 days left)'],
-    ['a day before its end, exactly', '2026-11-30T00:00:00Z', 1, '2026-11-01 – 2026-11-30 UTC (1 day left)'],
-    ['its last millisecond', '2026-11-30T23:59:59.999Z', 1, '2026-11-01 – 2026-11-30 UTC (1 day left)'],
-    ['its (exclusive) end', END, 0, '2026-11-01 – 2026-11-30 UTC (ended)'],
-    ['a day after its end', '2026-12-02T00:00:00Z', 0, '2026-11-01 – 2026-11-30 UTC (ended)'],
+    ['the first instant of the period', START, 30, '2026-11-01 – 2026-11-30 (UTC), 30 days left'],
+    ['a minute into it', '2026-11-01T00:01:00Z', 30, '2026-11-01 – 2026-11-30 (UTC), 30 days left'],
+    ['a day before its end, exactly', '2026-11-30T00:00:00Z', 1, '2026-11-01 – 2026-11-30 (UTC), 1 day left'],
+    ['its last millisecond', '2026-11-30T23:59:59.999Z', 1, '2026-11-01 – 2026-11-30 (UTC), 1 day left'],
+    ['its (exclusive) end', END, 0, '2026-11-01 – 2026-11-30 (UTC), ended'],
+    ['a day after its end', '2026-12-02T00:00:00Z', 0, '2026-11-01 – 2026-11-30 (UTC), ended'],
   ])('at %s: %i', (_when, now, left, text) => {
     expect(daysLeft(november, Date.parse(now))).toBe(left);
     expect(periodText(november, Date.parse(now))).toBe(text);
   });
 
   it('from the month alone: its calendar month in UTC (February 2028 has 29 days)', () => {
-    expect(periodText({ month: '2028-02' }, Date.parse('2028-02-01T00:00:00Z'))).toBe('2028-02-01 – 2028-02-29 UTC (29 days left)');
-    expect(periodText({ month: '2026-12' }, Date.parse('2026-12-31T12:00:00Z'))).toBe('2026-12-01 – 2026-12-31 UTC (1 day left)');
+    expect(periodText({ month: '2028-02' }, Date.parse('2028-02-01T00:00:00Z'))).toBe('2028-02-01 – 2028-02-29 (UTC), 29 days left');
+    expect(periodText({ month: '2026-12' }, Date.parse('2026-12-31T12:00:00Z'))).toBe('2026-12-01 – 2026-12-31 (UTC), 1 day left');
   });
 
   it('dates without a zone are UTC; what cannot be read is said as little as is known', () => {
-    expect(periodText({ start: '2026-11-01 00:00:00', end: '2026-12-01 00:00:00' }, NOW)).toBe('2026-11-01 – 2026-11-30 UTC (13 days left)');
-    expect(periodText({ end: END }, NOW)).toBe('until 2026-11-30 UTC (13 days left)');
-    expect(periodText({ start: START }, NOW)).toBe('from 2026-11-01 UTC');
+    expect(periodText({ start: '2026-11-01 00:00:00', end: '2026-12-01 00:00:00' }, NOW)).toBe('2026-11-01 – 2026-11-30 (UTC), 13 days left');
+    expect(periodText({ end: END }, NOW)).toBe('until 2026-11-30 (UTC), 13 days left');
+    expect(periodText({ start: START }, NOW)).toBe('from 2026-11-01 (UTC)');
     expect(periodText({ month: 'November' }, NOW)).toBe('November');
     expect(periodText({ start: 'soon', end: 'later' }, NOW)).toBe('–');
     expect(daysLeft({}, NOW)).toBeUndefined();

@@ -33,7 +33,9 @@ Results: one JSON line per input line, in the order they finish: {"line", "reque
 Safe to kill and rerun: a journal beside --out (FILE.journal) records each request before it is sent and each line
 once it is written. Rerunning the same command skips what is done and collects answer jobs already created. A
 request in flight at the interruption may have been counted by the server, so it is listed and sent again only with
---retry-interrupted. Ctrl-C or monthly_quota_exceeded stop cleanly: nothing new is sent, what is in flight finishes.
+--retry-interrupted; so are the lines an unreadable journal record may concern, and lines marked done whose result is
+missing from FILE (neither counts as succeeded). Ctrl-C or monthly_quota_exceeded stop cleanly: nothing new is sent,
+what is in flight finishes.
 
 Exit codes: 0 every line succeeded, 9 some lines failed, were interrupted or are left (the summary lists them),
 5 stopped or refused for the quota, 4 key refused, 6 server unreachable, 130 Ctrl-C; see \`pravo --help\`.`;
@@ -51,7 +53,7 @@ export function registerBatch(program: Command, run: RunAction): void {
     .option('--allow-overage', 'send even when the plan needs more than the period has left; the batch stops cleanly when the server refuses')
     .option('-y, --yes', 'go ahead without asking (scripts)')
     .option('--dry-run', 'print the plan (what is done, what would be sent, the units against the usage) and send nothing')
-    .option('--retry-interrupted', 'send again the lines that were in flight when an earlier run stopped (the server may have counted them)')
+    .option('--retry-interrupted', 'send again the lines that were in flight when an earlier run stopped (the server may have counted them), or whose result is missing')
     .option('--restart', 'begin anew although a journal of another input or mode is there; the old results and journal are kept aside')
     .option('--timeout <seconds>', `give up a request after this many seconds (default ${LIMITS.searchTimeoutMs / 1000}); it is then reported interrupted`)
     .option('--json', 'print the summary (and the --dry-run plan) as one JSON object on stdout; needs --out');

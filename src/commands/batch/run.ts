@@ -14,7 +14,7 @@ import { sanitizeLine } from '../../shared/sanitize.js';
 import { shellQuote, targetFlagWords } from '../../services/targets.js';
 import { parseTimeout } from '../../services/timeout.js';
 import type { BatchSettings } from '../../batch/runner.js';
-import type { BatchSummary } from '../../batch/summary.js';
+import { everyLineSucceeded, type BatchSummary } from '../../batch/summary.js';
 
 /** Options of `pravo batch` as commander parses them. */
 export interface BatchOptions {
@@ -54,16 +54,17 @@ export async function runBatch(factory: Factory, source: string, options: BatchO
   const names = { input: inputName(source), out: settings.out };
   const outcome = await batch.runBatch(factory, settings, {
     note: (text) => printer.note(text),
-    preflight: ({ plan, interrupted, usageProblem }) => printer.note(render.planText(plan, names, { color: factory.io.colorStderr, interrupted, usageProblem })),
+    preflight: ({ plan, interrupted, missing, usageProblem }) =>
+      printer.note(render.planText(plan, names, { color: factory.io.colorStderr, interrupted, missing, usageProblem })),
     confirm: factory.io.canPrompt ? (plan) => confirmPlan(factory, render.confirmQuestion(plan)) : undefined,
   });
   switch (outcome.kind) {
     case 'plan':
-      await printer.local(render.planJson(outcome.plan, outcome.interrupted), render.planView(names, factory.io.colorStdout), outcome);
+      await printer.local(render.planJson(outcome.plan, outcome), render.planView(names, factory.io.colorStdout), outcome);
       return EXIT.ok;
     case 'refused':
       printer.note(render.refusalText(outcome.plan));
-      printer.localIfJson({ ...render.planJson(outcome.plan, outcome.interrupted), refused: true });
+      printer.localIfJson({ ...render.planJson(outcome.plan, outcome), refused: true });
       return EXIT.quota;
     case 'ran': {
       const { summary } = outcome;
@@ -131,8 +132,8 @@ async function confirmPlan(factory: Factory, question: string): Promise<void> {
 /**
  * The exit code of a finished run (README: "Exit codes"): 130 after Ctrl-C; 5, 4 or 6 when the quota, a rejected key
  * or the lack of a connection stopped it; 1 when the server asked to slow down or a local failure stopped it; else 0
- * when every line of the input has succeeded and {@link EXIT.batchIncomplete} when some failed, were interrupted, are
- * unfinished or were not sent.
+ * when every line of the input has succeeded ({@link everyLineSucceeded}) and {@link EXIT.batchIncomplete} when some
+ * failed, were interrupted, are unfinished, were not sent, or were marked done without their result.
  */
 export function batchExitCode(summary: BatchSummary): number {
   if (summary.stop === 'cancelled') return EXIT.cancelled;
@@ -140,8 +141,7 @@ export function batchExitCode(summary: BatchSummary): number {
   if (summary.stop === 'auth') return EXIT.auth;
   if (summary.stop === 'connection') return EXIT.network;
   if (summary.stop === 'rate_limited' || summary.stop === 'local') return EXIT.error;
-  const succeededAll = summary.succeeded + summary.skipped - summary.skippedFailed === summary.total;
-  return succeededAll ? EXIT.ok : EXIT.batchIncomplete;
+  return everyLineSucceeded(summary) ? EXIT.ok : EXIT.batchIncomplete;
 }
 
 /** The command that continues this batch: the same input, `--out` and mode, with this run's target flags. */
