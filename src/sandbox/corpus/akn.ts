@@ -14,12 +14,10 @@
  *   document order, with their headings (the convention of `consolidated/bg-consolidated.jsonl.gz`).
  */
 import { readdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
 import { SaxesParser } from 'saxes';
-import { CorpusError, type CorpusDocument, type CorpusElement } from './reader.js';
+import { gunzipWithin, INPUT_MAX_BYTES, InputFileError, readRegularFile } from '../input-file.js';
+import { CorpusError, isCancellation, type CorpusDocument, type CorpusElement } from './reader.js';
 import { parseBulgarianDate } from './structure.js';
 
 /** One act read from an Akoma Ntoso file. */
@@ -78,25 +76,29 @@ interface XmlElement {
   children: (XmlElement | string)[];
 }
 
-const gunzipAsync = promisify(gunzip);
-
-/** The file's bytes, gunzipped when they start with the gzip magic bytes `1f 8b` (whatever the file's name). */
-async function readBytes(path: string): Promise<Buffer> {
+/**
+ * The file's bytes, gunzipped when they start with the gzip magic bytes `1f 8b` (whatever the file's name): a regular
+ * file only, at most {@link INPUT_MAX_BYTES}`.akn` bytes read and decompressed.
+ */
+async function readBytes(path: string, signal: AbortSignal | undefined): Promise<Buffer> {
+  const maxBytes = INPUT_MAX_BYTES.akn;
   let raw: Buffer;
   try {
-    raw = await readFile(path);
+    raw = await readRegularFile(path, { maxBytes, signal });
   } catch (error) {
+    if (isCancellation(error)) throw error;
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     const options = { cause: error, what: WHAT };
     if (code === 'ENOENT') throw new CorpusError(path, 'file not found', undefined, options);
     if (code === 'EISDIR') throw new CorpusError(path, 'is a directory, not an Akoma Ntoso file', undefined, options);
     if (code === 'EACCES') throw new CorpusError(path, 'permission denied', undefined, options);
+    if (error instanceof InputFileError) throw new CorpusError(path, error.problem, undefined, options);
     throw new CorpusError(path, `cannot be read: ${error instanceof Error ? error.message : String(error)}`, undefined, options);
   }
-  if (raw.length < 2 || raw[0] !== 0x1f || raw[1] !== 0x8b) return raw;
   try {
-    return await gunzipAsync(raw);
+    return await gunzipWithin(path, raw, maxBytes);
   } catch (error) {
+    if (error instanceof InputFileError) throw new CorpusError(path, error.problem, undefined, { cause: error, what: WHAT });
     throw new CorpusError(path, `not valid gzip data: ${error instanceof Error ? error.message : String(error)}`, undefined, {
       cause: error,
       what: WHAT,
@@ -619,14 +621,18 @@ function promulgationDate(note: string): string | undefined {
  * the act has no article and no §, that text is its one element (`ref` and `label` empty). Soft hyphens, with the
  * white space after them, are removed from element texts and headings (the typesetter's word breaks).
  *
+ * Only a regular file is read, at most 64 MiB of it, decompressed too ({@link INPUT_MAX_BYTES}).
+ *
  * @param path an `.xml` or `.xml.gz` file.
+ * @param signal optional: checked before each chunk read; when it aborts, rejects with an `AbortError`.
  * @returns the act, see {@link AknAct}.
- * @throws CorpusError (`Akoma Ntoso file PATH: …`) when the file is missing or unreadable, is corrupt gzip, is not
+ * @throws CorpusError (`Akoma Ntoso file PATH: …`) when the file is missing or unreadable, is not a regular file, is
+ *   larger than the cap (or decompresses to more), is corrupt gzip, is not
  *   UTF-8, is not well-formed XML (`not well-formed XML: 97:314: disallowed character.`), is not an Akoma Ntoso
  *   document, or lacks the work's FRBR URI, the work's or the expression's FRBR date, or a title.
  */
-export async function readAknFile(path: string): Promise<AknAct> {
-  const bytes = await readBytes(path);
+export async function readAknFile(path: string, signal?: AbortSignal): Promise<AknAct> {
+  const bytes = await readBytes(path, signal);
   let xml: string;
   try {
     xml = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

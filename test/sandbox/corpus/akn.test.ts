@@ -6,10 +6,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { constants, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findAknFiles, readAknFile, type AknAct } from '../../../src/sandbox/corpus/akn.js';
 import { CorpusError, type CorpusElement } from '../../../src/sandbox/corpus/reader.js';
+import { HAS_SPECIAL_FILES, linkToDevZero, makeFifo } from '../../helpers/special-files.js';
 
 const AKN = fileURLToPath(new URL('../../../../shared/corpus/akn/', import.meta.url));
 
@@ -408,6 +409,21 @@ describe('readAknFile: synthetic files', () => {
     const noTitle = write('other/no-title.xml', aknXml({ alias: '', preface: [], body: '' }));
     await expect(readAknFile(noTitle)).rejects.toThrow(/no title/);
     await expect(readAknFile(join(TMP, 'missing.xml'))).rejects.toThrow(/file not found/);
+  });
+});
+
+describe('readAknFile: only regular files, within the cap', () => {
+  it('refuses a file that decompresses to more than 64 MiB, naming it and the cap', async () => {
+    const bomb = join(TMP, 'bomb.xml.gz');
+    writeFileSync(bomb, gzipSync(Buffer.alloc(64 * 1024 * 1024 + 1, 0x20), { level: constants.Z_BEST_SPEED }));
+    await expect(readAknFile(bomb)).rejects.toThrow(`Akoma Ntoso file ${bomb}: decompresses to more than 64 MiB, the limit for this kind of file`);
+  });
+
+  it.skipIf(!HAS_SPECIAL_FILES)('refuses a FIFO and a link to /dev/zero at once, without reading them', async () => {
+    const fifo = makeFifo(join(TMP, 'pipe.xml'));
+    await expect(readAknFile(fifo)).rejects.toThrow(`Akoma Ntoso file ${fifo}: is a FIFO (named pipe), not a regular file; only regular files are read`);
+    const zero = linkToDevZero(join(TMP, 'zero.xml.gz'));
+    await expect(readAknFile(zero)).rejects.toThrow(`Akoma Ntoso file ${zero}: is a character device, not a regular file; only regular files are read`);
   });
 });
 
