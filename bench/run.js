@@ -1,5 +1,6 @@
 // `npm run bench`: start-up, CLI overhead, index build and size, relevance on the judged set (before → after), sandbox
-// search latency, warm start, the sandbox under load (bench/load.js) and peak RSS, each against its goal. Not part of
+// search latency, warm start, the sandbox under load (bench/load.js), peak RSS and the corpus readers at depth
+// (bench/readers.js), each against its goal. Not part of
 // the tests: timings depend on the machine.
 //
 // Reads the corpus from ../shared/corpus, the README's main job's inputs: statutes, decisions and courts (or PRAVO_BENCH_CORPUS, a file or directory); writes only to a temporary
@@ -11,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { QUERIES } from './queries.js';
 import { runLoad, startServe as startServeOf, stopServe } from './load.js';
+import { runReaders } from './readers.js';
 import { runStartup } from './startup.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -254,6 +256,10 @@ async function main() {
     } finally {
       await stop(child);
     }
+
+    // The corpus readers at depth (bench/readers.js): time linear in the nesting of payload HTML and Akoma Ntoso XML.
+    console.log('');
+    await runReaders(report, work);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }

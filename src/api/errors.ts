@@ -25,6 +25,7 @@
  *         └── ResponseTooLargeError      the response exceeded the size cap
  */
 import { ERROR_CODES } from '../contract/errors.js';
+import { formatBytes } from '../shared/bytes.js';
 
 /** HTTP methods the client sends. */
 export type HttpMethod = 'GET' | 'POST' | 'PATCH';
@@ -353,11 +354,4 @@ function originOf(url: string): string {
 function formatSeconds(ms: number): string {
   const s = ms / 1000;
   return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
-}
-
-/** `33554432` → `32 MiB`, `65536` → `64 KiB`, else `N bytes`. */
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
-  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
-  return `${bytes} bytes`;
 }

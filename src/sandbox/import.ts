@@ -10,8 +10,11 @@
  *   or 5xx is retried with exponential backoff and equal jitter, honouring `Retry-After` (up to
  *   {@link RETRY_AFTER_MAX_MS}), at most {@link IMPORT_MAX_ATTEMPTS} tries. Waits run on the injected `sleep` (tests
  *   never sleep) and end at once when the signal aborts.
- * - A payload that cannot be had or read (no such file, 404, retries exhausted, not JSON, a `PayloadError`, a payload
- *   of another act) is skipped and reported by id with the reason; the others are written.
+ * - A payload that cannot be had or read (no such file, 404, retries exhausted, not a regular file — a FIFO or a
+ *   device is never opened for a blocking read —, larger than {@link MAX_PAYLOAD_BYTES}, not JSON, a `PayloadError`,
+ *   a payload of another act) is skipped and reported by id with the reason; the others are written.
+ * - Cancellation (the signal) ends the import promptly: every read checks it before each chunk, every request and wait
+ *   ends with it, and nothing new starts.
  * - Writing is atomic: the documents go, in the order of the ids, into a temporary file beside the output, which is
  *   renamed over it once complete. On any failure (and when nothing could be imported) the temporary file is removed
  *   and the output is untouched: never a half-written file.
@@ -19,17 +22,19 @@
  * Like the rest of the sandbox, this module knows nothing of the CLI (no exit codes, no printing): the command
  * (`src/commands/sandbox/import.ts`) turns its errors and result into messages and an exit code.
  */
-import { chmod, lstat, open, readdir, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { chmod, lstat, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Dispatcher } from 'undici';
+import { formatBytes } from '../shared/bytes.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { runPool } from '../shared/pool.js';
 import { resolveUserFile, temporaryBeside, USER_FILE_MODE } from '../shared/user-files.js';
 import { PayloadError, readActPayload } from './corpus/payload.js';
 import type { CorpusDocument } from './corpus/reader.js';
+import { INPUT_MAX_BYTES, InputFileError, readRegularFile } from './input-file.js';
 
 /** Payloads read or fetched at once by default. */
 export const IMPORT_CONCURRENCY_DEFAULT = 4;
@@ -44,8 +49,11 @@ export const RETRY_MAX_DELAY_MS = 8_000;
 export const RETRY_AFTER_MAX_MS = 60_000;
 /** Total timeout of one try (connect, headers and body), in ms. */
 export const IMPORT_TIMEOUT_MS = 30_000;
-/** Largest payload read, in bytes (the largest saved payload is about 0.6 MB). */
-export const MAX_PAYLOAD_BYTES = 32 * 1024 * 1024;
+/**
+ * Largest payload read or fetched, in bytes (the largest saved payload is about 0.6 MB): counted as the bytes come,
+ * whatever the file's size or the response's `Content-Length` says.
+ */
+export const MAX_PAYLOAD_BYTES = INPUT_MAX_BYTES.payload;
 
 /** The API path of an act, appended to the base URL. */
 export const ACT_PATH = '/api/v1/act/';
@@ -283,7 +291,7 @@ export async function importActs(plan: ImportPlan, deps: ImportDeps = {}): Promi
   let getter: (id: number) => Promise<Outcome>;
   if (plan.source.kind === 'directory') {
     const dir = plan.source.dir;
-    getter = (id) => readSaved(dir, id);
+    getter = (id) => readSaved(dir, id, signal);
   } else {
     const undici = await import('undici').catch(async (error: unknown) => {
       await temp.discard();
@@ -445,22 +453,27 @@ function writeError(file: string, error: unknown): ImportWriteError {
   return new ImportWriteError(file, typeof code === 'string' ? code : 'EIO', error);
 }
 
-/** The act `id` from `<dir>/<id>.json`. */
-async function readSaved(dir: string, id: number): Promise<Outcome> {
-  const file = path.join(dir, `${id}.json`);
+/**
+ * The act `id` from `<dir>/<id>.json`: a regular file only (a FIFO, a device or a socket is skipped, never opened for
+ * a blocking read), at most {@link MAX_PAYLOAD_BYTES} read (counted as read), the signal checked before each chunk.
+ * @throws the signal's reason (see {@link abortReason}) when it aborts.
+ */
+async function readSaved(dir: string, id: number, signal: AbortSignal): Promise<Outcome> {
+  const name = `${id}.json`;
   let text: string;
   try {
-    const info = await stat(file);
-    if (info.size > MAX_PAYLOAD_BYTES) return skip(id, 'payload', `${id}.json is larger than ${MAX_PAYLOAD_BYTES / 1024 / 1024} MiB`);
-    text = await readFile(file, 'utf8');
+    text = (await readRegularFile(path.join(dir, name), { maxBytes: MAX_PAYLOAD_BYTES, signal })).toString('utf8');
   } catch (error) {
+    if (signal.aborted) throw abortReason(signal);
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return skip(id, 'missing', `no file ${id}.json in ${dir}`);
-    if (code === 'EISDIR') return skip(id, 'missing', `${id}.json in ${dir} is a directory`);
-    if (code === 'EACCES') return skip(id, 'payload', `${id}.json cannot be read (permission denied)`);
-    return skip(id, 'payload', `${id}.json cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})`);
+    if (code === 'ENOENT') return skip(id, 'missing', `no file ${name} in ${dir}`);
+    if (code === 'EISDIR') return skip(id, 'missing', `${name} in ${dir} is a directory`);
+    if (code === 'EACCES') return skip(id, 'payload', `${name} cannot be read (permission denied)`);
+    if (error instanceof InputFileError) return skip(id, 'payload', `${name} ${error.problem}`);
+    return skip(id, 'payload', `${name} cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})`);
   }
-  return convert(id, text, `${id}.json`);
+  if (signal.aborted) throw abortReason(signal);
+  return convert(id, text, name);
 }
 
 /** Parses and converts one payload's text; `what` names it in reasons (`165936.json`, `the response`). */
@@ -557,7 +570,7 @@ async function tryOnce(url: string, context: FetchContext, clock: Clock): Promis
         size += chunk.length;
         if (size > MAX_PAYLOAD_BYTES) {
           response.body.destroy();
-          return { ok: false, kind: 'payload', reason: `the response is larger than ${MAX_PAYLOAD_BYTES / 1024 / 1024} MiB`, retryable: false };
+          return { ok: false, kind: 'payload', reason: `the response is larger than ${formatBytes(MAX_PAYLOAD_BYTES)}`, retryable: false };
         }
         chunks.push(chunk);
       }

@@ -29,6 +29,8 @@ export interface FakeApi {
   hits: Map<number, number>;
   /** Every request's path and User-Agent, in order. */
   requests: { path: string; userAgent: string | undefined }[];
+  /** Resolves once the server has received a request for act `id` (at once when it has already). */
+  requested(id: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export async function startFakeParliamentApi(behaviours: Record<number, Behaviou
   const hits = new Map<number, number>();
   const requests: FakeApi['requests'] = [];
   const held: http.ServerResponse[] = [];
+  const waiting = new Map<number, (() => void)[]>();
   const server = http.createServer((req, res) => {
     requests.push({ path: req.url ?? '', userAgent: req.headers['user-agent'] });
     const match = /^\/api\/v1\/act\/(\d+)$/.exec(req.url ?? '');
@@ -48,6 +51,8 @@ export async function startFakeParliamentApi(behaviours: Record<number, Behaviou
     const id = Number(match[1]);
     const n = (hits.get(id) ?? 0) + 1;
     hits.set(id, n);
+    for (const resolve of waiting.get(id) ?? []) resolve();
+    waiting.delete(id);
     const behaviour = behaviours[id];
     if (behaviour === 'hold') {
       held.push(res);
@@ -70,6 +75,12 @@ export async function startFakeParliamentApi(behaviours: Record<number, Behaviou
     baseUrl: `http://127.0.0.1:${port}`,
     hits,
     requests,
+    requested: (id) =>
+      hits.has(id)
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            waiting.set(id, [...(waiting.get(id) ?? []), resolve]);
+          }),
     close: async () => {
       if (closed) return;
       closed = true;

@@ -6,6 +6,8 @@
  * sleeps); the output is read back with the corpus reader; the write is atomic (no temporary file is ever left).
  */
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +25,7 @@ import {
   type ImportPlan,
 } from '../../src/sandbox/import.js';
 import { FakeClock } from '../helpers/fake-clock.js';
+import { HAS_SPECIAL_FILES, linkToDevZero, makeFifo } from '../helpers/special-files.js';
 import { PAYLOADS, PAYLOAD_IDS, startFakeParliamentApi, type Behaviour, type FakeApi } from '../helpers/parliament-api.js';
 
 const IDS = PAYLOAD_IDS;
@@ -184,6 +187,31 @@ describe('importing from a directory of saved payloads', () => {
     expect((await readBack(out)).map((d) => d.document_id)).toEqual(['act-15565']);
   });
 
+  it.skipIf(!HAS_SPECIAL_FILES)('skips a payload that is a FIFO or a link to /dev/zero at once, saying what it is, and writes the rest', async () => {
+    const src = scratch();
+    // One at a time, the FIFO first: a reader that opened it for a blocking read would wait here for ever.
+    makeFifo(path.join(src, '2.json'));
+    linkToDevZero(path.join(src, '3.json'));
+    fs.copyFileSync(path.join(PAYLOADS, '15565.json'), path.join(src, '15565.json'));
+    const out = path.join(scratch(), 'acts.jsonl');
+    const plan = await planImport(src, { out, concurrency: '1' });
+    expect(plan.ids).toEqual([2, 3, 15565]);
+    const result = await importActs(plan);
+    expect(result.imported).toEqual([15565]);
+    expect(result.skipped).toEqual([
+      { id: 2, kind: 'payload', reason: '2.json is a FIFO (named pipe), not a regular file; only regular files are read' },
+      { id: 3, kind: 'payload', reason: '3.json is a character device, not a regular file; only regular files are read' },
+    ]);
+    expect((await readBack(out)).map((d) => d.document_id)).toEqual(['act-15565']);
+  });
+
+  it('skips a payload larger than 32 MiB, counting the bytes read', async () => {
+    const src = scratch();
+    fs.writeFileSync(path.join(src, '4.json'), Buffer.alloc(32 * 1024 * 1024 + 1, 0x20));
+    const result = await importActs(await planImport(src, { out: path.join(scratch(), 'acts.jsonl') }));
+    expect(result.skipped).toEqual([{ id: 4, kind: 'payload', reason: '4.json is larger than 32 MiB, the limit for this kind of file' }]);
+  });
+
   it('when nothing can be imported, writes nothing: an existing file is untouched, no temporary file is left', async () => {
     const dir = scratch();
     const out = path.join(dir, 'acts.jsonl');
@@ -281,6 +309,47 @@ describe('the write is atomic', () => {
     await expect(importing).rejects.toMatchObject({ name: 'AbortError' });
     expect(fs.readdirSync(dir)).toEqual([]);
     expect(api.hits.get(165936)).toBe(1);
+  });
+});
+
+describe('cancellation ends the import at once', () => {
+  it('from a directory: nothing more is read once the signal aborts; it rejects and writes nothing', async () => {
+    const dir = scratch();
+    const controller = new AbortController();
+    const done: number[] = [];
+    const importing = importActs(await planImport(PAYLOADS, { out: path.join(dir, 'acts.jsonl'), concurrency: '1' }), {
+      signal: controller.signal,
+      onProgress: (n) => {
+        done.push(n);
+        if (n === 1) controller.abort('SIGTERM');
+      },
+    });
+    await expect(importing).rejects.toMatchObject({ name: 'AbortError', cause: 'SIGTERM' });
+    expect(done).toEqual([0, 1]);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('from the API: a response whose body never ends is given up when the signal aborts', async () => {
+    const sent = Promise.withResolvers<void>();
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      // The start of a payload, then nothing more, for ever.
+      res.write('{"L_Act_id": 1, "L_ActL_final_body": "', () => sent.resolve());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const dir = scratch();
+      const controller = new AbortController();
+      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const importing = importActs(urlPlan(baseUrl, [1], path.join(dir, 'acts.jsonl')), { signal: controller.signal });
+      await sent.promise;
+      controller.abort('SIGINT');
+      await expect(importing).rejects.toMatchObject({ name: 'AbortError' });
+      expect(fs.readdirSync(dir)).toEqual([]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
 

@@ -10,7 +10,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { constants, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { analyze, stem } from '../../src/sandbox/text/analysis.js';
 import {
@@ -22,6 +22,7 @@ import {
   ThesaurusError,
   type ThesaurusSense,
 } from '../../src/sandbox/text/thesaurus.js';
+import { HAS_SPECIAL_FILES, linkToDevZero, makeFifo } from '../helpers/special-files.js';
 import { tempDirsPerTest } from './fixtures.js';
 
 const REAL_THESAURUS = fileURLToPath(new URL('../../../shared/corpus/bg-thesaurus.dat.gz', import.meta.url));
@@ -226,6 +227,21 @@ describe('readThesaurus', () => {
     const err = errorOf(() => readThesaurus(malformed));
     expect(err.file).toBe(malformed);
     expect(err.line).toBe(4);
+  });
+
+  it.skipIf(!HAS_SPECIAL_FILES)('refuses a FIFO and a link to /dev/zero at once, naming them, without reading them', () => {
+    const base = dir();
+    // A blocking read of the FIFO would stop the whole process here (the thesaurus is read synchronously).
+    const fifo = makeFifo(join(base, 'pipe-thesaurus.dat'));
+    expect(errorOf(() => readThesaurus(fifo)).message).toBe(`thesaurus ${fifo}: is a FIFO (named pipe), not a regular file; only regular files are read`);
+    const zero = linkToDevZero(join(base, 'zero-thesaurus.dat.gz'));
+    expect(errorOf(() => readThesaurus(zero)).message).toBe(`thesaurus ${zero}: is a character device, not a regular file; only regular files are read`);
+  });
+
+  it('refuses a file that decompresses to more than 64 MiB (a gzip bomb), naming the cap', () => {
+    const bomb = join(dir(), 'bomb-thesaurus.dat.gz');
+    writeFileSync(bomb, gzipSync(Buffer.concat([Buffer.from('UTF-8\n'), Buffer.alloc(64 * 1024 * 1024, 0x0a)]), { level: constants.Z_BEST_SPEED }));
+    expect(errorOf(() => readThesaurus(bomb)).message).toBe(`thesaurus ${bomb}: decompresses to more than 64 MiB, the limit for this kind of file`);
   });
 
   it.skipIf(!existsSync(REAL_THESAURUS))('reads the LibreOffice thesaurus: „фалит“ has a sense with „несъстоятелност“', () => {

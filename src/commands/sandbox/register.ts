@@ -127,8 +127,9 @@ answered 429 or 5xx is tried again after a growing wait (honouring Retry-After u
 --id), one JSON per line; a corpus file that \`pravo sandbox serve --corpus FILE\` and --corpus read. It is written
 whole or not at all (a temporary file beside it, renamed when complete); an existing FILE is replaced.
 
-An act whose payload cannot be had or read (no such file, HTTP 404, tries used up, not JSON, not an act payload) is
-skipped and listed with the reason; the others are written. --json prints {"out","imported","skipped"} on stdout
+An act whose payload cannot be had or read (no such file, HTTP 404, tries used up, not JSON, not an act payload; a
+file that is not a regular file, such as a FIFO or a device, or more than 32 MiB read) is skipped and listed with
+the reason; the others are written. --json prints {"out","imported","skipped"} on stdout
 (skipped: [{"id","reason"}]; out null when nothing was written). A progress line shows on stderr when it is a
 terminal.
 

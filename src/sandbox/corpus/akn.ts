@@ -1,8 +1,9 @@
 /**
  * Reading Akoma Ntoso 3.0 acts (`shared/corpus/README.md`, section "akn/"): one XML file (optionally gzip-compressed)
- * per act expression, turned into one corpus document ({@link AknAct}). The XML is parsed with saxes (a streaming,
- * namespace-aware SAX parser) into a small element tree; no regular expression ever runs over the XML itself (they
- * run over the text of `<num>`, titles and preface notes only).
+ * per act expression, turned into one corpus document ({@link AknAct}). The XML is parsed with saxes (a streaming
+ * SAX parser; namespaces resolved here) into a small element tree, walked with stacks of its own rather than
+ * recursion, so that reading is linear in the file at any depth of nesting; no regular expression ever runs over the
+ * XML itself (they run over the text of `<num>`, titles and preface notes only).
  *
  * What is read (the source's quirks are in the README's list of what is not clean):
  * - identity: `document_id` `akn-<year>-<slug>` from the work's FRBR URI, `as_of` the expression's date;
@@ -14,12 +15,10 @@
  *   document order, with their headings (the convention of `consolidated/bg-consolidated.jsonl.gz`).
  */
 import { readdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
 import { SaxesParser } from 'saxes';
-import { CorpusError, type CorpusDocument, type CorpusElement } from './reader.js';
+import { gunzipWithin, INPUT_MAX_BYTES, InputFileError, readRegularFile } from '../input-file.js';
+import { CorpusError, isCancellation, type CorpusDocument, type CorpusElement } from './reader.js';
 import { parseBulgarianDate } from './structure.js';
 
 /** One act read from an Akoma Ntoso file. */
@@ -78,25 +77,29 @@ interface XmlElement {
   children: (XmlElement | string)[];
 }
 
-const gunzipAsync = promisify(gunzip);
-
-/** The file's bytes, gunzipped when they start with the gzip magic bytes `1f 8b` (whatever the file's name). */
-async function readBytes(path: string): Promise<Buffer> {
+/**
+ * The file's bytes, gunzipped when they start with the gzip magic bytes `1f 8b` (whatever the file's name): a regular
+ * file only, at most {@link INPUT_MAX_BYTES}`.akn` bytes read and decompressed.
+ */
+async function readBytes(path: string, signal: AbortSignal | undefined): Promise<Buffer> {
+  const maxBytes = INPUT_MAX_BYTES.akn;
   let raw: Buffer;
   try {
-    raw = await readFile(path);
+    raw = await readRegularFile(path, { maxBytes, signal });
   } catch (error) {
+    if (isCancellation(error)) throw error;
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     const options = { cause: error, what: WHAT };
     if (code === 'ENOENT') throw new CorpusError(path, 'file not found', undefined, options);
     if (code === 'EISDIR') throw new CorpusError(path, 'is a directory, not an Akoma Ntoso file', undefined, options);
     if (code === 'EACCES') throw new CorpusError(path, 'permission denied', undefined, options);
+    if (error instanceof InputFileError) throw new CorpusError(path, error.problem, undefined, options);
     throw new CorpusError(path, `cannot be read: ${error instanceof Error ? error.message : String(error)}`, undefined, options);
   }
-  if (raw.length < 2 || raw[0] !== 0x1f || raw[1] !== 0x8b) return raw;
   try {
-    return await gunzipAsync(raw);
+    return await gunzipWithin(path, raw, maxBytes);
   } catch (error) {
+    if (error instanceof InputFileError) throw new CorpusError(path, error.problem, undefined, { cause: error, what: WHAT });
     throw new CorpusError(path, `not valid gzip data: ${error instanceof Error ? error.message : String(error)}`, undefined, {
       cause: error,
       what: WHAT,
@@ -104,40 +107,78 @@ async function readBytes(path: string): Promise<Buffer> {
   }
 }
 
+/** The namespace of the `xml` prefix, bound by definition (XML Namespaces 1.0, section 3). */
+const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
+
+/** A qualified name's prefix (`''` when it has none) and local part. */
+function splitName(name: string): { prefix: string; local: string } {
+  const colon = name.indexOf(':');
+  return colon === -1 ? { prefix: '', local: name } : { prefix: name.slice(0, colon), local: name.slice(colon + 1) };
+}
+
 /**
- * Parses the XML text into a tree with saxes (namespaces resolved).
- * @throws CorpusError `not well-formed XML: <line>:<column>: <saxes' message>` at the first error.
+ * Parses the XML text into a tree with saxes, namespaces resolved here: each prefix keeps the stack of the URIs bound
+ * to it by the open elements, so that an element's namespace is found in constant time at any depth (saxes' own
+ * resolution walks up the open elements for each one, which is quadratic in the depth). Linear in the text.
+ * @throws CorpusError `not well-formed XML: <line>:<column>: <saxes' message>` at the first error (an unbound
+ *   namespace prefix included).
  */
 function parseXml(path: string, xml: string): XmlElement {
-  const parser = new SaxesParser({ xmlns: true, position: true });
-  const stack: XmlElement[] = [];
+  const parser = new SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true });
+  /** The URIs bound to each prefix by the open elements, innermost last (`''`: the default namespace). */
+  const bindings = new Map<string, string[]>([['xml', [XML_NAMESPACE]]]);
+  const resolve = (prefix: string): string | undefined => bindings.get(prefix)?.at(-1);
+  /** The open elements, and the prefixes each declared. */
+  const stack: { element: XmlElement; declared: string[] }[] = [];
   let root: XmlElement | undefined;
   let encoding: string | undefined;
+  const fail = (message: string): CorpusError =>
+    new CorpusError(path, `not well-formed XML: ${parser.line}:${parser.column}: ${message}`, undefined, { what: WHAT });
   parser.on('xmldecl', (decl) => {
     encoding = decl.encoding;
   });
   parser.on('opentag', (tag) => {
+    const declared: string[] = [];
+    const names = Object.keys(tag.attributes);
+    for (const name of names) {
+      if (name !== 'xmlns' && !name.startsWith('xmlns:')) continue;
+      const prefix = name === 'xmlns' ? '' : name.slice('xmlns:'.length);
+      const uri = tag.attributes[name]!.trim();
+      const bound = bindings.get(prefix);
+      if (bound) bound.push(uri);
+      else bindings.set(prefix, [uri]);
+      declared.push(prefix);
+    }
     const attrs = new Map<string, string>();
-    for (const attribute of Object.values(tag.attributes)) attrs.set(attribute.local, attribute.value);
-    const element: XmlElement = { ns: tag.uri, name: tag.local, attrs, children: [] };
-    const parent = stack[stack.length - 1];
+    for (const name of names) {
+      if (name === 'xmlns' || name.startsWith('xmlns:')) continue;
+      const { prefix, local } = splitName(name);
+      if (prefix !== '' && resolve(prefix) === undefined) throw fail(`unbound namespace prefix: ${JSON.stringify(prefix)}.`);
+      attrs.set(local, tag.attributes[name]!);
+    }
+    const { prefix, local } = splitName(tag.name);
+    const ns = resolve(prefix);
+    if (ns === undefined && prefix !== '') throw fail(`unbound namespace prefix: ${JSON.stringify(prefix)}.`);
+    const element: XmlElement = { ns: ns ?? '', name: local, attrs, children: [] };
+    const parent = stack.at(-1)?.element;
     if (parent) parent.children.push(element);
     else root = element;
-    stack.push(element);
+    stack.push({ element, declared });
   });
   const onText = (text: string): void => {
-    const parent = stack[stack.length - 1];
+    const parent = stack.at(-1)?.element;
     if (parent) parent.children.push(text);
   };
   parser.on('text', onText);
   parser.on('cdata', onText);
   parser.on('closetag', () => {
-    stack.pop();
+    for (const prefix of stack.pop()?.declared ?? []) bindings.get(prefix)!.pop();
   });
   // Without an error handler saxes throws at the first error, so nothing half-read gets through.
   try {
     parser.write(xml).close();
   } catch (error) {
+    if (error instanceof CorpusError) throw error;
     const detail = error instanceof Error ? error.message : String(error);
     throw new CorpusError(path, `not well-formed XML: ${detail}`, undefined, { cause: error, what: WHAT });
   }
@@ -168,12 +209,16 @@ function childrenNamed(node: XmlElement | undefined, name: string): XmlElement[]
   return node === undefined ? [] : node.children.filter((c): c is XmlElement => isElement(c) && isAkn(c, name));
 }
 
-/** All text under `node`, in document order. */
+/** All text under `node`, in document order (walked with a stack of its own: any depth, linear). */
 function rawText(node: XmlElement | string): string {
   if (typeof node === 'string') return node;
-  let out = '';
-  for (const c of node.children) out += rawText(c);
-  return out;
+  const parts: string[] = [];
+  const pending: (XmlElement | string)[] = [node];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (typeof next === 'string') parts.push(next);
+    else for (let i = next.children.length - 1; i >= 0; i--) pending.push(next.children[i]!);
+  }
+  return parts.join('');
 }
 
 /** White space (including no-break spaces and line breaks) collapsed to single spaces, trimmed. */
@@ -210,6 +255,9 @@ const INLINE = new Set([
   'party', 'lawyer', 'courtType', 'neutralCitation', 'opinion', 'recordedTime', 'subFlow',
 ]);
 
+/** The end of a block element, in {@link LineBuilder.add}'s steps. */
+const END = Symbol('end of block');
+
 /** Collects the lines of an element's text: one per block (paragraph, point, `<p>`), a number starting its block's line. */
 class LineBuilder {
   readonly lines: string[] = [];
@@ -229,32 +277,49 @@ class LineBuilder {
     this.numOnly = false;
   }
 
-  /** Adds the text of `node` (skipping `skip`: the element's own number and heading). */
+  /**
+   * Adds the text of `node` (skipping `skip`: the element's own number and heading). The tree is walked with a stack
+   * of its own, so any depth is read, in time linear in the tree.
+   */
   add(node: XmlElement | string, skip?: ReadonlySet<XmlElement>): void {
-    if (typeof node === 'string') {
-      // White space alone is the file's indentation: a space, never a line break. Text after a number joins it.
-      let text = /\S/.test(node) ? node : ' ';
-      if (this.numOnly) text = text.trimStart();
-      if (text === '') return;
-      this.current += text;
-      this.numOnly = false;
-      return;
+    /** What is left to do, the next step last: a node to add, or the end of a block element (`END`). */
+    const steps: (XmlElement | string | typeof END)[] = [node];
+    for (let step = steps.pop(); step !== undefined; step = steps.pop()) {
+      if (step === END) {
+        if (!this.numOnly) this.endLine();
+        continue;
+      }
+      if (typeof step === 'string') {
+        this.addText(step);
+        continue;
+      }
+      if (skip?.has(step)) continue;
+      if (isAkn(step, 'br') || isAkn(step, 'eol')) {
+        this.current += '\n';
+        continue;
+      }
+      if (isAkn(step, 'num')) {
+        this.endLine();
+        this.current = `${lineText(step)} `;
+        this.numOnly = this.current.trim() !== '';
+        continue;
+      }
+      const inline = !isAkn(step) || INLINE.has(step.name);
+      if (!inline) {
+        if (!this.numOnly) this.endLine();
+        steps.push(END);
+      }
+      for (let i = step.children.length - 1; i >= 0; i--) steps.push(step.children[i]!);
     }
-    if (skip?.has(node)) return;
-    if (isAkn(node, 'br') || isAkn(node, 'eol')) {
-      this.current += '\n';
-      return;
-    }
-    if (isAkn(node, 'num')) {
-      this.endLine();
-      this.current = `${lineText(node)} `;
-      this.numOnly = this.current.trim() !== '';
-      return;
-    }
-    const inline = !isAkn(node) || INLINE.has(node.name);
-    if (!inline && !this.numOnly) this.endLine();
-    for (const c of node.children) this.add(c, skip);
-    if (!inline && !this.numOnly) this.endLine();
+  }
+
+  /** Adds a text node: white space alone is the file's indentation (a space, never a line break); after a number it joins it. */
+  private addText(node: string): void {
+    let text = /\S/.test(node) ? node : ' ';
+    if (this.numOnly) text = text.trimStart();
+    if (text === '') return;
+    this.current += text;
+    this.numOnly = false;
   }
 
   /** The lines so far, the last one ended. */
@@ -465,13 +530,13 @@ function wordCaseOfText(text: string): WordCase {
 // Elements
 
 /** An article number: `Чл. 12а.`, `Чл.152.`, `Чл. 278б1.` → the ref `12а`, `152`, `278б1`. */
-const ARTICLE_NUM = /^(?:Чл\.|Член)\s*(\d+[\p{L}\d]*)\s*\.?$/u;
+const ARTICLE_NUM = /^(?:Чл\.|Член)\s*(\d[\p{L}\d]*)\s*\.?$/u;
 
 /** A § number: `§ 12а.`, `§2.` → `12а`, `2`. */
-const PARAGRAPH_NUM = /^§\s*(\d+[\p{L}\d]*)\s*\.?$/u;
+const PARAGRAPH_NUM = /^§\s*(\d[\p{L}\d]*)\s*\.?$/u;
 
 /** A § number opening a text (a provision without `<num>`): `§ 4. Настоящият закон …`. */
-const PARAGRAPH_LEAD = /^§\s*(\d+[\p{L}\d]*)\.\s*/u;
+const PARAGRAPH_LEAD = /^§\s*(\d[\p{L}\d]*)\.\s*/u;
 
 /**
  * Whether a container is a block of provisions (additional, transitional, final: `hcontainer` named
@@ -497,25 +562,42 @@ class BodyReader {
   /** Headings of containers opened since the last element, with their depth. */
   private pending: { depth: number; text: string }[] = [];
 
-  /** Reads the children of a container at `depth` (the body is depth 0), skipping its own number and headings. */
+  /**
+   * Reads the children of a container at `depth` (the body is depth 0), skipping its own number and headings, and the
+   * containers in it, to any depth: the open containers are a stack of its own, and each node is read once.
+   */
   walk(node: XmlElement, depth: number): void {
-    const own = new Set([child(node, 'num'), child(node, 'heading'), child(node, 'subheading')]);
-    for (const c of node.children) {
+    const frame = (container: XmlElement, at: number): { node: XmlElement; depth: number; next: number; own: Set<XmlElement | undefined> } => ({
+      node: container,
+      depth: at,
+      next: 0,
+      own: new Set([child(container, 'num'), child(container, 'heading'), child(container, 'subheading')]),
+    });
+    /** The containers being read, the innermost last. */
+    const open = [frame(node, depth)];
+    while (open.length > 0) {
+      const current = open.at(-1)!;
+      const c = current.node.children[current.next++];
+      if (c === undefined) {
+        open.pop();
+        // A container without elements: its heading opens nothing. The pending headings are in order of depth, one
+        // per depth at most, so those of this container and deeper are the last ones.
+        if (open.length > 0) while ((this.pending.at(-1)?.depth ?? -1) >= current.depth - 1) this.pending.pop();
+        continue;
+      }
       if (typeof c === 'string') {
         if (/\S/.test(c)) this.addLoose([squash(c)]);
         continue;
       }
-      if (own.has(c)) continue;
+      if (current.own.has(c)) continue;
       if (isAkn(c, 'article')) {
         this.article(c);
       } else if ((isAkn(c, 'hcontainer') || isAkn(c, 'paragraph')) && this.paragraph(c)) {
         // A § (read by paragraph()).
       } else if (isAkn(c) && CONTAINERS.has(c.name)) {
         const heading = containerHeading(c, isProvisionsBlock(c));
-        if (heading !== '') this.pending.push({ depth, text: heading });
-        this.walk(c, depth + 1);
-        // A container without elements: its heading opens nothing.
-        this.pending = this.pending.filter((p) => p.depth < depth);
+        if (heading !== '') this.pending.push({ depth: current.depth, text: heading });
+        open.push(frame(c, current.depth + 1));
       } else {
         this.addLoose(blockLines(c));
       }
@@ -524,8 +606,10 @@ class BodyReader {
 
   /** Adds lines of text outside elements. */
   private addLoose(lines: string[]): void {
-    this.loose.push(...lines);
-    if (this.elements.length === 0) this.opening.push(...lines);
+    for (const line of lines) {
+      this.loose.push(line);
+      if (this.elements.length === 0) this.opening.push(line);
+    }
   }
 
   /** Adds an element unless its text is empty; it takes the pending headings and its own. */
@@ -619,14 +703,19 @@ function promulgationDate(note: string): string | undefined {
  * the act has no article and no §, that text is its one element (`ref` and `label` empty). Soft hyphens, with the
  * white space after them, are removed from element texts and headings (the typesetter's word breaks).
  *
+ * Only a regular file is read, at most 64 MiB of it, decompressed too ({@link INPUT_MAX_BYTES}); the reading is linear
+ * in the file, to any depth of nesting.
+ *
  * @param path an `.xml` or `.xml.gz` file.
+ * @param signal optional: checked before each chunk read; when it aborts, rejects with an `AbortError`.
  * @returns the act, see {@link AknAct}.
- * @throws CorpusError (`Akoma Ntoso file PATH: …`) when the file is missing or unreadable, is corrupt gzip, is not
+ * @throws CorpusError (`Akoma Ntoso file PATH: …`) when the file is missing or unreadable, is not a regular file, is
+ *   larger than the cap (or decompresses to more), is corrupt gzip, is not
  *   UTF-8, is not well-formed XML (`not well-formed XML: 97:314: disallowed character.`), is not an Akoma Ntoso
  *   document, or lacks the work's FRBR URI, the work's or the expression's FRBR date, or a title.
  */
-export async function readAknFile(path: string): Promise<AknAct> {
-  const bytes = await readBytes(path);
+export async function readAknFile(path: string, signal?: AbortSignal): Promise<AknAct> {
+  const bytes = await readBytes(path, signal);
   let xml: string;
   try {
     xml = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

@@ -3,7 +3,7 @@
  * document"):
  *
  * 1. Every input is read whole: JSON Lines files (`reader.ts`), Akoma Ntoso acts (`akn.ts`) and the National
- *    Assembly's act payloads (`payload.ts`). A JSON Lines document of the National Assembly (`act-<id>`, a text as
+ *    Assembly's act payloads (`payload.ts`), each a regular file within its cap (`../input-file.ts`). A JSON Lines document of the National Assembly (`act-<id>`, a text as
  *    published) is rebuilt in its real structure (`structure.ts`: articles, then each § as its own element). An Akoma
  *    Ntoso file that is not well-formed, or a payload that cannot be read, is reported by path ({@link SkippedInput})
  *    and skipped, never half-read; the build goes on.
@@ -15,7 +15,7 @@
  *
  * Pure in memory: the whole corpus (about 2,600 documents) is held while the index is built.
  */
-import { readFile } from 'node:fs/promises';
+import { INPUT_MAX_BYTES, InputFileError, readRegularFile } from '../input-file.js';
 import { readAknFile, type AknAct } from './akn.js';
 import { corpusFileKind } from './inputs.js';
 import { readActPayload } from './payload.js';
@@ -55,7 +55,7 @@ export interface CollectedCorpus {
 export interface CollectOptions {
   /** Called after each document (JSON Lines) or file (Akoma Ntoso, payload) read. */
   onDocument?: () => void;
-  /** Checked before each document; when it aborts, rejects with an AbortError (`cancelledError`). */
+  /** Checked before each document and each chunk read; when it aborts, rejects with an AbortError (`cancelledError`). */
   signal?: AbortSignal | undefined;
 }
 
@@ -83,7 +83,7 @@ export async function collectCorpus(files: readonly string[], options: CollectOp
     checkCancelled();
     const kind = corpusFileKind(file);
     if (kind === 'jsonl') {
-      for await (const read of readCorpus(file)) {
+      for await (const read of readCorpus(file, signal)) {
         checkCancelled();
         const first = fileOf.get(read.document_id);
         if (first !== undefined) {
@@ -96,7 +96,7 @@ export async function collectCorpus(files: readonly string[], options: CollectOp
       }
     } else if (kind === 'akn') {
       try {
-        const act: AknAct = await readAknFile(file);
+        const act: AknAct = await readAknFile(file, signal);
         sources.push({ document: act.document, origin: 'akn', file, workUri: act.work_uri });
       } catch (error) {
         if (isCancellation(error) || !(error instanceof CorpusError)) throw error;
@@ -105,10 +105,12 @@ export async function collectCorpus(files: readonly string[], options: CollectOp
       onDocument?.();
     } else {
       try {
-        payloads.push({ document: readActPayload(JSON.parse(await readFile(file, 'utf8')) as unknown), origin: 'payload', file });
+        const text = (await readRegularFile(file, { maxBytes: INPUT_MAX_BYTES.payload, signal })).toString('utf8');
+        payloads.push({ document: readActPayload(JSON.parse(text) as unknown), origin: 'payload', file });
       } catch (error) {
         if (isCancellation(error)) throw error;
-        skipped.push({ path: file, message: `act payload ${file}: ${error instanceof Error ? error.message : String(error)}` });
+        const detail = error instanceof InputFileError ? error.problem : error instanceof Error ? error.message : String(error);
+        skipped.push({ path: file, message: `act payload ${file}: ${detail}` });
       }
       onDocument?.();
     }

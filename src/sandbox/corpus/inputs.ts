@@ -23,6 +23,7 @@ import fs from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { runPool } from '../../shared/pool.js';
+import { INPUT_MAX_BYTES } from '../input-file.js';
 import { ANALYZER_VERSION } from '../text/analysis.js';
 import { THESAURUS_VERSION } from '../text/thesaurus.js';
 import { cancelledError, CorpusError, hashCorpusFile } from './reader.js';
@@ -250,12 +251,13 @@ export function inputsKeyOf(corpusSha256s: readonly string[], courtsSha256: stri
 const HASH_CONCURRENCY = 8;
 
 /**
- * Hashes every input file (streamed in 1 MiB chunks, a small file in one read; {@link HASH_CONCURRENCY} files at a
- * time) and computes the key of the set. The first file that cannot be read rejects the whole.
+ * Hashes every input file (streamed in 1 MiB chunks; {@link HASH_CONCURRENCY} files at a time) and computes the key
+ * of the set. Only regular files are read, each at most the cap of its reader (`INPUT_MAX_BYTES`), so that a file the
+ * build would refuse is refused here, before the build. The first file that cannot be read rejects the whole.
  *
  * @param onBytes optional progress: bytes hashed so far and the total size of all files, in bytes.
  * @param signal optional: checked between chunks; when it aborts, rejects with `cancelledError`.
- * @throws CorpusError when a file is missing or unreadable.
+ * @throws CorpusError when a file is missing or unreadable, is not a regular file, or is larger than its cap.
  */
 export async function digestInputs(
   inputs: CorpusInputs,
@@ -288,6 +290,8 @@ export async function digestInputs(
     async (i) => {
       const file = files[i]!;
       const what = file === inputs.courtsFile ? 'courts file' : file === inputs.thesaurusFile ? 'thesaurus' : 'corpus';
+      const maxBytes =
+        what === 'courts file' ? INPUT_MAX_BYTES.courts : what === 'thesaurus' ? INPUT_MAX_BYTES.thesaurus : INPUT_MAX_BYTES[corpusFileKind(file)];
       const sha256 = await hashCorpusFile(
         file,
         (bytes) => {
@@ -297,6 +301,7 @@ export async function digestInputs(
         },
         signal,
         what,
+        maxBytes,
       );
       hashed[i] = { path: file, sha256 };
     },

@@ -1,14 +1,13 @@
 /**
  * Reading the sandbox corpus: JSON Lines (optionally gzip-compressed), one document per line, in the format of
  * `shared/corpus/README.md` (`bg-statutes.jsonl.gz`, and `bg-decisions.jsonl.gz` with its court-decision fields), and
- * the courts file (`bg-courts.json`).
+ * the courts file (`bg-courts.json`). Files are read through `../input-file.ts`: regular files only, at most
+ * {@link INPUT_MAX_BYTES} (decompressed too), cancellable.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { open, readFile, stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import { stat } from 'node:fs/promises';
+import { formatBytes } from '../../shared/bytes.js';
+import { INPUT_MAX_BYTES, InputFileError, readDecompressedChunks, readRegularFile, readRegularFileChunks } from '../input-file.js';
 
 /** One article (or paragraph) of a document, in document order. */
 export interface CorpusElement {
@@ -143,38 +142,12 @@ export function isCancellation(error: unknown): boolean {
 function fileError(path: string, error: unknown, what = 'corpus'): CorpusError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const options = { cause: error, what };
+  if (error instanceof InputFileError && code !== 'EISDIR') return new CorpusError(path, error.problem, undefined, options);
   if (code === 'ENOENT') return new CorpusError(path, 'file not found', undefined, options);
   if (code === 'EISDIR') return new CorpusError(path, `is a directory, not a ${what === 'corpus' ? 'corpus file' : what}`, undefined, options);
   if (code === 'EACCES') return new CorpusError(path, 'permission denied', undefined, options);
   const detail = error instanceof Error ? error.message : String(error);
   return new CorpusError(path, `cannot be read: ${detail}`, undefined, options);
-}
-
-/** Whether the file starts with the gzip magic bytes `1f 8b` (the file name is not consulted). */
-async function isGzip(path: string): Promise<boolean> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-    const head = Buffer.alloc(2);
-    const { bytesRead } = await handle.read(head, 0, 2, 0);
-    return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
-  } catch (error) {
-    throw fileError(path, error);
-  } finally {
-    await handle?.close();
-  }
-}
-
-/** The decompressed byte stream of the corpus file (gunzipped when it is gzip). */
-async function openCorpusStream(path: string): Promise<Readable> {
-  const gzip = await isGzip(path);
-  const raw = createReadStream(path);
-  if (!gzip) return raw;
-  const gunzip = createGunzip();
-  raw.on('error', (error) => gunzip.destroy(error));
-  // A reader that stops early (an error, a cancellation) destroys the gunzip stream; close the file with it.
-  gunzip.on('close', () => raw.destroy());
-  return raw.pipe(gunzip);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -244,29 +217,62 @@ function validateDocument(value: unknown): CorpusDocument | string {
 }
 
 /**
+ * The lines of a corpus file, decompressed (see {@link readCorpus}), split at `\n` (a `\r` before it dropped), each
+ * decoded as UTF-8; at most {@link INPUT_MAX_BYTES}`.jsonl` bytes read and decompressed, a line at most
+ * {@link INPUT_MAX_BYTES}`.jsonlLine` bytes. Linear in the file: a line's pieces are joined once, at its end.
+ * @throws CorpusError for a line too long (naming it and the cap); the errors of `readDecompressedChunks` otherwise
+ *   (`InputFileError` for a file refused or too large, the file system's, zlib's, an `AbortError`).
+ */
+async function* corpusLines(path: string, signal: AbortSignal | undefined): AsyncGenerator<string> {
+  const maxLine = INPUT_MAX_BYTES.jsonlLine;
+  let pieces: Buffer[] = [];
+  let pending = 0;
+  let lineNumber = 0;
+  const line = (last: Buffer): string => {
+    lineNumber++;
+    const bytes = pieces.length === 0 ? last : Buffer.concat([...pieces, last]);
+    pieces = [];
+    pending = 0;
+    const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
+    return bytes.toString('utf8', 0, end);
+  };
+  const tooLong = (): CorpusError =>
+    new CorpusError(path, `is longer than ${formatBytes(maxLine)}, the most read of one document`, lineNumber + 1);
+  for await (const chunk of readDecompressedChunks(path, { maxBytes: INPUT_MAX_BYTES.jsonl, signal })) {
+    let start = 0;
+    for (let newline = chunk.indexOf(0x0a); newline !== -1; newline = chunk.indexOf(0x0a, start)) {
+      if (pending + newline - start > maxLine) throw tooLong();
+      yield line(chunk.subarray(start, newline));
+      start = newline + 1;
+    }
+    if (start < chunk.length) {
+      pending += chunk.length - start;
+      if (pending > maxLine) throw tooLong();
+      pieces.push(chunk.subarray(start));
+    }
+  }
+  if (pieces.length > 0) yield line(Buffer.alloc(0));
+}
+
+/**
  * Streams the documents of a corpus file, in file order, without loading the file whole.
  *
  * The file is JSON Lines, gzip-compressed when it starts with the gzip magic bytes `1f 8b` (whatever its name),
- * plain UTF-8 otherwise. Blank lines are skipped.
+ * plain UTF-8 otherwise; lines end in `\n` or `\r\n`. Blank lines are skipped. Only a regular file is read (a FIFO or a
+ * device is refused), at most 1 GiB of it, decompressed too, and a line (one document) of at most 64 MiB
+ * ({@link INPUT_MAX_BYTES}).
  *
  * @param path the corpus file.
- * @throws CorpusError when the file is missing or unreadable, when a line is not valid JSON or lacks a required field
- *   (the message and `line` name the 1-based line number), when a `document_id` repeats, or when the gzip data is
- *   corrupt.
+ * @param signal optional: checked before each chunk read; when it aborts, rejects with an `AbortError`.
+ * @throws CorpusError when the file is missing, unreadable, not a regular file or too large, when a line is too long,
+ *   is not valid JSON or lacks a required field (the message and `line` name the 1-based line number), when a
+ *   `document_id` repeats, or when the gzip data is corrupt.
  */
-export async function* readCorpus(path: string): AsyncGenerator<CorpusDocument> {
-  try {
-    const info = await stat(path);
-    if (info.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-  } catch (error) {
-    throw fileError(path, error);
-  }
-  const stream = await openCorpusStream(path);
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+export async function* readCorpus(path: string, signal?: AbortSignal): AsyncGenerator<CorpusDocument> {
   const seen = new Set<string>();
   let lineNumber = 0;
   try {
-    for await (const line of lines) {
+    for await (const line of corpusLines(path, signal)) {
       lineNumber++;
       if (line.trim() === '') continue;
       let parsed: unknown;
@@ -285,35 +291,26 @@ export async function* readCorpus(path: string): AsyncGenerator<CorpusDocument> 
       yield document;
     }
   } catch (error) {
-    if (error instanceof CorpusError) throw error;
+    if (error instanceof CorpusError || isCancellation(error)) throw error;
+    if (lineNumber === 0 || error instanceof InputFileError) throw fileError(path, error);
     const detail = error instanceof Error ? error.message : String(error);
     throw new CorpusError(path, `cannot be read after line ${lineNumber}: ${detail}`, undefined, { cause: error });
-  } finally {
-    lines.close();
-    stream.destroy();
   }
 }
 
 /**
  * Counts the documents (non-blank lines) of a corpus file cheaply, without parsing JSON: the `total` of the indexing
- * progress. Same format rules as `readCorpus`.
+ * progress. Same format rules and limits as `readCorpus`.
  *
- * @param signal optional: checked between chunks read; when it aborts, rejects with {@link cancelledError}.
- * @throws CorpusError when the file is missing or unreadable.
+ * @param signal optional: checked before each chunk read; when it aborts, rejects with an `AbortError`.
+ * @throws CorpusError when the file is missing, unreadable, not a regular file or too large.
  */
 export async function countCorpusLines(path: string, signal?: AbortSignal): Promise<number> {
-  let stream: Readable;
-  try {
-    stream = await openCorpusStream(path);
-  } catch (error) {
-    throw error instanceof CorpusError ? error : fileError(path, error);
-  }
   let count = 0;
   // Whether the current line so far holds a non-whitespace byte (a line of only spaces/CR/tabs is blank).
   let content = false;
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      if (signal?.aborted) throw cancelledError('Counting the corpus documents', signal);
+    for await (const chunk of readDecompressedChunks(path, { maxBytes: INPUT_MAX_BYTES.jsonl, signal })) {
       for (let i = 0; i < chunk.length; i++) {
         const b = chunk[i];
         if (b === 0x0a) {
@@ -332,58 +329,45 @@ export async function countCorpusLines(path: string, signal?: AbortSignal): Prom
 }
 
 /**
- * SHA-256 of the corpus file's bytes (as stored, i.e. of the compressed bytes for a gzip file), streamed.
+ * SHA-256 of the corpus file's bytes (as stored, i.e. of the compressed bytes for a gzip file), streamed in 1 MiB
+ * chunks. Only a regular file is read, at most `maxBytes` of it.
  *
  * @param onBytes optional progress callback: bytes hashed so far and the file size, in bytes.
- * @param signal optional: checked before the first read and between chunks (1 MiB); when it aborts, rejects with
- *   {@link cancelledError}.
- * @param what what the file is, for messages: `corpus` (default) or `courts file`.
+ * @param signal optional: checked before each chunk; when it aborts, rejects with {@link cancelledError}.
+ * @param what what the file is, for messages: `corpus` (default), `courts file` or `thesaurus`.
+ * @param maxBytes the most bytes read: the cap of the file's reader ({@link INPUT_MAX_BYTES}); default that of a JSON
+ *   Lines corpus file.
  * @returns lowercase hex digest (64 characters).
- * @throws CorpusError when the file is missing or unreadable.
+ * @throws CorpusError when the file is missing, unreadable, not a regular file or larger than `maxBytes`.
  */
 export async function hashCorpusFile(
   path: string,
   onBytes?: (done: number, total: number) => void,
   signal?: AbortSignal,
   what = 'corpus',
+  maxBytes: number = INPUT_MAX_BYTES.jsonl,
 ): Promise<string> {
   if (signal?.aborted) throw cancelledError('Hashing the corpus', signal);
   let size: number;
   try {
-    const info = await stat(path);
-    if (info.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-    size = info.size;
+    size = (await stat(path)).size;
   } catch (error) {
     throw fileError(path, error, what);
   }
   const hash = createHash('sha256');
   let done = 0;
   try {
-    // A small file (an Akoma Ntoso act, a payload: the corpus directory holds hundreds) is read in one go: a stream's
-    // set-up costs more than the reading.
-    if (size <= SMALL_FILE_BYTES) {
-      const bytes = await readFile(path);
-      hash.update(bytes);
-      onBytes?.(bytes.length, size);
-      return hash.digest('hex');
-    }
-    for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    for await (const chunk of readRegularFileChunks(path, { maxBytes, signal })) {
       hash.update(chunk);
       done += chunk.length;
-      onBytes?.(done, size);
-      if (signal?.aborted) throw cancelledError('Hashing the corpus', signal);
+      onBytes?.(done, Math.max(size, done));
     }
   } catch (error) {
-    throw isCancellation(error) ? error : fileError(path, error, what);
+    if (!isCancellation(error)) throw fileError(path, error, what);
+    throw signal?.aborted ? cancelledError('Hashing the corpus', signal) : error;
   }
   return hash.digest('hex');
 }
-
-/** Files up to this size (bytes) are hashed from one read rather than a stream (see {@link hashCorpusFile}). */
-const SMALL_FILE_BYTES = 1 << 20;
-
-/** Largest courts file read (bytes): the real one is 30 KB; anything far larger is not a courts file. */
-const COURTS_FILE_MAX_BYTES = 16 << 20;
 
 /** Checks one entry of a courts file; returns the court, or a message naming the field that is wrong. */
 function validateCourt(value: unknown): CourtRecord | string {
@@ -417,8 +401,8 @@ function validateCourt(value: unknown): CourtRecord | string {
  * of `{court_id, name, court_type, ecli_code, parent_court_id}` (see {@link CourtRecord}). Entries are returned in
  * file order. A `parent_court_id` need not name a court of the file (an appeal chain may lead out of it).
  *
- * @param path the courts file (at most 16 MiB).
- * @throws CorpusError (`courts file FILE…`) when the file is missing, unreadable or too large, is not JSON or not an
+ * @param path the courts file: a regular file of at most 16 MiB ({@link INPUT_MAX_BYTES}).
+ * @throws CorpusError (`courts file FILE…`) when the file is missing, unreadable, not a regular file or too large, is not JSON or not an
  *   array, or an entry is not a court: the message and `entry` name the 1-based entry and the field; a repeated
  *   `court_id` names both entries.
  */
@@ -427,12 +411,9 @@ export async function readCourtsFile(path: string): Promise<CourtRecord[]> {
     new CorpusError(path, message, undefined, { what: 'courts file', ...(entry === undefined ? {} : { entry }), cause });
   let text: string;
   try {
-    const info = await stat(path);
-    if (info.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-    if (info.size > COURTS_FILE_MAX_BYTES) throw fail(`is ${info.size} bytes; a courts file is at most ${COURTS_FILE_MAX_BYTES}`);
-    text = await readFile(path, 'utf8');
+    text = (await readRegularFile(path, { maxBytes: INPUT_MAX_BYTES.courts })).toString('utf8');
   } catch (error) {
-    throw error instanceof CorpusError ? error : fileError(path, error, 'courts file');
+    throw fileError(path, error, 'courts file');
   }
   let parsed: unknown;
   try {

@@ -22,8 +22,7 @@
  * Changing anything here that changes the output of `parseThesaurus`, `readThesaurus` or `restrictToIndex` must bump
  * `THESAURUS_VERSION`.
  */
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSyncWithin, INPUT_MAX_BYTES, InputFileError, isGzipData, readRegularFileSync } from '../input-file.js';
 import { analyze, isIndexable, stem, tokenSpans } from './analysis.js';
 import { memoized } from './memo.js';
 
@@ -79,23 +78,27 @@ export class ThesaurusError extends Error {
  * of text: 0.2–0.35 s in a fresh process on a small shared machine, about a third of it the first stemming of its
  * ~30,000 distinct words; about 23 MB of heap retained).
  *
+ * Only a regular file is read, at most 64 MiB of it, decompressed too (`INPUT_MAX_BYTES`).
+ *
  * @param path the thesaurus file, e.g. `../shared/corpus/bg-thesaurus.dat.gz`.
- * @throws ThesaurusError naming `path`: the file cannot be read; it is gzip (by its first bytes or its `.gz` name) but
+ * @throws ThesaurusError naming `path`: the file cannot be read, is not a regular file or is too large; it is gzip (by its first bytes or its `.gz` name) but
  *   does not decompress; its first line names an encoding other than UTF-8; its bytes are not valid UTF-8; or any
  *   error of `parseThesaurus` (with the line number).
  */
 export function readThesaurus(path: string): Map<string, ThesaurusSense[]> {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(path);
+    bytes = readRegularFileSync(path, INPUT_MAX_BYTES.thesaurus);
   } catch (err) {
-    throw new ThesaurusError(path, `cannot read the file: ${(err as Error).message}`, undefined, { cause: err });
+    const problem = err instanceof InputFileError ? err.problem : `cannot read the file: ${(err as Error).message}`;
+    throw new ThesaurusError(path, problem, undefined, { cause: err });
   }
-  if ((bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) || path.endsWith('.gz')) {
+  if (isGzipData(bytes) || path.endsWith('.gz')) {
     try {
-      bytes = gunzipSync(bytes);
+      bytes = gunzipSyncWithin(path, bytes, INPUT_MAX_BYTES.thesaurus);
     } catch (err) {
-      throw new ThesaurusError(path, `not a valid gzip file: ${(err as Error).message}`, undefined, { cause: err });
+      const problem = err instanceof InputFileError ? err.problem : `not a valid gzip file: ${(err as Error).message}`;
+      throw new ThesaurusError(path, problem, undefined, { cause: err });
     }
   }
   // The encoding line first, so that a file in another encoding gets that message rather than a decoding error.

@@ -6,10 +6,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { constants, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findAknFiles, readAknFile, type AknAct } from '../../../src/sandbox/corpus/akn.js';
 import { CorpusError, type CorpusElement } from '../../../src/sandbox/corpus/reader.js';
+import { HAS_SPECIAL_FILES, linkToDevZero, makeFifo } from '../../helpers/special-files.js';
 
 const AKN = fileURLToPath(new URL('../../../../shared/corpus/akn/', import.meta.url));
 
@@ -408,6 +409,61 @@ describe('readAknFile: synthetic files', () => {
     const noTitle = write('other/no-title.xml', aknXml({ alias: '', preface: [], body: '' }));
     await expect(readAknFile(noTitle)).rejects.toThrow(/no title/);
     await expect(readAknFile(join(TMP, 'missing.xml'))).rejects.toThrow(/file not found/);
+  });
+});
+
+describe('readAknFile: any depth, linear', () => {
+  /** Nesting deep enough that a reader quadratic in the depth (or recursing per level) would not finish in time. */
+  const DEPTH = 100_000;
+
+  it('reads an article inside 100,000 nested chapters, and one of 100,000 nested paragraphs and inline spans', async () => {
+    const chapters = write(
+      'deep/chapters.xml',
+      aknXml({
+        alias: SYNTHETIC_TITLE,
+        body: `${'<chapter>'.repeat(DEPTH)}<article><num>Чл. 1.</num><content><p>Тестов текст.</p></content></article>${'</chapter>'.repeat(DEPTH)}`,
+      }),
+    );
+    expect((await readAknFile(chapters)).document.elements).toEqual([{ ref: '1', label: 'Чл. 1.', text: 'Тестов текст.' }]);
+    const paragraphs = write(
+      'deep/paragraphs.xml.gz',
+      aknXml({
+        alias: SYNTHETIC_TITLE,
+        body: `<article><num>Чл. 2.</num>${'<paragraph>'.repeat(DEPTH)}Тестов ${'<span>'.repeat(DEPTH)}текст.${'</span>'.repeat(DEPTH)}${'</paragraph>'.repeat(DEPTH)}</article>`,
+      }),
+    );
+    expect((await readAknFile(paragraphs)).document.elements).toEqual([{ ref: '2', label: 'Чл. 2.', text: 'Тестов текст.' }]);
+  });
+
+  it('reads the text of 100,000 nested blocks outside any article as the one element', async () => {
+    const loose = write('deep/loose.xml', aknXml({ alias: SYNTHETIC_TITLE, body: `${'<p>'.repeat(DEPTH)}Тестов текст.${'</p>'.repeat(DEPTH)}` }));
+    expect((await readAknFile(loose)).document.elements).toEqual([{ ref: '', label: '', text: 'Тестов текст.' }]);
+  });
+
+  it('resolves prefixed names by the namespaces in scope, and rejects an unbound prefix', async () => {
+    const prefixed = write(
+      'ns/prefixed.xml',
+      aknXml({ alias: SYNTHETIC_TITLE, body: '<a:article xmlns:a="http://docs.oasis-open.org/legaldocml/ns/akn/3.0"><a:num>Чл. 1.</a:num><a:content><a:p>Тестов текст.</a:p></a:content></a:article><x:article xmlns:x="urn:other"><x:num>Чл. 2.</x:num></x:article>' }),
+    );
+    // The second article is in another namespace: its text is loose text, not an element.
+    expect((await readAknFile(prefixed)).document.elements).toEqual([{ ref: '1', label: 'Чл. 1.', text: 'Тестов текст.' }]);
+    const unbound = write('ns/unbound.xml', aknXml({ alias: SYNTHETIC_TITLE, body: '<y:article><y:num>Чл. 1.</y:num></y:article>' }));
+    await expect(readAknFile(unbound)).rejects.toThrow(/^Akoma Ntoso file .*unbound\.xml: not well-formed XML: \d+:\d+: unbound namespace prefix: "y"\.$/);
+  });
+});
+
+describe('readAknFile: only regular files, within the cap', () => {
+  it('refuses a file that decompresses to more than 64 MiB, naming it and the cap', async () => {
+    const bomb = join(TMP, 'bomb.xml.gz');
+    writeFileSync(bomb, gzipSync(Buffer.alloc(64 * 1024 * 1024 + 1, 0x20), { level: constants.Z_BEST_SPEED }));
+    await expect(readAknFile(bomb)).rejects.toThrow(`Akoma Ntoso file ${bomb}: decompresses to more than 64 MiB, the limit for this kind of file`);
+  });
+
+  it.skipIf(!HAS_SPECIAL_FILES)('refuses a FIFO and a link to /dev/zero at once, without reading them', async () => {
+    const fifo = makeFifo(join(TMP, 'pipe.xml'));
+    await expect(readAknFile(fifo)).rejects.toThrow(`Akoma Ntoso file ${fifo}: is a FIFO (named pipe), not a regular file; only regular files are read`);
+    const zero = linkToDevZero(join(TMP, 'zero.xml.gz'));
+    await expect(readAknFile(zero)).rejects.toThrow(`Akoma Ntoso file ${zero}: is a character device, not a regular file; only regular files are read`);
   });
 });
 

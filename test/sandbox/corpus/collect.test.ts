@@ -2,9 +2,15 @@
  * One act, one document (`src/sandbox/corpus/collect.ts`): which documents of the inputs are the same act, which text
  * is served, and under which `document_id`. Synthetic documents only (titles say they are test data).
  */
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chooseText, mergeActs, sameAct, sameTitle, titleKey, type SourceDocument } from '../../../src/sandbox/corpus/collect.js';
+import { chooseText, collectCorpus, mergeActs, sameAct, sameTitle, titleKey, type SourceDocument } from '../../../src/sandbox/corpus/collect.js';
 import type { CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
+import { HAS_SPECIAL_FILES, linkToDevZero, makeFifo } from '../../helpers/special-files.js';
+import { LAWS, tempDirsPerTest, writeCorpus } from '../fixtures.js';
+
+/** A temporary directory, removed after the test. */
+const dir = tempDirsPerTest();
 
 const TITLE = 'Закон за тестовите данни (тестови данни)';
 
@@ -152,5 +158,22 @@ describe('the id of an act known only from Akoma Ntoso works', () => {
       expect(documents.map((d) => [d.document_id, d.as_of])).toEqual([['akn-2005-npk', '2026-04-01']]);
       expect(aliases.get('akn-2005-dv-86-05-1')).toBe('akn-2005-npk');
     }
+  });
+});
+
+describe('collectCorpus: inputs that are not regular files', () => {
+  it.skipIf(!HAS_SPECIAL_FILES)('skips a payload or an Akoma Ntoso act that is a FIFO or /dev/zero at once, naming it, and reads the rest', async () => {
+    const d = dir();
+    const laws = writeCorpus(join(d, 'laws.jsonl'), LAWS);
+    const fifo = makeFifo(join(d, '7.json'));
+    const zero = linkToDevZero(join(d, '8.json'));
+    const act = makeFifo(join(d, 'act.xml'));
+    const collected = await collectCorpus([laws, fifo, zero, act]);
+    expect(collected.documents.map((x) => x.document_id)).toEqual(LAWS.map((x) => x.document_id));
+    expect(collected.skipped).toEqual([
+      { path: fifo, message: `act payload ${fifo}: is a FIFO (named pipe), not a regular file; only regular files are read` },
+      { path: zero, message: `act payload ${zero}: is a character device, not a regular file; only regular files are read` },
+      { path: act, message: `Akoma Ntoso file ${act}: is a FIFO (named pipe), not a regular file; only regular files are read` },
+    ]);
   });
 });

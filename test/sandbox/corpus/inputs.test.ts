@@ -15,6 +15,7 @@ import {
   resolveCorpusInputs,
 } from '../../../src/sandbox/corpus/inputs.js';
 import { CorpusError } from '../../../src/sandbox/corpus/reader.js';
+import { HAS_SPECIAL_FILES, linkToDevZero, makeFifo } from '../../helpers/special-files.js';
 import { CASES, LAWS, tempDirsPerTest, writeCorpus } from '../fixtures.js';
 
 const SHARED_CORPUS = fileURLToPath(new URL('../../../../shared/corpus', import.meta.url));
@@ -182,6 +183,25 @@ describe('the inputs key', () => {
     const a = writeCorpus(join(d, 'a.jsonl'), LAWS);
     const courts = join(d, 'gone-courts.json');
     await expect(digestInputs({ corpusFiles: [a], courtsFile: courts })).rejects.toThrow(`courts file ${courts}: file not found`);
+  });
+
+  it.skipIf(!HAS_SPECIAL_FILES)('refuses an input that is a FIFO or a device at once, naming it, before any build', async () => {
+    const d = dir();
+    const a = writeCorpus(join(d, 'a.jsonl'), LAWS);
+    const fifo = makeFifo(join(d, '12345.json'));
+    await expect(digestInputs({ corpusFiles: [a, fifo] })).rejects.toThrow(`corpus ${fifo}: is a FIFO (named pipe), not a regular file`);
+    const zero = linkToDevZero(join(d, 'zero-courts.json'));
+    await expect(digestInputs({ corpusFiles: [a], courtsFile: zero })).rejects.toThrow(`courts file ${zero}: is a character device, not a regular file`);
+    // In a directory, such files are not inputs at all.
+    expect(resolveCorpusInputs([d])).toEqual({ corpusFiles: [a] });
+  });
+
+  it('refuses an input larger than its reader reads, before any build: a payload over 32 MiB', async () => {
+    const d = dir();
+    const a = writeCorpus(join(d, 'a.jsonl'), LAWS);
+    const payload = join(d, '12345.json');
+    writeFileSync(payload, Buffer.alloc(32 * 1024 * 1024 + 1, 0x20));
+    await expect(digestInputs({ corpusFiles: [a, payload] })).rejects.toThrow(`corpus ${payload}: is larger than 32 MiB, the limit for this kind of file`);
   });
 });
 

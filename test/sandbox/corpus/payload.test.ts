@@ -218,6 +218,37 @@ describe('htmlToLines', () => {
   });
 });
 
+describe('htmlToLines: any depth, linear', () => {
+  /** Nesting deep enough that a reader quadratic in the depth would not finish in time (160,000 took 40 s before). */
+  const DEPTH = 200_000;
+
+  it('reads a text inside 200,000 nested <div>, and one after 200,000 unclosed <span> and stray end tags', () => {
+    expect(htmlToLines(`${'<div>'.repeat(DEPTH)}Тестов текст.${'</div>'.repeat(DEPTH)}<p>Втори тестов ред.</p>`)).toEqual([
+      'Тестов текст.',
+      'Втори тестов ред.',
+    ]);
+    expect(htmlToLines(`<p>${'<span>'.repeat(DEPTH)}Тестов ${'</b>'.repeat(DEPTH)}текст.</p>`)).toEqual(['Тестов текст.']);
+  });
+
+  it('reads a synthetic payload whose article is inside 200,000 nested <div>', () => {
+    const body = `<p>ЗАКОН<br/>за синтетичните тестови данни</p>${'<div>'.repeat(DEPTH)}<p><b>Чл. 1.</b> Тестов текст.</p>${'</div>'.repeat(DEPTH)}`;
+    const doc = readActPayload({
+      L_Act_id: 999003,
+      L_ActL_final: 'Закон за синтетичните тестови данни (тестови данни, не е истински акт)',
+      L_Act_date: '2025-01-02 00:00:00',
+      L_ActL_final_body: body,
+    });
+    expect(doc.elements).toEqual([{ ref: '1', label: 'Чл. 1.', text: 'Чл. 1. Тестов текст.' }]);
+  });
+
+  it('ends elements as HTML does: implied end tags, void elements, </p> and </br> alone, <body> after an open <head>', () => {
+    expect(htmlToLines('<head><title>Тестово заглавие</title><body>Тестов текст')).toEqual(['Тестов текст']);
+    expect(htmlToLines('<p>първи<p>втори<div>трети</p>четвърти')).toEqual(['първи', 'втори', 'трети', 'четвърти']);
+    expect(htmlToLines('<table><tr><td>а<td>б<tr><th>в</table>')).toEqual(['а б', 'в']);
+    expect(htmlToLines('едно</p>две</br>три<hr>четири<img src="x">пет<style>скрит</style>')).toEqual(['едно', 'две', 'три', 'четирипет']);
+  });
+});
+
 describe('actType', () => {
   it('reads the type from the title as the statutes file gives it', () => {
     expect(actType('Закон за пазарите на криптоактиви')).toBe('Закон');

@@ -5,10 +5,11 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { constants, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { CorpusError, hashCorpusFile, readCorpus, readCourtsFile, type CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
-import { CASES, LAWS, tempDirsPerTest, toJsonl, writeCorpus } from '../fixtures.js';
+import { CorpusError, countCorpusLines, hashCorpusFile, readCorpus, readCourtsFile, type CorpusDocument } from '../../../src/sandbox/corpus/reader.js';
+import { HAS_SPECIAL_FILES, linkToDevZero, makeFifo } from '../../helpers/special-files.js';
+import { CASES, LAWS, law, tempDirsPerTest, toJsonl, writeCorpus } from '../fixtures.js';
 
 const SHARED = fileURLToPath(new URL('../../../../shared/corpus/', import.meta.url));
 
@@ -73,6 +74,59 @@ describe('readCorpus', () => {
     await expect(collect(path)).rejects.toThrow(CorpusError);
     await expect(collect(path)).rejects.toThrow(/not found/);
     await expect(hashCorpusFile(path)).rejects.toThrow(/nope\.jsonl\.gz: file not found/);
+  });
+});
+
+describe('readCorpus: only regular files, within the caps, linear, cancellable', () => {
+  it.skipIf(!HAS_SPECIAL_FILES)('refuses a FIFO and a link to /dev/zero at once, naming them, without reading them', async () => {
+    const d = dir();
+    const fifo = makeFifo(join(d, 'pipe.jsonl'));
+    const zero = linkToDevZero(join(d, 'zero.jsonl'));
+    // A reader that opened the FIFO for a blocking read would wait here for ever; /dev/zero would never end.
+    await expect(collect(fifo)).rejects.toThrow(`corpus ${fifo}: is a FIFO (named pipe), not a regular file; only regular files are read`);
+    await expect(countCorpusLines(fifo)).rejects.toThrow(`corpus ${fifo}: is a FIFO (named pipe)`);
+    await expect(hashCorpusFile(fifo)).rejects.toThrow(`corpus ${fifo}: is a FIFO (named pipe)`);
+    await expect(readCourtsFile(fifo)).rejects.toThrow(`courts file ${fifo}: is a FIFO (named pipe)`);
+    await expect(collect(zero)).rejects.toThrow(`corpus ${zero}: is a character device, not a regular file`);
+    await expect(countCorpusLines(zero)).rejects.toThrow(`corpus ${zero}: is a character device`);
+    await expect(hashCorpusFile(zero)).rejects.toThrow(`corpus ${zero}: is a character device`);
+    await expect(readCourtsFile(zero)).rejects.toThrow(`courts file ${zero}: is a character device`);
+  });
+
+  it('refuses a line longer than 64 MiB (a gzip bomb of one line), naming the line and the cap', async () => {
+    const path = join(dir(), 'bomb.jsonl.gz');
+    writeFileSync(path, gzipSync(Buffer.concat([Buffer.from(toJsonl([LAWS[0]!])), Buffer.alloc(64 * 1024 * 1024 + 1, 0x20)]), { level: constants.Z_BEST_SPEED }));
+    const error = await collect(path).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CorpusError);
+    expect((error as CorpusError).message).toBe(`corpus ${path}, line 2: is longer than 64 MiB, the most read of one document`);
+  });
+
+  it('reads a document of one 12 MB line (many chunks), and 50,000 short lines, whole', async () => {
+    const d = dir();
+    const long = law('test-long', 'Тестов закон с дълъг член', '2020-01-01', [['1', 'тестов текст '.repeat(500_000)]]);
+    const longPath = writeCorpus(join(d, 'long.jsonl'), [long]);
+    expect(await collect(longPath)).toEqual([long]);
+    const many = Array.from({ length: 50_000 }, (_, i) => law(`test-${i}`, `Тестов закон ${i}`, '2020-01-01', [['1', 'тестов текст']]));
+    const manyPath = writeCorpus(join(d, 'many.jsonl.gz'), many, true);
+    const read = await collect(manyPath);
+    expect(read).toHaveLength(50_000);
+    expect(read.at(-1)).toEqual(many.at(-1));
+    expect(await countCorpusLines(manyPath)).toBe(50_000);
+  });
+
+  it('stops at the next chunk read when the signal aborts, with an AbortError', async () => {
+    const many = Array.from({ length: 20_000 }, (_, i) => law(`test-${i}`, `Тестов закон ${i}`, '2020-01-01', [['1', 'тестов текст']]));
+    const path = writeCorpus(join(dir(), 'many.jsonl'), many);
+    const controller = new AbortController();
+    let read = 0;
+    const reading = (async () => {
+      for await (const _ of readCorpus(path, controller.signal)) {
+        if (++read === 1) controller.abort('SIGINT');
+      }
+    })();
+    await expect(reading).rejects.toMatchObject({ name: 'AbortError', cause: 'SIGINT' });
+    expect(read).toBeLessThan(many.length);
+    await expect(countCorpusLines(path, controller.signal)).rejects.toMatchObject({ name: 'AbortError' });
   });
 });
 
