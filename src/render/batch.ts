@@ -12,7 +12,7 @@ import type { BatchPreflight, BatchProgress, BatchSummary } from '../batch/summa
 import type { View } from '../io/printer.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 import { progressBar } from './progress.js';
-import { plural } from './text.js';
+import { plural, wrapLines } from './text.js';
 
 /** At most this many bad lines are listed; the rest are counted. */
 const MAX_PROBLEMS_SHOWN = 20;
@@ -65,7 +65,7 @@ function units(value: number | null | undefined, upTo = false): string {
 export function planText(
   plan: BatchPlan,
   names: { input: string; out: string | undefined },
-  options: { color: boolean; interrupted: readonly number[]; usageProblem?: string | undefined },
+  options: { color: boolean; interrupted: readonly number[]; usageProblem?: string | undefined; width?: number },
 ): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const { counts } = plan;
@@ -93,11 +93,11 @@ export function planText(
       lines.push(`  ${r === 0 ? c.bold(text) : over ? c.yellow(text) : text}`);
     });
   }
-  if (!plan.needs.some((n) => n.units > 0)) return `${lines.join('\n')}\n`;
+  if (!plan.needs.some((n) => n.units > 0)) return `${wrapLines(lines.join('\n'), options.width ?? Infinity)}\n`;
   lines.push(`  ${overageText(plan)}${plan.periodEnd ? ` · the period ends ${sanitizeLine(plan.periodEnd.slice(0, 10))} (UTC)` : ''}`);
   if (options.usageProblem) lines.push(`  ${c.yellow(`Not checked against the quota: ${options.usageProblem}.`)}`);
   else if (plan.unknown.length > 0) lines.push(`  ${c.yellow(`The server did not report what remains of ${plan.unknown.join(', ')}: not checked.`)}`);
-  return `${lines.join('\n')}\n`;
+  return `${wrapLines(lines.join('\n'), options.width ?? Infinity)}\n`;
 }
 
 /**
@@ -105,9 +105,9 @@ export function planText(
  * `color`: stdout's colour setting, which the piped form keeps too (`FORCE_COLOR`), as the view's `tsv` is given none.
  */
 export function planView(names: { input: string; out: string | undefined }, color: boolean): View<BatchPreflight> {
-  const text = (p: BatchPreflight, withColor: boolean): string =>
-    planText(p.plan, names, { color: withColor, interrupted: p.interrupted, usageProblem: p.usageProblem });
-  return { table: (p, options) => text(p, options.color), tsv: (p) => text(p, color) };
+  const text = (p: BatchPreflight, withColor: boolean, width?: number): string =>
+    planText(p.plan, names, { color: withColor, interrupted: p.interrupted, usageProblem: p.usageProblem, ...(width !== undefined ? { width } : {}) });
+  return { table: (p, options) => text(p, options.color, options.width), tsv: (p) => text(p, color) };
 }
 
 /** The overage line of the plan. */
@@ -189,10 +189,10 @@ function stopText(summary: BatchSummary, rerun: string): string | undefined {
   }
 }
 
-/** The closing summary for people (stderr). Ends with a newline. */
+/** The closing summary for people (stderr), fitted to `width` columns (default: not wrapped). Ends with a newline. */
 export function summaryText(
   summary: BatchSummary,
-  options: { input: string; out: string | undefined; rerun: string; color: boolean },
+  options: { input: string; out: string | undefined; rerun: string; color: boolean; width?: number },
 ): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const to = options.out === undefined ? 'standard output' : sanitizeLine(options.out);
@@ -202,7 +202,7 @@ export function summaryText(
   if (summary.interrupted.length > 0) {
     lines.push(
       c.yellow(
-        `  interrupted ${summary.interrupted.length} (lines ${lineList(summary.interrupted)}): in flight at an interruption, they may have been counted; a rerun with --retry-interrupted sends them again`,
+        `  interrupted  ${summary.interrupted.length} (lines ${lineList(summary.interrupted)}): in flight at an interruption, they may have been counted; a rerun with --retry-interrupted sends them again`,
       ),
     );
   }
@@ -217,7 +217,7 @@ export function summaryText(
   else if (summary.interrupted.length === 0 && summary.unfinished.length === 0 && summary.notSent.length === 0 && summary.failed + summary.skippedFailed === 0) {
     lines.push(c.green('Every line succeeded.'));
   }
-  return `${lines.join('\n')}\n`;
+  return `${wrapLines(lines.join('\n'), options.width ?? Infinity)}\n`;
 }
 
 /** pravo's JSON object of the summary (`--json`, on stdout). */

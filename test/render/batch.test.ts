@@ -320,7 +320,7 @@ describe('summaryText', () => {
   it('lists the interrupted lines and says a rerun with --retry-interrupted sends them again', () => {
     const text = summaryText(summary({ succeeded: 8, interrupted: [4, 9], }), SUMMARY_OPTIONS);
     expect(text).toContain(
-      '  interrupted 2 (lines 4, 9): in flight at an interruption, they may have been counted; a rerun with --retry-interrupted sends them again\n',
+      '  interrupted  2 (lines 4, 9): in flight at an interruption, they may have been counted; a rerun with --retry-interrupted sends them again\n',
     );
     expect(text).not.toContain('Every line succeeded');
   });
@@ -362,7 +362,7 @@ describe('summaryText', () => {
     expect(summaryText(summary(), { ...SUMMARY_OPTIONS, color: true })).toContain('\u001b[32mEvery line succeeded.');
     const text = summaryText(summary({ succeeded: 3, failed: 1, interrupted: [2], stop: 'cancelled' }), { ...SUMMARY_OPTIONS, color: true });
     expect(text).toContain('\u001b[31m (1 failed');
-    expect(text).toContain('\u001b[33m  interrupted 1');
+    expect(text).toContain('\u001b[33m  interrupted  1');
     expect(text).toContain('\u001b[33mStopped by Ctrl-C.');
   });
 
