@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import { systemClock } from './shared/clock.js';
 import { EXIT } from './errors/exit-codes.js';
-import { HELP_WIDTH, prerenderedHelp } from './help/prerendered.js';
+import { helpWidth, layoutHelp } from './help/layout.js';
+import { prerenderedHelp } from './help/prerendered.js';
 import { HELP_TOPICS, renderTopic, topicList } from './help/topics.js';
 import type { Host } from './commands/runner.js';
 import type { RunAction } from './commands/shared.js';
@@ -115,6 +116,12 @@ function helpCommandPath(program: import('commander').Command, args: readonly st
   return [...path, '--help'];
 }
 
+/** How help is printed, for the help pre-rendering. */
+export interface ProgramOptions {
+  /** The width help is laid out at (`Infinity`: unwrapped); default the terminal's (`helpWidth`). */
+  helpWidth?: number;
+}
+
 /** The program with every command registered, and commander's error class (to tell its errors from pravo's). */
 export interface Program {
   program: import('commander').Command;
@@ -127,7 +134,7 @@ export interface Program {
  * which `main()` uses to run them. The completion scripts, the pre-rendered help and the tests that walk every command
  * are built from this same tree.
  */
-export async function buildProgram(host: Host, run: RunAction = async () => {}): Promise<Program> {
+export async function buildProgram(host: Host, run: RunAction = async () => {}, options: ProgramOptions = {}): Promise<Program> {
   const [
     { Command, CommanderError },
     { registerSearch },
@@ -173,12 +180,14 @@ export async function buildProgram(host: Host, run: RunAction = async () => {}):
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
-      writeOut: (text) => host.stdout.write(text),
-      writeErr: (text) => host.stderr.write(text),
-      // Help is plain text wrapped at one width whatever the terminal, so the pre-rendered pages (help/prerendered.ts)
-      // are what commander would print.
-      getOutHelpWidth: () => HELP_WIDTH,
-      getErrHelpWidth: () => HELP_WIDTH,
+      // Commander renders help unwrapped (width Infinity) and pravo lays it out to the terminal's width as it is
+      // written (help/layout.ts), as it does the pre-rendered pages (help/prerendered.ts): both print the same bytes.
+      // Only help and the version go through writeOut and writeErr; errors are written as they are.
+      writeOut: (text) => host.stdout.write(layoutHelp(text, options.helpWidth ?? helpWidth(host.stdout, host.env))),
+      writeErr: (text) => host.stderr.write(layoutHelp(text, options.helpWidth ?? helpWidth(host.stderr, host.env))),
+      outputError: (text) => host.stderr.write(text),
+      getOutHelpWidth: () => Infinity,
+      getErrHelpWidth: () => Infinity,
       getOutHasColors: () => false,
       getErrHasColors: () => false,
     })
@@ -246,13 +255,13 @@ export async function main(args: string[], host: Host = processHost()): Promise<
   }
   // A help topic (pravo help exit-codes) is text of its own, not a command.
   if (args[0] === 'help' && args.length === 2 && Object.hasOwn(HELP_TOPICS, args[1]!)) {
-    host.stdout.write(renderTopic(args[1]!)!);
+    host.stdout.write(renderTopic(args[1]!, helpWidth(host.stdout, host.env))!);
     return EXIT.ok;
   }
   // A plain help request is answered from the pages rendered at build time, without loading commander.
   const page = prerenderedHelp(args);
   if (page !== undefined) {
-    host.stdout.write(page);
+    host.stdout.write(layoutHelp(page, helpWidth(host.stdout, host.env)));
     return EXIT.ok;
   }
   return runProgram(args, host, (code) => (exitCode = code));
@@ -261,10 +270,15 @@ export async function main(args: string[], host: Host = processHost()): Promise<
 /**
  * Runs `args` through commander and the command's action, and returns the exit code: `main()` without its fast paths
  * (completion values, version, pre-rendered help). Used by `main()`, and by the help pre-rendering, which must render
- * with commander what the fast path will print. `onExitCode` learns the command's exit code as soon as it is known
- * (`main()`'s EPIPE handler exits with it).
+ * with commander what the fast path will print (unwrapped: `options.helpWidth` Infinity). `onExitCode` learns the
+ * command's exit code as soon as it is known (`main()`'s EPIPE handler exits with it).
  */
-export async function runProgram(args: string[], host: Host, onExitCode: (code: number) => void = () => {}): Promise<number> {
+export async function runProgram(
+  args: string[],
+  host: Host,
+  onExitCode: (code: number) => void = () => {},
+  options: ProgramOptions = {},
+): Promise<number> {
   let exitCode: number = EXIT.ok;
   const runner = import('./commands/runner.js');
   const run: RunAction = async (command, spec, body) => {
@@ -277,7 +291,7 @@ export async function runProgram(args: string[], host: Host, onExitCode: (code: 
     // A cancelled command whose work does not stop by itself (an index build, say) must not keep the process alive.
     if (result.stuck) host.exit(exitCode);
   };
-  const { program, CommanderError } = await buildProgram(host, run);
+  const { program, CommanderError } = await buildProgram(host, run, options);
   const helpPath = helpCommandPath(program, args);
   if (helpPath === 'unknown') {
     host.stderr.write(

@@ -8,7 +8,7 @@ import { buildProgram, runProgram } from '../cli.js';
 import type { Host } from '../commands/runner.js';
 import { allNodes, completionTree } from '../completion/tree.js';
 import { captureStream, inputStream } from '../io/iostreams.js';
-import { HELP_WIDTH, type PrerenderedHelp } from './prerendered.js';
+import { HELP_FORMAT, type PrerenderedHelp } from './prerendered.js';
 
 /** A host that captures stdout and stderr, with no terminal, an empty environment, no signals and `version`. */
 function captureHost(version: string): { host: Host; stdout: () => string; stderr: () => string } {
@@ -33,7 +33,7 @@ function captureHost(version: string): { host: Host; stdout: () => string; stder
 
 /**
  * Every command path's help page (commander's implicit `help` commands aside), rendered by commander with the live
- * tree (`runProgram`: never from an older `help.json`).
+ * tree (`runProgram`: never from an older `help.json`), unwrapped: laid out at no width (`./layout.ts`).
  * @throws Error naming the path when a help request does not exit 0 or writes to stderr.
  */
 export async function renderHelpPages(version: string): Promise<PrerenderedHelp> {
@@ -44,9 +44,9 @@ export async function renderHelpPages(version: string): Promise<PrerenderedHelp>
   const pages: Record<string, string> = {};
   for (const path of paths) {
     const run = captureHost(version);
-    const code = await runProgram([...(path === '' ? [] : path.split(' ')), '--help'], run.host);
+    const code = await runProgram([...(path === '' ? [] : path.split(' ')), '--help'], run.host, undefined, { helpWidth: Infinity });
     if (code !== 0 || run.stderr() !== '') throw new Error(`help of "pravo ${path}" exited ${code}: ${run.stderr()}`);
     pages[path] = run.stdout();
   }
-  return { width: HELP_WIDTH, pages };
+  return { format: HELP_FORMAT, pages };
 }

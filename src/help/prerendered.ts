@@ -3,21 +3,25 @@
  * tree and text as `pravo COMMAND --help`) into `dist/help/help.json`, and a plain help request (`pravo --help`,
  * `pravo search --help`, `pravo help config set`) is answered from that file without loading commander or any command
  * module, at the cost of one small file read. Anything else (an option beside `--help`, an unknown command, a checkout
- * whose `dist/help/help.json` is missing) goes through commander as before. Help is rendered at a fixed width of
- * {@link HELP_WIDTH} columns, so both paths print the same bytes whatever the terminal.
+ * whose `dist/help/help.json` is missing) goes through commander as before. The pages are stored unwrapped
+ * (`./layout.ts`: one line per paragraph) and laid out to the terminal's width when printed, as commander's output is,
+ * so both paths print the same bytes at any width.
  */
 import fs from 'node:fs';
 
-/** The width help is wrapped to, in columns, on every path (commander's too: `configureOutput` in `src/cli.ts`). */
-export const HELP_WIDTH = 80;
+/** The form of the pages the file holds: unwrapped, laid out when printed (`./layout.ts`). A file of another form is not used. */
+export const HELP_FORMAT = 'unwrapped';
 
 /** The file `npm run build` writes beside this module's compiled form: `dist/help/help.json`. */
 export const PRERENDERED_HELP_FILE = 'help.json';
 
-/** What the file holds: the help page of each command path (`''` for pravo itself, `config set`), exactly as printed. */
+/**
+ * What the file holds: the help page of each command path (`''` for pravo itself, `config set`), as commander prints it
+ * at no width (`layoutHelp(page, Infinity)`), to be laid out at the terminal's.
+ */
 export interface PrerenderedHelp {
-  /** Width the pages were rendered at, in columns; a file of another width is not used. */
-  width: number;
+  /** {@link HELP_FORMAT}. */
+  format: string;
   pages: Record<string, string>;
 }
 
@@ -35,8 +39,9 @@ export function helpRequestPath(args: readonly string[]): string | undefined {
 }
 
 /**
- * The pre-rendered help page for `args`, or `undefined` when `args` is not a plain help request, the page is not in
- * the file, or the file is missing, unreadable or of another width (then commander renders it).
+ * The pre-rendered help page for `args`, unwrapped (lay it out with `layoutHelp`), or `undefined` when `args` is not a
+ * plain help request, the page is not in the file, or the file is missing, unreadable or of another form (then
+ * commander renders it).
  */
 export function prerenderedHelp(args: readonly string[]): string | undefined {
   const path = helpRequestPath(args);
@@ -47,7 +52,7 @@ export function prerenderedHelp(args: readonly string[]): string | undefined {
   } catch {
     return undefined;
   }
-  if (file.width !== HELP_WIDTH || typeof file.pages !== 'object' || file.pages === null) return undefined;
+  if (file.format !== HELP_FORMAT || typeof file.pages !== 'object' || file.pages === null) return undefined;
   const page = file.pages[path];
   return typeof page === 'string' ? page : undefined;
 }

@@ -3,6 +3,7 @@
  * a table kept here once; the topic prints it as text, and the README shows the same rows as a Markdown table under the
  * topic's heading (test/help/topics.test.ts compares them cell by cell).
  */
+import { DEFAULT_HELP_WIDTH, layoutHelp } from './layout.js';
 
 /** A topic: a table with a line before it. */
 export interface HelpTopic {
@@ -52,7 +53,7 @@ const ENVIRONMENT: readonly (readonly string[])[] = [
   ['`NO_COLOR`', 'any non-empty value turns colours off, as `--no-color` does (no-color.org)'],
   ['`FORCE_COLOR`', 'any value but `0` turns colours on even when output is not a terminal, unless `--no-color` (force-color.org)'],
   ['`TERM`', '`dumb` turns colours off'],
-  ['`COLUMNS`', 'the width of tables when the terminal does not say it'],
+  ['`COLUMNS`', 'the width of tables and help when the terminal does not say it, and of help piped (default: 100 columns for tables, 80 for help)'],
   ['`XDG_CONFIG_HOME`, `XDG_STATE_HOME`, `XDG_CACHE_HOME`, `XDG_DATA_HOME`', 'on Linux, where the default directories above are'],
 ];
 
@@ -146,48 +147,39 @@ export const HELP_TOPICS: Readonly<Record<string, HelpTopic>> = {
   },
 };
 
-/** Wraps `text` to `width` columns, every line after the first indented by `indent` spaces. */
-function wrap(text: string, width: number, indent: number): string {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line !== '' && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else {
-      line = line === '' ? word : `${line} ${word}`;
-    }
-  }
-  if (line !== '') lines.push(line);
-  return lines.join(`\n${' '.repeat(indent)}`);
-}
-
 /** A cell as the terminal shows it: Markdown code spans without their backticks. */
 function plain(cell: string): string {
   return cell.replace(/`([^`]*)`/g, '$1');
 }
 
+/** The widest a variable or code may be and still have its meaning beside it; a wider one has it on the next line. */
+const KEY_COLUMN_MAX = 30;
+
 /**
- * The text of topic `name`, as `pravo help NAME` prints it: the table wrapped to `width` columns (two columns side by
- * side; three as a block per row), then the paragraph after it. `undefined` for an unknown name.
+ * The text of topic `name`, as `pravo help NAME` prints it: the table laid out at `width` columns (`./layout.ts`; two
+ * columns side by side, a key wider than {@link KEY_COLUMN_MAX} with its meaning below; three as a block per row),
+ * then the paragraph after it. `undefined` for an unknown name.
  */
-export function renderTopic(name: string, width = 80): string | undefined {
+export function renderTopic(name: string, width = DEFAULT_HELP_WIDTH): string | undefined {
   const topic = HELP_TOPICS[name];
   if (!topic) return undefined;
   const out: string[] = [`${topic.summary[0]!.toUpperCase()}${topic.summary.slice(1)}:`, ''];
   if (topic.columns.length === 2) {
-    const keyWidth = Math.max(...topic.rows.map((row) => plain(row[0]!).length));
-    const at = 2 + keyWidth + 2;
-    for (const [key, meaning] of topic.rows) out.push(`  ${plain(key!).padEnd(keyWidth)}  ${wrap(plain(meaning!), width - at, at)}`);
+    const keyWidth = Math.max(...topic.rows.map((row) => plain(row[0]!).length).filter((n) => n <= KEY_COLUMN_MAX));
+    for (const [key, meaning] of topic.rows) {
+      const k = plain(key!);
+      if (k.length <= keyWidth) out.push(`  ${k.padEnd(keyWidth)}  ${plain(meaning!)}`);
+      else out.push(`  ${k}`, `  ${' '.repeat(keyWidth)}  ${plain(meaning!)}`);
+    }
   } else {
     const labels = ['--json', 'piped'];
     for (const [command, ...cells] of topic.rows) {
       out.push(`  ${plain(command!)}`);
-      cells.forEach((cell, i) => out.push(`    ${labels[i]!.padEnd(8)}${wrap(plain(cell), width - 12, 12)}`));
+      cells.forEach((cell, i) => out.push(`    ${labels[i]!.padEnd(8)}${plain(cell)}`));
     }
   }
-  if (topic.after) out.push('', wrap(topic.after, width, 0));
-  return `${out.join('\n')}\n`;
+  if (topic.after) out.push('', topic.after);
+  return `${layoutHelp(out.join('\n'), width)}\n`;
 }
 
 /** The list of topics for the root help: `  NAME  summary` lines. */

@@ -7,12 +7,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
+import { stripVTControlCharacters } from 'node:util';
 import { PassThrough, Writable, type Readable } from 'node:stream';
 import type { ChildProcess } from 'node:child_process';
 import { childEnvironment } from '../shared/processes.js';
 
 /** An output stream with the terminal facts renderers need. */
-export type OutputStream = Writable & { isTTY?: boolean; columns?: number };
+export type OutputStream = Writable & { isTTY?: boolean; columns?: number; rows?: number };
 /** An input stream; `isTTY` when it is a terminal. */
 export type InputStream = Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
 
@@ -68,6 +69,22 @@ export function pagerCommand(env: NodeJS.ProcessEnv): string[] | undefined {
   const argv = value.trim().split(/\s+/).filter((part) => part !== '');
   if (argv.length === 0 || argv[0] === 'cat') return undefined;
   return argv;
+}
+
+/**
+ * Whether `text` fits a screen of `columns` × `rows` without scrolling: its lines, each taking as many rows as it wraps
+ * to at `columns` (colour codes take none), fill at most `rows - 1` rows, the last row being left for the prompt that
+ * follows. `false` when the screen's size is unknown.
+ */
+export function fitsScreen(text: string, columns: number | undefined, rows: number | undefined): boolean {
+  if (!columns || !rows) return false;
+  const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
+  let used = 0;
+  for (const line of lines) {
+    used += Math.max(1, Math.ceil([...stripVTControlCharacters(line)].length / columns));
+    if (used > rows - 1) return false;
+  }
+  return true;
 }
 
 /** Finds a program on `PATH` (or as given, when it contains a slash); `undefined` when it is not there. */
@@ -201,12 +218,15 @@ export class IOStreams {
   }
 
   /**
-   * Sends stdout through a pager from here on: only when stdout is a terminal, paging is allowed (no `--no-pager`) and
-   * the pager program exists. `less` gets `LESS=FRX` when `LESS` is unset, so output shorter than the screen prints
-   * directly. The pager never sees pravo's credentials (`childEnvironment`). Call {@link stopPager} (the runner does) to wait for the user to leave it.
+   * Sends stdout through a pager from here on: only when stdout is a terminal, paging is allowed (no `--no-pager`),
+   * the pager program exists, and `text` (what is about to be written, when known) does not fit the screen
+   * ({@link fitsScreen}): output that fits is printed directly, whatever the pager. `less` gets `LESS=FRX` when `LESS`
+   * is unset. The pager never sees pravo's credentials (`childEnvironment`). Call {@link stopPager} (the runner does)
+   * to wait for the user to leave it.
    */
-  async startPager(): Promise<void> {
+  async startPager(text?: string): Promise<void> {
     if (this.#pager || !this.#pagerAllowed || !this.stdoutIsTTY) return;
+    if (text !== undefined && fitsScreen(text, this.#stdout.columns, this.#stdout.rows)) return;
     const argv = pagerCommand(this.env);
     const program = argv && findProgram(argv[0]!, this.env);
     if (!argv || !program) return;
@@ -253,13 +273,15 @@ export function testIOStreams(
     stdinTTY?: boolean;
     input?: string;
     columns?: number;
+    rows?: number;
     env?: NodeJS.ProcessEnv;
     color?: boolean;
     pager?: boolean;
   } = {},
 ): TestStreams {
-  const out = captureStream(options.stdoutTTY ? { columns: options.columns ?? 100 } : undefined);
-  const err = captureStream(options.stderrTTY ? { columns: options.columns ?? 100 } : undefined);
+  const terminal = { columns: options.columns ?? 100, ...(options.rows !== undefined ? { rows: options.rows } : {}) };
+  const out = captureStream(options.stdoutTTY ? terminal : undefined);
+  const err = captureStream(options.stderrTTY ? terminal : undefined);
   const stdin = inputStream(options.input ?? '', options.stdinTTY === true);
   const io = new IOStreams(
     { stdout: out.stream, stderr: err.stream, stdin, env: options.env ?? {} },
@@ -269,14 +291,14 @@ export function testIOStreams(
 }
 
 /**
- * An in-memory output stream that keeps everything written to it; a fake terminal of `terminal.columns` when
- * `terminal` is given (see {@link makeFakeTerminal}). For tests.
+ * An in-memory output stream that keeps everything written to it; a fake terminal of `terminal.columns` (and
+ * `terminal.rows`, default 24) when `terminal` is given (see {@link makeFakeTerminal}). For tests.
  */
-export function captureStream(terminal?: { columns: number }): { stream: OutputStream; text: () => string } {
+export function captureStream(terminal?: { columns: number; rows?: number }): { stream: OutputStream; text: () => string } {
   const chunks: Buffer[] = [];
   const stream = new PassThrough();
   stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-  if (terminal) makeFakeTerminal(stream, terminal.columns);
+  if (terminal) makeFakeTerminal(stream, terminal.columns, terminal.rows);
   return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
 }
 
@@ -292,14 +314,14 @@ export function inputStream(input: string, terminal: boolean): InputStream {
 }
 
 /**
- * Gives an in-memory stream what a terminal's write stream has (`isTTY`, `columns`, and the cursor methods spinners
- * call, which write the same ANSI sequences a `tty.WriteStream` would), for tests of terminal output.
+ * Gives an in-memory stream what a terminal's write stream has (`isTTY`, `columns`, `rows`, and the cursor methods
+ * spinners call, which write the same ANSI sequences a `tty.WriteStream` would), for tests of terminal output.
  */
-export function makeFakeTerminal(stream: Writable, columns: number): void {
+export function makeFakeTerminal(stream: Writable, columns: number, rows = 24): void {
   const terminal = stream as Writable & Record<string, unknown>;
   terminal.isTTY = true;
   terminal.columns = columns;
-  terminal.rows = 24;
+  terminal.rows = rows;
   terminal.cursorTo = (x: number, y?: number | (() => void), callback?: () => void) =>
     typeof y === 'number' ? readline.cursorTo(stream, x, y, callback) : readline.cursorTo(stream, x, undefined, y ?? callback);
   terminal.moveCursor = (dx: number, dy: number, callback?: () => void) => readline.moveCursor(stream, dx, dy, callback);

@@ -4,8 +4,8 @@
  * - `--json`: a command that shows an API response prints the server's body exactly (on a terminal, raw C1 and
  *   bidirectional control characters inside it are written as JSON escapes, which parse to the same value); a local
  *   command prints pravo's own documented object as one line of JSON.
- * - Otherwise, on a terminal: the view's table (through the pager when the view asks for it), coloured when colour is
- *   on.
+ * - Otherwise, on a terminal: the view's table (through the pager when the view asks for it and the table does not
+ *   fit the screen), coloured when colour is on.
  * - Otherwise (piped): the view's tab-separated lines, no colour.
  * - `--format md` (`pravo search`, `doc`, `answer`): the view's Markdown, on a terminal or not, never paged or coloured;
  *   with `--out FILE` written to FILE atomically instead (`output-file.ts`), and a note on stderr says so.
@@ -120,7 +120,7 @@ export class Printer {
     }
     if (this.mode === 'table') {
       const text = view.table(data, { width: this.#io.width, color: this.#io.colorStdout });
-      if (view.page) await this.#io.startPager();
+      if (view.page) await this.#io.startPager(text);
       this.#write(text);
     } else {
       this.#write(view.tsv(data));

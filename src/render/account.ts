@@ -13,7 +13,7 @@
 import type { AccountFacts } from '../api/account.js';
 import type { View } from '../io/printer.js';
 import { sanitizeLine } from '../shared/sanitize.js';
-import { tsvLines } from './text.js';
+import { labelledLines, tsvLines } from './text.js';
 
 /** `€0.02`, or `0.02 XYZ` when the currency is not one Intl knows; up to 4 decimals, at least 2. */
 export function formatPrice(amount: number, currency: string | undefined): string {
@@ -36,8 +36,8 @@ export function describeOverage(overage: AccountFacts['overage']): string {
   return `allowed${limit}`;
 }
 
-/** The account as aligned lines of label and value. */
-export function renderAccountText(facts: AccountFacts): string {
+/** The account as aligned lines of label and value, the values wrapped to `width` columns (default: not wrapped). */
+export function renderAccountText(facts: AccountFacts, width = Infinity): string {
   const prices = Object.entries(facts.prices.perUnit);
   const priceText =
     prices.length === 0
@@ -50,7 +50,7 @@ export function renderAccountText(facts: AccountFacts): string {
     ['Unit prices', priceText],
     ['Created', sanitizeLine(facts.createdAt ?? '–')],
   ];
-  return `${rows.map(([label, value]) => `${label.padEnd(13)}${value}`).join('\n')}\n`;
+  return `${labelledLines(rows, width).join('\n')}\n`;
 }
 
 /** The account piped: the TSV of the module's doc. */
@@ -66,6 +66,6 @@ export function renderAccountTsv(facts: AccountFacts): string {
 
 /** The view of `pravo account` and of `pravo account overages`' result. */
 export const accountView: View<AccountFacts> = {
-  table: (facts) => renderAccountText(facts),
+  table: (facts, { width }) => renderAccountText(facts, width),
   tsv: renderAccountTsv,
 };

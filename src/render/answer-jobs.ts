@@ -7,8 +7,8 @@ import { Chalk } from 'chalk';
 import type { View } from '../io/printer.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 import type { AnswerJobRecord } from '../state/answer-jobs.js';
-import { compactTable } from './table.js';
-import { trimToWidth, tsvLines } from './text.js';
+import { compactTable, fitColumns } from './table.js';
+import { tsvLines, wrapText } from './text.js';
 
 /** `45s`, `13m`, `5h`, `2d`: how long ago, `ms` milliseconds before now, in a column's few characters. */
 export function shortAge(ms: number): string {
@@ -30,8 +30,8 @@ function statusOf(record: AnswerJobRecord): string {
 }
 
 /**
- * The recorded jobs at `width` columns (at least 60): a one-line summary (`3 of 12 recorded answer jobs, newest
- * first`), then columns `Job`, `Status` (a failed job's `error_code`, red; `succeeded` green; unfinished yellow), `Age`
+ * The recorded jobs at `width` columns (at least 60): a summary (`3 of 12 recorded answer jobs, newest first`,
+ * wrapped), then columns `Job` (whole: `pravo answer show` takes it), `Status` (a failed job's `error_code`, red; `succeeded` green; unfinished yellow), `Age`
  * (since creation, `13m`), `Target` (only when the jobs were created on more than one: the profile or `--sandbox`;
  * otherwise named in the summary) and `Question`, which wraps. `now` is in ms since the epoch; `total` counts every
  * recorded job.
@@ -46,27 +46,27 @@ export function renderAnswerJobsTable(records: readonly AnswerJobRecord[], optio
   const where = showTarget ? '' : ` (${targets[0] === '--sandbox' ? 'on the in-process sandbox' : `profile ${targets[0]}`})`;
   const summary = `${shown} recorded answer job${options.total === 1 ? '' : 's'}${where}, newest first${records.length < options.total ? '; -n 0 lists all' : ''}.`;
 
-  const chars = (text: string): number => [...text].length;
-  const idWidth = Math.min(34, Math.max(...records.map((r) => chars(sanitizeLine(r.job_id))), 3) + 2);
-  const statusWidth = Math.min(15, Math.max(...records.map((r) => chars(statusOf(r))), 6) + 2);
-  const ageWidth = 5;
-  const targetWidth = showTarget ? Math.min(14, Math.max(...targets.map(chars), 6) + 2) : 0;
-  const columns = showTarget ? 5 : 4;
-  const questionWidth = Math.max(12, width - (columns + 1) - idWidth - statusWidth - ageWidth - targetWidth);
+  const rows = records.map((r) => ({
+    record: r,
+    id: sanitizeLine(r.job_id),
+    status: statusOf(r),
+    age: shortAge(options.now - Date.parse(r.created_at)),
+    target: targetOf(r),
+    query: sanitizeLine(r.query),
+  }));
+  // The job id is what `pravo answer show` takes: whole. The question wraps in the room left.
   const head = ['Job', 'Status', 'Age', ...(showTarget ? ['Target'] : []), 'Question'];
-  const widths = [idWidth, statusWidth, ageWidth, ...(showTarget ? [targetWidth] : []), questionWidth];
+  const cells = rows.map((r) => [r.id, r.status, r.age, ...(showTarget ? [r.target] : []), r.query]);
+  const widths = fitColumns(
+    head.map((header, i) => ({ header, cells: cells.map((row) => row[i]!), ...(i === 0 ? { min: Math.max(...rows.map((r) => [...r.id].length)) } : {}) })),
+    width,
+  );
   const table = compactTable(c, head, widths, ['left', 'left', 'right', ...(showTarget ? ['left' as const] : []), 'left'], options.color);
-  for (const r of records) {
-    const paint = r.last_status === 'failed' ? c.red : r.last_status === 'succeeded' ? c.green : c.yellow;
-    table.push([
-      trimToWidth(sanitizeLine(r.job_id), idWidth - 2),
-      paint(trimToWidth(statusOf(r), statusWidth - 2)),
-      shortAge(options.now - Date.parse(r.created_at)),
-      ...(showTarget ? [trimToWidth(targetOf(r), targetWidth - 2)] : []),
-      sanitizeLine(r.query),
-    ]);
-  }
-  return `${trimToWidth(summary, width)}\n${table.toString()}\n`;
+  rows.forEach((r, i) => {
+    const paint = r.record.last_status === 'failed' ? c.red : r.record.last_status === 'succeeded' ? c.green : c.yellow;
+    table.push(cells[i]!.map((cell, column) => (column === 1 ? paint(cell) : cell)));
+  });
+  return `${wrapText(summary, width).join('\n')}\n${table.toString()}\n`;
 }
 
 /**

@@ -13,7 +13,7 @@ import type { View } from '../io/printer.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 import { nextPeriodBegins, periodEnds } from './period.js';
 import { progressBar } from './progress.js';
-import { duration, plural, trimToWidth } from './text.js';
+import { duration, plural, trimToWidth, wrapLines } from './text.js';
 
 /** At most this many bad lines are listed; the rest are counted. */
 const MAX_PROBLEMS_SHOWN = 20;
@@ -66,7 +66,7 @@ function units(value: number | null | undefined, upTo = false): string {
 export function planText(
   plan: BatchPlan,
   names: { input: string; out: string | undefined },
-  options: { color: boolean; interrupted: readonly number[]; missing?: readonly number[]; usageProblem?: string | undefined },
+  options: { color: boolean; interrupted: readonly number[]; missing?: readonly number[]; usageProblem?: string | undefined; width?: number },
 ): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const { counts } = plan;
@@ -97,12 +97,12 @@ export function planText(
       lines.push(`  ${r === 0 ? c.bold(text) : over ? c.yellow(text) : text}`);
     });
   }
-  if (!plan.needs.some((n) => n.units > 0)) return `${lines.join('\n')}\n`;
+  if (!plan.needs.some((n) => n.units > 0)) return `${wrapLines(lines.join('\n'), options.width ?? Infinity)}\n`;
   const ends = periodEnds(plan.period);
   lines.push(`  ${overageText(plan)}${ends ? ` · the period ${ends}` : ''}`);
   if (options.usageProblem) lines.push(`  ${c.yellow(`Not checked against the quota: ${options.usageProblem}.`)}`);
   else if (plan.unknown.length > 0) lines.push(`  ${c.yellow(`The server did not report what remains of ${plan.unknown.join(', ')}: not checked.`)}`);
-  return `${lines.join('\n')}\n`;
+  return `${wrapLines(lines.join('\n'), options.width ?? Infinity)}\n`;
 }
 
 /**
@@ -110,9 +110,9 @@ export function planText(
  * `color`: stdout's colour setting, which the piped form keeps too (`FORCE_COLOR`), as the view's `tsv` is given none.
  */
 export function planView(names: { input: string; out: string | undefined }, color: boolean): View<BatchPreflight> {
-  const text = (p: BatchPreflight, withColor: boolean): string =>
-    planText(p.plan, names, { color: withColor, interrupted: p.interrupted, missing: p.missing, usageProblem: p.usageProblem });
-  return { table: (p, options) => text(p, options.color), tsv: (p) => text(p, color) };
+  const text = (p: BatchPreflight, withColor: boolean, width?: number): string =>
+    planText(p.plan, names, { color: withColor, interrupted: p.interrupted, missing: p.missing, usageProblem: p.usageProblem, ...(width !== undefined ? { width } : {}) });
+  return { table: (p, options) => text(p, options.color, options.width), tsv: (p) => text(p, color) };
 }
 
 /** The overage line of the plan. */
@@ -194,6 +194,11 @@ export function unreadableRecordsText(journalPath: string, unreadable: readonly 
   );
 }
 
+/** A label of the summary's rows, padded so that their counts line up (`interrupted`, the longest, then two spaces). */
+function label(name: string): string {
+  return name.padEnd(13);
+}
+
 /** The warning about lines marked done whose results are missing from the results file. Ends with a newline. */
 export function missingResultsText(journalPath: string, out: string, lines: readonly number[]): string {
   return (
@@ -224,40 +229,40 @@ function stopText(summary: BatchSummary, rerun: string): string | undefined {
   }
 }
 
-/** The closing summary for people (stderr). Ends with a newline. */
+/** The closing summary for people (stderr), fitted to `width` columns (default: not wrapped). Ends with a newline. */
 export function summaryText(
   summary: BatchSummary,
-  options: { input: string; out: string | undefined; rerun: string; color: boolean },
+  options: { input: string; out: string | undefined; rerun: string; color: boolean; width?: number },
 ): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const to = options.out === undefined ? 'standard output' : sanitizeLine(options.out);
   const lines = [c.bold(`Batch of ${plural(summary.total, 'query', 'queries')} from ${sanitizeLine(options.input)} → ${to}:`)];
-  lines.push(`  done        ${summary.succeeded + summary.failed} this run${summary.failed > 0 ? c.red(` (${summary.failed} failed: their lines hold the error)`) : ''}`);
-  if (summary.skipped > 0) lines.push(`  skipped     ${summary.skipped} done before${summary.skippedFailed > 0 ? ` (${summary.skippedFailed} with an error)` : ''}`);
+  lines.push(`  ${label('done')}${summary.succeeded + summary.failed} this run${summary.failed > 0 ? c.red(` (${summary.failed} failed: their lines hold the error)`) : ''}`);
+  if (summary.skipped > 0) lines.push(`  ${label('skipped')}${summary.skipped} done before${summary.skippedFailed > 0 ? ` (${summary.skippedFailed} with an error)` : ''}`);
   if (summary.interrupted.length > 0) {
     lines.push(
       c.yellow(
-        `  interrupted ${summary.interrupted.length} (lines ${lineList(summary.interrupted)}): in flight at an interruption, they may have been counted; a rerun with --retry-interrupted sends them again`,
+        `  ${label('interrupted')}${summary.interrupted.length} (lines ${lineList(summary.interrupted)}): in flight at an interruption, they may have been counted; a rerun with --retry-interrupted sends them again`,
       ),
     );
   }
   if (summary.missing.length > 0) {
     lines.push(
       c.yellow(
-        `  missing     ${summary.missing.length} (lines ${lineList(summary.missing)}): marked done, but their results are not in the file; a rerun with --retry-interrupted sends them again`,
+        `  ${label('missing')}${summary.missing.length} (lines ${lineList(summary.missing)}): marked done, but their results are not in the file; a rerun with --retry-interrupted sends them again`,
       ),
     );
   }
   if (summary.unfinished.length > 0) {
     const what = summary.mode === 'answers' ? 'answer jobs created and recorded, not yet collected' : 'searched, documents still to retrieve';
-    lines.push(`  unfinished  ${summary.unfinished.length} (lines ${lineList(summary.unfinished)}): ${what}; a rerun finishes them without spending again`);
+    lines.push(`  ${label('unfinished')}${summary.unfinished.length} (lines ${lineList(summary.unfinished)}): ${what}; a rerun finishes them without spending again`);
   }
-  if (summary.notSent.length > 0) lines.push(`  not sent    ${summary.notSent.length} (lines ${lineList(summary.notSent)}): a rerun sends them`);
-  lines.push(`  units spent search ${summary.units.search}, retrieval ${summary.units.retrieval}, answers ${summary.units.answers}`);
+  if (summary.notSent.length > 0) lines.push(`  ${label('not sent')}${summary.notSent.length} (lines ${lineList(summary.notSent)}): a rerun sends them`);
+  lines.push(`  ${label('units spent')}search ${summary.units.search}, retrieval ${summary.units.retrieval}, answers ${summary.units.answers}`);
   const stop = stopText(summary, options.rerun);
   if (stop) lines.push(c.yellow(stop));
   else if (everyLineSucceeded(summary)) lines.push(c.green('Every line succeeded.'));
-  return `${lines.join('\n')}\n`;
+  return `${wrapLines(lines.join('\n'), options.width ?? Infinity)}\n`;
 }
 
 /** pravo's JSON object of the summary (`--json`, on stdout). */

@@ -12,11 +12,12 @@
 import { Chalk } from 'chalk';
 import { JUDGES_LIMIT } from '../contract/limits.js';
 import { isCourtSourceType, type CourtEntry, type CourtsResponse, type JudgeEntry, type JudgesResponse, type SourceTypeEntry, type SourceTypesResponse } from '../contract/types.js';
+import { COURT_ABBREVIATIONS } from '../shared/courts.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 import type { View } from '../io/printer.js';
 import { booleanField, courtIdOf, numberField, stringField } from './fields.js';
-import { compactTable } from './table.js';
-import { trimToWidth, tsvLines } from './text.js';
+import { compactTable, fitColumns } from './table.js';
+import { tsvLines, wrapText } from './text.js';
 
 /** Options of the table renderers. */
 export interface CatalogTableOptions {
@@ -100,48 +101,11 @@ export function judgeRow(entry: JudgeEntry): JudgeRow {
   };
 }
 
-/**
- * Widths for columns within `room` characters. Each column wants `widest` (its longest value) and settles for
- * `typical` (most of its values): all widest when they fit; otherwise the typical widths (the largest cut down to one
- * common cap, never below `min`, when even those do not fit), and the room left over handed out in column order, up
- * to each column's widest.
- */
-export function fitColumns(widest: readonly number[], typical: readonly number[], room: number, min = 8): number[] {
-  if (widest.reduce((sum, w) => sum + w, 0) <= room) return [...widest];
-  const base = typical.map((t, i) => Math.min(t, widest[i]!));
-  const total = (cap: number): number => base.reduce((sum, d) => sum + Math.min(d, cap), 0);
-  let cap = Math.max(...base);
-  while (cap > min && total(cap) > room) cap--;
-  const widths = base.map((d) => Math.max(Math.min(d, cap), Math.min(d, min)));
-  let left = room - widths.reduce((sum, w) => sum + w, 0);
-  for (let i = 0; i < widths.length && left > 0; i++) {
-    const add = Math.min(left, widest[i]! - widths[i]!);
-    widths[i]! += add;
-    left -= add;
-  }
-  return widths;
-}
-
 const chars = (text: string): number => [...text].length;
 
-/**
- * What a column of `values` under `header` wants, with padding (2): `widest`, the longest value's width, and
- * `typical`, the 90th-percentile value's, so that a few long values may wrap instead of widening every row.
- */
-function wanted(header: string, values: readonly string[]): { widest: number; typical: number } {
-  const lengths = values.map(chars).sort((a, b) => a - b);
-  const at = (q: number): number => (lengths.length === 0 ? 0 : lengths[Math.min(lengths.length - 1, Math.floor(lengths.length * q))]!);
-  return { widest: Math.max(chars(header), at(1)) + 2, typical: Math.max(chars(header), at(0.9)) + 2 };
-}
-
-/** {@link fitColumns} of {@link wanted} columns. */
-function fit(columns: ReadonlyArray<{ widest: number; typical: number }>, room: number): number[] {
-  return fitColumns(columns.map((c) => c.widest), columns.map((c) => c.typical), room);
-}
-
-/** `full` when it fits `width`, else `short` (trimmed to the width). */
-function summaryLine(full: string, short: string, width: number): string {
-  return chars(full) <= width ? full : trimToWidth(short, width);
+/** A line above a table, wrapped to `width` (never cut: it may say how to see more). */
+function summaryLines(text: string, width: number): string {
+  return wrapText(text, width).join('\n');
 }
 
 const count = (n: number | undefined): string => (n === undefined ? '' : String(n));
@@ -155,22 +119,24 @@ export function renderSourceTypesTable(catalog: SourceTypesResponse, options: Ca
   const width = Math.max(MIN_WIDTH, options.width);
   const rows = catalog.source_types.map(sourceTypeRow);
   if (rows.length === 0) return 'The catalog lists no source types.\n';
-  const caseLaw = 10;
-  const documents = 11;
+  const ids = rows.map((r) => sanitizeLine(r.id));
+  const caseLaw = rows.map((r) => (r.caseLaw === undefined ? '' : r.caseLaw ? 'yes' : 'no'));
+  const documents = rows.map((r) => count(r.documentCount));
   // The id is what `--type` takes: never cut. Its column is as wide as the longest id when the name keeps 12
   // characters beside it; an id wider than that (none of the contract's) is broken across lines, not trimmed.
-  const room = width - 5 - caseLaw - documents;
-  const idWidth = Math.min(Math.max(13, ...rows.map((r) => chars(sanitizeLine(r.id)))) + 2, room - 12);
-  const nameWidth = Math.min(wanted('Name', rows.map((r) => sanitizeLine(r.name ?? ''))).widest, room - idWidth);
-  const t = compactTable(c, ['Source type', 'Name', 'Case law', 'Documents'], [idWidth, nameWidth, caseLaw, documents], ['left', 'left', 'left', 'right'], options.color);
-  for (const r of rows) {
-    t.push([
-      { content: sanitizeLine(r.id), wrapOnWordBoundary: false },
-      sanitizeLine(r.name ?? ''),
-      r.caseLaw === undefined ? '' : r.caseLaw ? 'yes' : 'no',
-      count(r.documentCount),
-    ]);
-  }
+  const fixed = [chars('Case law'), chars('Documents')].reduce((sum, n) => sum + n + 3, 0);
+  const idRoom = width - 3 - fixed - (12 + 3);
+  const widths = fitColumns(
+    [
+      { header: 'Source type', cells: ids, min: Math.min(Math.max(...ids.map(chars)), idRoom), max: idRoom },
+      { header: 'Name', cells: rows.map((r) => sanitizeLine(r.name ?? '')) },
+      { header: 'Case law', cells: caseLaw },
+      { header: 'Documents', cells: documents },
+    ],
+    width,
+  );
+  const t = compactTable(c, ['Source type', 'Name', 'Case law', 'Documents'], widths, ['left', 'left', 'left', 'right'], options.color);
+  rows.forEach((r, i) => t.push([{ content: ids[i]!, wrapOnWordBoundary: false }, sanitizeLine(r.name ?? ''), caseLaw[i]!, documents[i]!]));
   const summary = c.dim(`${rows.length} source type${rows.length === 1 ? '' : 's'}; give one to \`pravo search --type\``);
   return `${summary}\n${t.toString()}\n`;
 }
@@ -181,8 +147,9 @@ export function renderSourceTypesTsv(catalog: SourceTypesResponse): string {
 }
 
 /**
- * The courts: columns `Code` (the value for `--court`), `Name`, `Type`, `Parent` (the court an appeal goes to: its
- * code, and its name from 120 columns on), `Decisions` (in the collection); a one-line summary above.
+ * The courts: columns `Code` (the value for `--court`), `Name`, `Type` (blank when it is the name: ВКС, ВАС, КС),
+ * `Parent` (the court an appeal goes to: its code, and its name from 120 columns on), `Decisions` (in the
+ * collection); a summary above, wrapped.
  */
 export function renderCourtsTable(catalog: CourtsResponse, options: CatalogTableOptions): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
@@ -196,25 +163,32 @@ export function renderCourtsTable(catalog: CourtsResponse, options: CatalogTable
     const name = names.get(r.parentCourtId);
     return parentNames && name !== undefined ? `${r.parentCourtId} ${name}` : String(r.parentCourtId);
   };
-  const code = Math.max(4, ...rows.map((r) => chars(String(r.courtId)))) + 2;
-  const decisions = 11;
-  const [nameWidth, typeWidth, parentWidth] = fit(
-    [
-      wanted('Name', rows.map((r) => names.get(r.courtId) ?? '')),
-      wanted('Type', rows.map((r) => sanitizeLine(r.courtType ?? ''))),
-      wanted('Parent', rows.map(parentOf)),
-    ],
-    width - 6 - code - decisions,
+  // A court that is a type of its own (ВКС, ВАС, КС: the type is the name) leaves the type blank, not repeated.
+  const typeOf = (r: CourtRow): string => {
+    const type = sanitizeLine(r.courtType ?? '');
+    return type === names.get(r.courtId) ? '' : type;
+  };
+  const cells = rows.map((r) => [String(r.courtId), names.get(r.courtId) ?? '', typeOf(r), parentOf(r), count(r.decisionCount)]);
+  const head = ['Code', 'Name', 'Type', 'Parent', 'Decisions'];
+  const widths = fitColumns(
+    // The code is what --court takes: whole. The name grows twice as fast as the type, which it mostly repeats.
+    head.map((header, i) => ({
+      header,
+      cells: cells.map((row) => row[i]!),
+      ...(i === 0 ? { min: Math.max(...cells.map((row) => chars(row[0]!))) } : {}),
+      ...(i === 1 ? { weight: 2 } : {}),
+    })),
+    width,
   );
-  const t = compactTable(c, ['Code', 'Name', 'Type', 'Parent', 'Decisions'], [code, nameWidth!, typeWidth!, parentWidth!, decisions], ['right', 'left', 'left', 'left', 'right'], options.color);
-  for (const r of rows) t.push([String(r.courtId), names.get(r.courtId) ?? '', sanitizeLine(r.courtType ?? ''), parentOf(r), count(r.decisionCount)]);
+  const t = compactTable(c, head, widths, ['right', 'left', 'left', 'left', 'right'], options.color);
+  for (const row of cells) t.push(row);
   const counted = rows.filter((r) => r.decisionCount !== undefined);
   const total = counted.reduce((sum, r) => sum + (r.decisionCount ?? 0), 0);
   const withDecisions = counted.filter((r) => (r.decisionCount ?? 0) > 0).length;
   const short = `${rows.length} court${rows.length === 1 ? '' : 's'}${
     counted.length > 0 ? `; ${total} decision${total === 1 ? '' : 's'} in the collection, from ${withDecisions} of them` : ''
   }`;
-  const summary = summaryLine(`${short}; give a code or a name to \`pravo search --court\``, short, width);
+  const summary = summaryLines(`${short}; give a code or a name to \`pravo search --court\``, width);
   return `${c.dim(summary)}\n${t.toString()}\n`;
 }
 
@@ -232,19 +206,24 @@ export interface JudgesView {
   limit?: number;
 }
 
-/** `Върховен касационен съд (1)`, or undefined when the response names no court. */
+/**
+ * The court of a judges response as a user names it: `Върховен касационен съд (ВКС)` with its abbreviation in common
+ * use, else its name alone (`Окръжен съд – Варна`), else `court 410`; undefined when the response names no court.
+ */
 function courtOfJudges(body: JudgesResponse): string | undefined {
   const court = (body as { court?: unknown }).court;
   if (typeof court !== 'object' || court === null) return undefined;
   const name = stringField(court, ['name']);
   const id = courtIdOf(court);
   if (name === undefined) return id === undefined ? undefined : `court ${id}`;
-  return `${sanitizeLine(name)}${id === undefined ? '' : ` (${id})`}`;
+  const abbreviation = Object.entries(COURT_ABBREVIATIONS).find(([short, full]) => full === name && /\p{Script=Cyrillic}/u.test(short))?.[0];
+  return `${sanitizeLine(name)}${abbreviation === undefined ? '' : ` (${abbreviation})`}`;
 }
 
 /**
  * The judges: columns `Judge`, `Decisions`, `Latest` (date of the latest decision), `Courts` (codes, as in
- * `pravo catalog courts`); above them one line naming the court and the search text; with no judges, that line alone.
+ * `pravo catalog courts`); above them a summary naming the court (`Върховен касационен съд (ВКС)`) and the search
+ * text, and when the list may be cut at the limit, how to see more, wrapped; with no judges, that summary alone.
  */
 export function renderJudgesTable(view: JudgesView, options: CatalogTableOptions): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
@@ -254,17 +233,16 @@ export function renderJudgesTable(view: JudgesView, options: CatalogTableOptions
   const where = `${court === undefined ? ' in the decisions of the collection' : ` in the decisions of ${court}`}${
     view.search === undefined ? '' : ` matching „${sanitizeLine(view.search)}“`
   }`;
-  if (rows.length === 0) return `${trimToWidth(`No judges${where}.`, width)}\n`;
-  const decisions = 11;
-  const latest = 12;
-  const courts = rows.map((r) => r.courtIds.join(', '));
-  const [nameWidth, courtsWidth] = fit([wanted('Judge', rows.map((r) => sanitizeLine(r.name))), wanted('Courts', courts)], width - 5 - decisions - latest);
-  const t = compactTable(c, ['Judge', 'Decisions', 'Latest', 'Courts'], [nameWidth!, decisions, latest, courtsWidth!], ['left', 'right', 'left', 'left'], options.color);
-  rows.forEach((r, i) => t.push([sanitizeLine(r.name), count(r.decisionCount), sanitizeLine(r.latestDate ?? ''), courts[i]!]));
+  if (rows.length === 0) return `${summaryLines(`No judges${where}.`, width)}\n`;
+  const cells = rows.map((r) => [sanitizeLine(r.name), count(r.decisionCount), sanitizeLine(r.latestDate ?? ''), r.courtIds.join(', ')]);
+  const head = ['Judge', 'Decisions', 'Latest', 'Courts'];
+  const widths = fitColumns(head.map((header, i) => ({ header, cells: cells.map((row) => row[i]!) })), width);
+  const t = compactTable(c, head, widths, ['left', 'right', 'left', 'left'], options.color);
+  for (const row of cells) t.push(row);
   const limit = view.limit ?? JUDGES_LIMIT.default;
   // The server says nothing of how many more there are: a list as long as the limit may have been cut.
   const cut = rows.length >= limit && limit < JUDGES_LIMIT.max ? ` (the first ${limit}; --limit ${JUDGES_LIMIT.max} shows more)` : rows.length >= limit ? ` (the first ${limit})` : '';
-  const summary = c.dim(trimToWidth(`${rows.length} judge${rows.length === 1 ? '' : 's'}${where}${cut}`, width));
+  const summary = c.dim(summaryLines(`${rows.length} judge${rows.length === 1 ? '' : 's'}${where}${cut}`, width));
   return `${summary}\n${t.toString()}\n`;
 }
 

@@ -10,7 +10,7 @@ import type { View } from '../io/printer.js';
 import { CITE_VERDICTS, type CitedDocument, type CiteReport, type CiteVerdict } from '../legal/cite.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 import { textStatusOf } from './fields.js';
-import { compactTable } from './table.js';
+import { compactTable, fitColumns } from './table.js';
 import { hang, plural, tsvLines, wrapText } from './text.js';
 
 /** The date a document's text is current as of, in words (`текст към 10.02.2026`), for a `found` detail. */
@@ -19,6 +19,9 @@ function textStatusOfDocument(document: CitedDocument): string | undefined {
 }
 
 const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+
+/** Below this width of the Detail column (with padding), the line and column of a citation go under its number. */
+const MIN_DETAIL_WIDTH = 32;
 
 /** `12` → `¹²`. */
 function superscript(n: number): string {
@@ -83,20 +86,29 @@ export function renderCiteText(report: CiteReport, memo: string, options: CiteTe
   }
   out.push('');
 
-  // The verdicts.
-  // Borders take 6 columns; #, Line:Col and Verdict their fixed widths; the citation a third of the rest.
-  const rest = Math.max(40, width - 6 - 4 - 10 - 19);
-  const citationWidth = Math.max(14, Math.floor(rest / 3));
-  const table = compactTable(c, ['#', 'Line:Col', 'Citation', 'Verdict', 'Detail'], [4, 10, citationWidth, 19, rest - citationWidth], ['right', 'left', 'left', 'left', 'left'], options.color);
-  report.citations.forEach((citation, i) => {
-    table.push([
-      String(i + 1),
-      `${citation.line}:${citation.column}`,
-      citation.act === null ? sanitizeLine(citation.text) : `${sanitizeLine(citation.text)}\n${c.dim(sanitizeLine(citation.act))}`,
-      paint(c, citation.verdict)(citation.verdict),
-      sanitizeLine(citation.detail),
-    ]);
-  });
+  // The verdicts, each column as wide as its content allows: a verdict whole, the citation as wide as the longest
+  // citation (act names wrap under it), the detail the rest. On a narrow terminal the line and column go under the
+  // number, to leave the detail room.
+  const rows = report.citations.map((citation, i) => ({
+    number: String(i + 1),
+    at: `${citation.line}:${citation.column}`,
+    text: sanitizeLine(citation.text),
+    act: citation.act === null ? undefined : sanitizeLine(citation.act),
+    verdict: citation.verdict,
+    detail: sanitizeLine(citation.detail),
+  }));
+  const citations = { header: 'Citation', cells: rows.map((r) => (r.act === undefined ? r.text : `${r.text}\n${r.act}`)), max: Math.max(...rows.map((r) => [...r.text].length)) };
+  const rest = [citations, { header: 'Verdict', cells: rows.map((r) => r.verdict) }, { header: 'Detail', cells: rows.map((r) => r.detail) }];
+  let widths = fitColumns([{ header: '#', cells: rows.map((r) => r.number) }, { header: 'Line:Col', cells: rows.map((r) => r.at) }, ...rest], width);
+  const stacked = widths.at(-1)! < MIN_DETAIL_WIDTH;
+  if (stacked) widths = fitColumns([{ header: '#', cells: rows.map((r) => `${r.number}\n${r.at}`) }, ...rest], width);
+  const head = stacked ? ['#', 'Citation', 'Verdict', 'Detail'] : ['#', 'Line:Col', 'Citation', 'Verdict', 'Detail'];
+  const table = compactTable(c, head, widths, stacked ? ['right', 'left', 'left', 'left'] : ['right', 'left', 'left', 'left', 'left'], options.color);
+  for (const r of rows) {
+    const citation = r.act === undefined ? r.text : `${r.text}\n${c.dim(r.act)}`;
+    const cells = [citation, paint(c, r.verdict)(r.verdict), r.detail];
+    table.push(stacked ? [`${r.number}\n${c.dim(r.at)}`, ...cells] : [r.number, r.at, ...cells]);
+  }
   out.push(table.toString(), '');
 
   if (report.documents.length > 0) {

@@ -16,7 +16,7 @@ import type { ReferencedArticle } from '../shared/references.js';
 import { afterLabel, caseOf, decisionOf, documentFieldsOf as fieldsOf, elementCountOf as countOf, textValue as text, type DocumentField } from './document-fields.js';
 import { textStatusOf } from './fields.js';
 import { renderDocumentMarkdown } from './markdown.js';
-import { hang, tsvLines, wrapText } from './text.js';
+import { hang, labelledLines, plural, tsvLines, wrapText } from './text.js';
 
 /** What the document view shows. */
 export interface DocumentViewData {
@@ -86,14 +86,9 @@ export function renderDocumentText(data: DocumentViewData, options: DocumentText
   return `${lines.join('\n')}\n`;
 }
 
-/** Field rows: the name dim in a column, the value wrapped beside it. */
+/** Field rows: the name dim in a column, the value wrapped beside it (a link whole on its line). */
 function renderFields(fields: DocumentField[], width: number, c: Painter): string[] {
-  const column = Math.max(...fields.map(([name]) => name.length), 0) + 2;
-  const lines: string[] = [];
-  for (const [name, value] of fields) {
-    lines.push(...hang(c.dim(name.padEnd(column)), column, wrapText(value, width - column)));
-  }
-  return lines;
+  return labelledLines(fields.map(([name, value]) => [name, value] as const), width, c.dim);
 }
 
 /** One line under a single element's title: `Закон · 2005-12-14` or `Решение № 116 · 2024-02-15 · ВКС · н. д. № …`. */

@@ -15,8 +15,8 @@ import type { KeyFacts } from '../api/keys.js';
 import type { View } from '../io/printer.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 import { shortAge } from './answer-jobs.js';
-import { compactTable } from './table.js';
-import { plural, trimToWidth, tsvLines } from './text.js';
+import { compactTable, fitColumns } from './table.js';
+import { plural, trimToWidth, tsvLines, wrapText } from './text.js';
 
 /** What the keys view shows: the records, and which one is the key in use (by `key_id`), if known. */
 export interface KeyListing {
@@ -27,8 +27,8 @@ export interface KeyListing {
   currentSource?: string;
 }
 
-/** The narrowest the Name column may get before the Created column is left out, in characters. */
-const MIN_NAME_WITH_CREATED = 16;
+/** The narrowest the Name column may get (content, in characters) before the prefix goes under the key id. */
+const MIN_NAME_BESIDE_PREFIX = 16;
 
 /** `2026-11-22` of an ISO time; the raw text (sanitized, trimmed to 10) when it is not one. */
 function day(iso: string | undefined): string {
@@ -45,9 +45,10 @@ function lastUsed(record: KeyFacts, now: number): string {
 
 /**
  * The keys at `width` columns (at least 60): a summary line (`3 keys: 2 active, 1 revoked; * marks the key of profile
- * "default".`), then columns ` ` (the `*` marker), `Key ID`, `Name` (wraps), `Prefix`, `Status` (active green, revoked
- * red; a revoked key's date of revocation below it), `Created` (a date; left out when it would leave the name under
- * 16 characters), `Last used` (`5m ago`, `never`).
+ * "default".`, wrapped), then columns ` ` (the `*` marker), `Key ID` (whole: it is what `pravo keys revoke` takes),
+ * `Name` (wraps), `Prefix`, `Status` (active green, revoked red; a revoked key's date of revocation below it),
+ * `Created` (a date) and `Last used` (`5m ago`, `never`), each as wide as its content allows (`fitColumns`). When the
+ * name would get fewer than 16 characters beside the prefix (80 columns), the prefix goes under the key id instead.
  */
 export function renderKeysTable(listing: KeyListing, options: { width: number; color: boolean; now: number }): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
@@ -62,41 +63,46 @@ export function renderKeysTable(listing: KeyListing, options: { width: number; c
   const marker = current ? ` * marks the key of ${listing.currentSource ?? 'the profile in use'}.` : listing.currentSource ? ` The key of ${listing.currentSource} is not among them.` : '';
   const summary = `${plural(keys.length, 'key')}: ${counts}.${marker}`;
 
-  const chars = (text: string): number => [...text].length;
-  const idWidth = Math.min(30, Math.max(...keys.map((k) => chars(sanitizeLine(k.keyId))), 6) + 2);
-  const prefixWidth = Math.min(20, Math.max(...keys.map((k) => chars(sanitizeLine(k.prefix ?? ''))), 6) + 2);
-
-  const createdWidth = 12;
-  const usedOf = (k: KeyFacts): string => lastUsed(k, options.now);
-  /** A revoked key's status cell holds the date of revocation on a second line. */
-  const statusOf = (k: KeyFacts): string[] => [sanitizeLine(k.status ?? ''), ...(k.status === 'revoked' && k.revokedAt !== undefined ? [day(k.revokedAt)] : [])];
-  const statusWidth = Math.min(12, Math.max(...keys.flatMap((k) => statusOf(k).map(chars)), 6) + 2);
-  const usedWidth = Math.min(20, Math.max(...keys.map((k) => chars(usedOf(k))), chars('Last used')) + 2);
-  const markWidth = 3;
-  const fixed = markWidth + idWidth + prefixWidth + statusWidth + usedWidth;
-  // The creation date goes first when the screen is narrow: the name needs the room more.
-  const showCreated = width - fixed - createdWidth - 8 >= MIN_NAME_WITH_CREATED;
-  const nameWidth = Math.max(10, width - fixed - (showCreated ? createdWidth + 8 : 7));
-  const table = compactTable(
-    c,
-    ['', 'Key ID', 'Name', 'Prefix', 'Status', ...(showCreated ? ['Created'] : []), 'Last used'],
-    [markWidth, idWidth, nameWidth, prefixWidth, statusWidth, ...(showCreated ? [createdWidth] : []), usedWidth],
-    ['left', 'left', 'left', 'left', 'left', ...(showCreated ? ['left' as const] : []), 'left'],
-    options.color,
-  );
-  for (const k of keys) {
-    const paint = k.status === 'active' ? c.green : k.status === 'revoked' ? c.red : (s: string) => s;
+  const rows = keys.map((k) => ({
+    mark: k.keyId === listing.currentKeyId ? '*' : '',
+    id: sanitizeLine(k.keyId),
+    name: sanitizeLine(k.name ?? ''),
+    prefix: sanitizeLine(k.prefix ?? ''),
+    /** A revoked key's status cell holds the date of revocation on a second line. */
+    status: [sanitizeLine(k.status ?? ''), ...(k.status === 'revoked' && k.revokedAt !== undefined ? [day(k.revokedAt)] : [])],
+    created: day(k.createdAt),
+    used: lastUsed(k, options.now),
+    paint: k.status === 'active' ? c.green : k.status === 'revoked' ? c.red : (text: string) => text,
+  }));
+  const ids = rows.map((r) => r.id);
+  const column = (header: string, cells: string[], min?: number) => ({ header, cells, ...(min !== undefined ? { min } : {}) });
+  const longest = (cells: string[]): number => Math.max(...cells.map((cell) => [...cell].length));
+  const tail = [
+    column('Status', rows.map((r) => r.status.join('\n'))),
+    column('Created', rows.map((r) => r.created)),
+    column('Last used', rows.map((r) => r.used)),
+  ];
+  const name = column('Name', rows.map((r) => r.name));
+  const wantedName = Math.min(MIN_NAME_BESIDE_PREFIX, longest(name.cells)) + 2;
+  let widths = fitColumns([column('', rows.map((r) => r.mark)), column('Key ID', ids, longest(ids)), name, column('Prefix', rows.map((r) => r.prefix)), ...tail], width);
+  const stacked = widths[2]! < wantedName;
+  if (stacked) {
+    widths = fitColumns([column('', rows.map((r) => r.mark)), column('Key ID', rows.map((r) => `${r.id}\n${r.prefix}`), longest(ids)), name, ...tail], width);
+  }
+  const head = ['', 'Key ID', 'Name', ...(stacked ? [] : ['Prefix']), 'Status', 'Created', 'Last used'];
+  const table = compactTable(c, head, widths, head.map(() => 'left' as const), options.color);
+  for (const r of rows) {
     table.push([
-      k.keyId === listing.currentKeyId ? c.bold('*') : '',
-      trimToWidth(sanitizeLine(k.keyId), idWidth - 2),
-      sanitizeLine(k.name ?? ''),
-      trimToWidth(sanitizeLine(k.prefix ?? ''), prefixWidth - 2),
-      statusOf(k).map((line, i) => (i === 0 ? paint(trimToWidth(line, statusWidth - 2)) : line)).join('\n'),
-      ...(showCreated ? [day(k.createdAt)] : []),
-      trimToWidth(usedOf(k), usedWidth - 2),
+      r.mark === '' ? '' : c.bold(r.mark),
+      stacked && r.prefix !== '' ? `${r.id}\n${c.dim(r.prefix)}` : r.id,
+      r.name,
+      ...(stacked ? [] : [r.prefix]),
+      r.status.map((line, i) => (i === 0 ? r.paint(line) : line)).join('\n'),
+      r.created,
+      r.used,
     ]);
   }
-  return `${trimToWidth(summary, width)}\n${table.toString()}\n`;
+  return `${wrapText(summary, width).join('\n')}\n${table.toString()}\n`;
 }
 
 /** The keys piped: the TSV of the module's doc. */

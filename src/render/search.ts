@@ -11,6 +11,7 @@ import { sanitizeLine } from '../shared/sanitize.js';
 import type { View } from '../io/printer.js';
 import { decisionFieldsOf, textStatusOf } from './fields.js';
 import { renderSearchMarkdown, searchResultsOf } from './markdown.js';
+import { fitColumns } from './table.js';
 import { plural, trimToWidth, tsvLines, wrapText } from './text.js';
 
 /** Options of {@link renderSearchTable}. */
@@ -36,13 +37,21 @@ export function renderSearchTable(response: SearchResponse, options: TableOption
   const width = Math.max(MIN_WIDTH, options.width);
   if (results.length === 0) return `${trimToWidth(`No results for „${sanitizeLine(response.query)}“.`, width)}\n`;
 
-  const typeWidth = Math.min(16, Math.max(6, ...results.map((r) => [...(r.type ?? '')].length)) + 2);
-  const fixed = { rank: String(results.length).length + 3, type: typeWidth, date: 12, score: 7 };
-  const borders = 6;
-  const titleWidth = width - borders - fixed.rank - fixed.type - fixed.date - fixed.score;
+  const head = ['#', 'Title', 'Type', 'Date', 'Score'];
+  const cells = results.map((result, index) => {
+    const score = scoreOf(result);
+    return [String(index + 1), sanitizeLine(result.title ?? ''), sanitizeLine(result.type ?? ''), sanitizeLine(result.date ?? ''), score === undefined ? '' : score.toFixed(2)];
+  });
+  // Each column as wide as its content allows; the title, which the detail rows span under, takes the rest.
+  const widths = fitColumns(
+    head.map((header, i) => ({ header, cells: cells.map((row) => row[i]!) })),
+    width,
+  );
+  widths[1]! += width - (head.length + 1) - widths.reduce((sum, w) => sum + w, 0);
+  const rankWidth = widths[0]!;
   const table = new Table({
-    head: ['#', 'Title', 'Type', 'Date', 'Score'].map((h) => c.bold(h)),
-    colWidths: [fixed.rank, titleWidth, fixed.type, fixed.date, fixed.score],
+    head: head.map((h) => c.bold(h)),
+    colWidths: widths,
     colAligns: ['right', 'left', 'left', 'left', 'right'],
     wordWrap: true,
     // Compact: no rule between rows, so that each detail line can be a row of its own (below); results are separated
@@ -53,19 +62,13 @@ export function renderSearchTable(response: SearchResponse, options: TableOption
   // A detail row spans every column and the borders between them, less the cell's padding and an indent that puts its
   // text under the titles. Its lines are trimmed or wrapped here, on plain text, so cli-table3's own wrapping (which
   // miscounts coloured text) is off.
-  const indent = ' '.repeat(fixed.rank + 1);
+  const indent = ' '.repeat(rankWidth + 1);
   const detailWidth = width - 4 - indent.length;
 
   results.forEach((result, index) => {
-    const score = scoreOf(result);
     if (index > 0) table.push([{ colSpan: 5, content: c.dim('─'.repeat(width - 4)), wordWrap: false }]);
-    table.push([
-      String(index + 1),
-      c.bold(sanitizeLine(result.title ?? '')),
-      sanitizeLine(result.type ?? ''),
-      sanitizeLine(result.date ?? ''),
-      score === undefined ? '' : score.toFixed(2),
-    ]);
+    const [rank, title, type, date, score] = cells[index]!;
+    table.push([rank!, c.bold(title!), type!, date!, score!]);
     const details = detailLines(result, detailWidth, c);
     for (const line of details) table.push([{ colSpan: 5, hAlign: 'left', wordWrap: false, content: indent + line }]);
   });

@@ -23,7 +23,7 @@ import type { View } from '../io/printer.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 import { daysLeft, periodWithDaysLeft } from './period.js';
 import { compactTable } from './table.js';
-import { plural, trimToWidth, tsvLines } from './text.js';
+import { labelledLines, plural, trimToWidth, tsvLines } from './text.js';
 
 /** From this percent of a quota used, a kind is painted yellow. */
 export const WARN_PERCENT = 80;
@@ -162,11 +162,17 @@ export function renderUsageTable(facts: UsageFacts, options: UsageTableOptions):
   }
 
   const overageLevel = facts.overage.allowed === true && facts.overage.limit !== undefined ? shareLevel(facts.overage.used, facts.overage.limit) : 'unknown';
-  const line = (label: string, text: string, painter: (text: string) => string = (t) => t): string =>
-    `${c.bold(label.padEnd(9))}${painter(trimToWidth(text, width - 9))}`;
-  out.push(line('Period', periodText(facts.period, options.now)));
-  out.push(line('Overage', overageText(facts.overage), paint(overageLevel)));
-  if (facts.plan !== undefined) out.push(line('Plan', sanitizeLine(facts.plan) || UNKNOWN));
+  out.push(
+    ...labelledLines(
+      [
+        ['Period', periodText(facts.period, options.now)],
+        ['Overage', overageText(facts.overage), paint(overageLevel)],
+        ...(facts.plan !== undefined ? [['Plan', sanitizeLine(facts.plan) || UNKNOWN] as const] : []),
+      ],
+      width,
+      c.bold,
+    ),
+  );
   return `${out.join('\n')}\n`;
 }
 

@@ -211,7 +211,7 @@ describe('pravo batch: results', () => {
     const file = input(QUERIES);
     const first = await run(service.url, ['batch', file, '--out', out, '--yes']);
     expect(first.code).toBe(9);
-    expect(first.stderr).toMatch(/interrupted 1 \(lines 3\)/);
+    expect(first.stderr).toMatch(/interrupted +1 \(lines 3\)/);
     expect(resultLines(out).sort()).toEqual([1, 2, 4]);
 
     const rerun = await run(service.url, ['batch', file, '--out', out, '--yes']);
@@ -293,7 +293,7 @@ describe('pravo batch --fetch-docs', () => {
     expect(first.code, first.stderr).toBe(0);
     // Both searches found the same synthetic document: retrieved once, then taken from the cache.
     expect(service.received.filter((r) => r.url.startsWith('/v1/documents'))).toHaveLength(1);
-    expect(first.stderr).toMatch(/units spent search 2, retrieval 1/);
+    expect(first.stderr).toMatch(/units spent +search 2, retrieval 1/);
     const lines = fs.readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { documents: Array<{ from_cache: boolean; response: { title: string } }> });
     expect(lines.map((l) => l.documents[0]!.from_cache).sort()).toEqual([false, true]);
     expect(lines[0]!.documents[0]!.response.title).toBe('Закон за примерите (ТЕСТОВИ ДАННИ)');
@@ -354,7 +354,7 @@ describe('pravo batch: a damaged journal or results file spends nothing twice an
     const rerun = await run(service.url, ['batch', file, '--out', out, '--yes']);
     expect(rerun.stderr).toMatch(/Warning: 1 record of .*damaged\.jsonl\.journal cannot be read \(line 6 of the file; was it edited or damaged\?\)/);
     expect(rerun.stderr).toMatch(/every line not done .* reported interrupted, and sent again only with --retry-interrupted/);
-    expect(rerun.stderr).toMatch(/interrupted 2 \(lines 3–4\)/);
+    expect(rerun.stderr).toMatch(/interrupted +2 \(lines 3–4\)/);
     expect(rerun.stderr).not.toContain('Every line succeeded');
     expect(rerun.code).toBe(9);
     expect(service.searches()).toEqual([]);

@@ -122,7 +122,7 @@ describe('pravo catalog judges', () => {
     expect(courts).toBe('1');
 
     const table = await runPravo(['catalog', 'judges', '--court', 'ВКС', '--search', 'михова', '--refresh'], { env, stdoutTTY: true, columns: 80 });
-    expect(plain(table.stdout)).toContain('1 judge in the decisions of Върховен касационен съд (1) matching „михова“');
+    expect(plain(table.stdout)).toContain('1 judge in the decisions of Върховен касационен съд (ВКС) matching „михова“');
     for (const head of ['Judge', 'Decisions', 'Latest', 'Courts']) expect(table.stdout).toContain(head);
     expect(table.stdout).toContain('Христина Михова');
     expect(widest(table.stdout)).toBeLessThanOrEqual(80);
@@ -171,7 +171,7 @@ describe('pravo catalog judges', () => {
     await serve();
     const table = await runPravo(['catalog', 'judges', '--court', 'СГС'], { env, stdoutTTY: true });
     expect(table.exitCode).toBe(0);
-    expect(table.stdout).toBe('No judges in the decisions of Софийски градски съд (110).\n');
+    expect(table.stdout).toBe('No judges in the decisions of Софийски градски съд (СГС).\n');
     const tsv = await runPravo(['catalog', 'judges', '--court', 'СГС'], { env });
     expect(tsv.stdout).toBe('');
   });

@@ -67,8 +67,8 @@ describe('pravo config', () => {
     const text = await runPravo(['config', 'show'], { env: { ...env, PRAVO_BASE_URL: 'http://127.0.0.1:8787' } });
     expect(text.exitCode).toBe(0);
     expect(text.stdout).toMatch(/^Profile\s+default$/m);
-    expect(text.stdout).toMatch(/^Base URL\s+http:\/\/127\.0\.0\.1:8787 {2}\(from PRAVO_BASE_URL\)$/m);
-    expect(text.stdout).toMatch(/^API key\s+sbx_live_…uvwx {2}\(from profile\)$/m);
+    expect(text.stdout).toMatch(/^Base URL\s+http:\/\/127\.0\.0\.1:8787 \(from PRAVO_BASE_URL\)$/m);
+    expect(text.stdout).toMatch(/^API key\s+sbx_live_…uvwx \(from profile\)$/m);
     const json = await runPravo(['config', 'show', '--json'], { env });
     expect(JSON.parse(json.stdout)).toMatchObject({ profile: 'default', api_key: 'sbx_live_…uvwx', api_key_source: 'from profile', base_url: null });
     expect(json.stdout.trim().split('\n')).toHaveLength(1);

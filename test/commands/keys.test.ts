@@ -178,6 +178,18 @@ describe('pravo keys revoke', () => {
     expect(sent()).toEqual(['GET /v1/keys']);
     expect(old.status).toBe('active');
   });
+
+  it('on a terminal, Enter alone revokes nothing, for a key other than the one in use too: the default is no', async () => {
+    const other = service.addKey('staging');
+    const t = testHost({ env, stdinTTY: true, stderrTTY: true });
+    const done = main(['keys', 'revoke', other.key_id], t.host);
+    await vi.waitFor(() => expect(plain(t.stderr())).toMatch(/Revoke key key_\d+ "staging" .*\(y\/N\)/s));
+    expect(plain(t.stderr())).not.toContain('It is the key of');
+    (t.host.stdin as PassThrough).write('\r');
+    expect(await done).toBe(130);
+    expect(sent()).toEqual(['GET /v1/keys']);
+    expect(other.status).toBe('active');
+  });
 });
 
 describe('pravo keys rotate', () => {
@@ -193,7 +205,7 @@ describe('pravo keys rotate', () => {
     const fresh = service.keys.at(-1)!;
     expect(sent()).toEqual(['GET /v1/keys', 'POST /v1/keys', 'GET /v1/usage', `POST /v1/keys/${old.key_id}/revoke`]);
     expect(service.requests[2]!.headers['x-api-key']).toBe(fresh.secret);
-    expect(fresh.name).toMatch(/^ci-deploy \(rotated \d{4}-\d\d-\d\d \d\d:\d\d UTC\)$/);
+    expect(fresh.name).toMatch(/^ci-deploy \(rotated \d{4}-\d\d-\d\d\)$/);
     expect(storedProfile()).toEqual({ base_url: service.url, api_key: fresh.secret, api_key_id: fresh.key_id, session_token: SESSION });
     expect(active()).toEqual([fresh.key_id]);
     expect(JSON.parse(result.stdout)).toMatchObject({ done: true, new_key: { key_id: fresh.key_id }, old_key: { key_id: old.key_id, status: 'revoked' } });

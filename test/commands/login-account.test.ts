@@ -121,7 +121,8 @@ describe('pravo account', () => {
     const text = await runPravo(['account'], { env, stdoutTTY: true });
     expect(text.exitCode).toBe(0);
     expect(text.stdout).toContain('Account      acct_test\nPlan         sandbox\nOverage      not allowed');
-    expect(text.stdout).toContain('Unit prices  search €0.02, retrieval €0.01, answers €0.25 per unit beyond the quota (set by the server)');
+    // Wrapped to the terminal's 100 columns, its continuation under the value.
+    expect(text.stdout.replace(/\n {13}/g, ' ')).toContain('Unit prices  search €0.02, retrieval €0.01, answers €0.25 per unit beyond the quota (set by the server)');
     const tsv = await runPravo(['account'], { env });
     expect(tsv.stdout).toContain('account\tacct_test\nplan\tsandbox\noverage\tfalse\t0\nunit_price\tsearch\t0.02\tEUR\n');
     const json = await runPravo(['account', '--json'], { env });

@@ -143,17 +143,21 @@ describe('pravo search: output forms', () => {
     expect(JSON.parse(json.stdout).result_count).toBe(2);
   });
 
-  it('on a terminal the table goes through the pager (PRAVO_PAGER); --no-pager prints it directly', async () => {
+  it('on a terminal a table longer than the screen goes through the pager (PRAVO_PAGER); one that fits, or --no-pager, prints directly', async () => {
     await serve(() => ({ status: 200, body: response() }));
     const paged = path.join(root, 'paged.txt');
     const pager = path.join(root, 'test-pager.sh');
     fs.writeFileSync(pager, `#!/bin/sh\ncat > '${paged}'\n`, { mode: 0o755 });
-    const viaPager = await runPravo(['search', QUERY], { env: { ...env, PRAVO_PAGER: pager }, stdoutTTY: true, stderrTTY: true });
+    const terminal = { env: { ...env, PRAVO_PAGER: pager }, stdoutTTY: true, stderrTTY: true };
+    const viaPager = await runPravo(['search', QUERY], { ...terminal, rows: 8 });
     expect(viaPager.exitCode).toBe(0);
     expect(viaPager.stdout).not.toContain('Тестов закон за застраховането');
     expect(fs.readFileSync(paged, 'utf8')).toContain('Тестов закон за застраховането');
     fs.rmSync(paged);
-    const direct = await runPravo(['--no-pager', 'search', QUERY], { env: { ...env, PRAVO_PAGER: pager }, stdoutTTY: true, stderrTTY: true });
+    const fits = await runPravo(['search', QUERY], { ...terminal, rows: 60 });
+    expect(fits.stdout).toContain('Тестов закон за застраховането');
+    expect(fs.existsSync(paged)).toBe(false);
+    const direct = await runPravo(['--no-pager', 'search', QUERY], { ...terminal, rows: 8 });
     expect(direct.stdout).toContain('Тестов закон за застраховането');
     expect(fs.existsSync(paged)).toBe(false);
   });

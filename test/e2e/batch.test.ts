@@ -141,7 +141,7 @@ describe('pravo batch against the sandbox', () => {
 
       const rerun = await pravo(args, { env: config, timeout: 120_000 });
       expect([0, 9], rerun.stderr).toContain(rerun.exitCode);
-      const interrupted = Number(/interrupted (\d+)/.exec(rerun.stderr)?.[1] ?? 0);
+      const interrupted = Number(/interrupted +(\d+)/.exec(rerun.stderr)?.[1] ?? 0);
       const lines = results(out).map((r) => r.line);
       // Each completed line once; every line either completed or reported interrupted.
       expect(new Set(lines).size).toBe(lines.length);

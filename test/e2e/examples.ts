@@ -108,7 +108,8 @@ const helpTexts = new Map<string, Promise<string>>();
 function helpOf(command: string[]): Promise<string> {
   const key = command.join(' ');
   let text = helpTexts.get(key);
-  if (!text) helpTexts.set(key, (text = execa('node', [CLI, ...command, '--help']).then((result) => result.stdout)));
+  // At 80 columns, where the longer examples are broken over lines (` \`): they must run so, as a user copies them.
+  if (!text) helpTexts.set(key, (text = execa('node', [CLI, ...command, '--help'], { env: { COLUMNS: '80' } }).then((result) => result.stdout)));
   return text;
 }
 
@@ -130,16 +131,21 @@ export async function helpExamples(command: string[]): Promise<Example[]> {
   return unitsOf(['pravo', ...command, '--help'].join(' '), splitGroups(await helpOf(command)));
 }
 
-/** Consecutive `  $ ` lines of a help text, as groups. */
+/**
+ * Consecutive `  $ ` lines of a help text, as groups; an example broken over lines (each but the last ending in ` \`)
+ * is one, its lines kept as printed, so that bash reads the continuation as a user's shell does.
+ */
 function splitGroups(help: string): string[][] {
   const groups: string[][] = [];
   let current: string[] | undefined;
-  for (const line of help.split('\n')) {
-    const example = /^ {2}\$ (.*)$/.exec(line)?.[1];
+  const lines = help.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    let example = /^ {2}\$ (.*)$/.exec(lines[i]!)?.[1];
     if (example === undefined) {
       current = undefined;
       continue;
     }
+    while (example.endsWith(' \\') && i + 1 < lines.length) example += `\n${lines[++i]!}`;
     if (!current) groups.push((current = []));
     current.push(example);
   }

@@ -1,7 +1,8 @@
 /**
- * Pre-rendered help (`dist/help/help.json`, written by `npm run build`): every command's page is there and is byte
- * for byte what commander prints for `pravo PATH --help` (the live tree, in process); the built CLI answers a plain help
- * request from it without loading commander; anything that is not a plain help request still goes to commander.
+ * Pre-rendered help (`dist/help/help.json`, written by `npm run build`): every command's page is there, unwrapped, and
+ * laid out at a terminal's width is byte for byte what commander prints for `pravo PATH --help` at that width (the live
+ * tree, in process); the built CLI answers a plain help request from it without loading commander; anything that is
+ * not a plain help request still goes to commander.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -10,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram, main } from '../../src/cli.js';
 import { allNodes, completionTree } from '../../src/completion/tree.js';
-import { helpRequestPath, HELP_WIDTH, type PrerenderedHelp } from '../../src/help/prerendered.js';
+import { layoutHelp } from '../../src/help/layout.js';
+import { helpRequestPath, HELP_FORMAT, type PrerenderedHelp } from '../../src/help/prerendered.js';
 import { testHost } from '../helpers/host.js';
 import { modulesLoadedBy, packagesAmong } from '../helpers/loaded-modules.js';
 
@@ -29,26 +31,29 @@ beforeAll(async () => {
 });
 
 describe('pre-rendered help', () => {
-  it('has a page for every command path of the tree, at the fixed width', () => {
-    expect(file.width).toBe(HELP_WIDTH);
+  it('has a page for every command path of the tree, unwrapped', () => {
+    expect(file.format).toBe(HELP_FORMAT);
     expect(Object.keys(file.pages).sort()).toEqual([...paths].sort());
   });
 
-  it('each page is what commander prints for `pravo PATH --help`, whatever the terminal width', async () => {
-    for (const commandPath of paths) {
-      const live = testHost({ stdoutTTY: true, columns: 132 });
-      const args = [...(commandPath ? commandPath.split(' ') : []), '--help'];
-      expect(await main(args, live.host), commandPath).toBe(0);
-      expect(live.stdout(), `pravo ${commandPath} --help`).toBe(file.pages[commandPath]);
+  it('each page, laid out at the terminal width, is what commander prints for `pravo PATH --help` at that width', async () => {
+    for (const columns of [80, 132]) {
+      for (const commandPath of paths) {
+        const live = testHost({ stdoutTTY: true, columns });
+        const args = [...(commandPath ? commandPath.split(' ') : []), '--help'];
+        expect(await main(args, live.host), commandPath).toBe(0);
+        expect(live.stdout(), `pravo ${commandPath} --help at ${columns} columns`).toBe(layoutHelp(file.pages[commandPath]!, columns));
+      }
     }
   });
 
   it('the built CLI prints a page without loading commander; `help PATH` and `PATH --help` print the same', () => {
-    const { code, stdout, loaded } = modulesLoadedBy(['help', 'config', 'set']);
+    const env = { ...process.env, COLUMNS: '80' };
+    const { code, stdout, loaded } = modulesLoadedBy(['help', 'config', 'set'], env);
     expect(code).toBe(0);
-    expect(stdout).toBe(file.pages['config set']);
+    expect(stdout).toBe(layoutHelp(file.pages['config set']!, 80));
     expect(packagesAmong(loaded)).toEqual([]);
-    const viaOption = spawnSync(process.execPath, [CLI, 'config', 'set', '--help'], { encoding: 'utf8' });
+    const viaOption = spawnSync(process.execPath, [CLI, 'config', 'set', '--help'], { encoding: 'utf8', env });
     expect(viaOption.status).toBe(0);
     expect(viaOption.stdout).toBe(stdout);
   });

@@ -28,6 +28,8 @@ export interface TestHostOptions {
   stdinTTY?: boolean;
   input?: string;
   columns?: number;
+  /** Rows of the terminals (default 24). */
+  rows?: number;
   clock?: Clock;
 }
 
@@ -36,7 +38,7 @@ export interface TestHostOptions {
  * nothing is a terminal unless asked.
  */
 export function testHost(options: TestHostOptions = {}): TestHost {
-  const terminal = { columns: options.columns ?? 100 };
+  const terminal = { columns: options.columns ?? 100, ...(options.rows !== undefined ? { rows: options.rows } : {}) };
   const out = captureStream(options.stdoutTTY ? terminal : undefined);
   const err = captureStream(options.stderrTTY ? terminal : undefined);
   const stdin = inputStream(options.input ?? '', options.stdinTTY === true);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { colorEnabled, pagerCommand, testIOStreams } from '../../src/io/iostreams.js';
+import { colorEnabled, fitsScreen, pagerCommand, testIOStreams } from '../../src/io/iostreams.js';
 import { Printer, type View } from '../../src/io/printer.js';
 
 describe('colour', () => {
@@ -91,6 +91,44 @@ describe('IOStreams', () => {
       terminal.io.stdout.write('page\n');
       await terminal.io.stopPager();
       expect(JSON.parse(fs.readFileSync(seen, 'utf8'))).toEqual({ input: 'page\n', key: null, token: null, less: 'FRX', kept: 'yes' });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('counts the rows output takes on the screen: wide lines wrap, colour takes none, one row is left for the prompt', () => {
+    const lines = (n: number, text = 'x'): string => `${Array.from({ length: n }, () => text).join('\n')}\n`;
+    expect(fitsScreen(lines(23), 80, 24)).toBe(true);
+    expect(fitsScreen(lines(24), 80, 24)).toBe(false);
+    // 12 lines of 81 columns wrap to 24 rows at 80 columns; at 81 they take 12.
+    expect(fitsScreen(lines(12, 'ж'.repeat(81)), 80, 24)).toBe(false);
+    expect(fitsScreen(lines(12, 'ж'.repeat(81)), 81, 24)).toBe(true);
+    expect(fitsScreen(lines(23, `\u001b[1m${'x'.repeat(80)}\u001b[22m`), 80, 24)).toBe(true);
+    expect(fitsScreen(lines(1), undefined, 24)).toBe(false);
+  });
+
+  it('prints output that fits the screen directly, and pages output that does not', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pravo-pager-'));
+    try {
+      const mark = path.join(dir, 'paged.txt');
+      const pager = path.join(dir, 'pager.sh');
+      fs.writeFileSync(pager, `#!/bin/sh\ncat > '${mark}'\n`, { mode: 0o755 });
+      const env = { PRAVO_PAGER: pager, PATH: process.env.PATH };
+      const short = 'one\ntwo\n';
+      const fits = testIOStreams({ stdoutTTY: true, columns: 80, rows: 24, env, pager: true });
+      await fits.io.startPager(short);
+      fits.io.stdout.write(short);
+      await fits.io.stopPager();
+      expect(fits.stdout()).toBe(short);
+      expect(fs.existsSync(mark)).toBe(false);
+
+      const long = `${Array.from({ length: 30 }, (_, i) => `line ${i}`).join('\n')}\n`;
+      const pages = testIOStreams({ stdoutTTY: true, columns: 80, rows: 24, env, pager: true });
+      await pages.io.startPager(long);
+      pages.io.stdout.write(long);
+      await pages.io.stopPager();
+      expect(pages.stdout()).toBe('');
+      expect(fs.readFileSync(mark, 'utf8')).toBe(long);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

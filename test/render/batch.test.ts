@@ -314,8 +314,8 @@ describe('summaryText', () => {
     expect(summaryText(summary(), SUMMARY_OPTIONS)).toBe(
       [
         'Batch of 10 queries from questions.txt → results.jsonl:',
-        '  done        10 this run',
-        '  units spent search 10, retrieval 0, answers 0',
+        '  done         10 this run',
+        '  units spent  search 10, retrieval 0, answers 0',
         'Every line succeeded.',
         '',
       ].join('\n'),
@@ -324,8 +324,8 @@ describe('summaryText', () => {
 
   it('counts failures of this run and of earlier runs, and then does not say every line succeeded', () => {
     const text = summaryText(summary({ succeeded: 5, failed: 2, skipped: 3, skippedFailed: 1 }), SUMMARY_OPTIONS);
-    expect(text).toContain('  done        7 this run (2 failed: their lines hold the error)\n');
-    expect(text).toContain('  skipped     3 done before (1 with an error)\n');
+    expect(text).toContain('  done         7 this run (2 failed: their lines hold the error)\n');
+    expect(text).toContain('  skipped      3 done before (1 with an error)\n');
     expect(text).not.toContain('Every line succeeded');
     expect(summaryText(summary({ succeeded: 7, skipped: 3, skippedFailed: 1 }), SUMMARY_OPTIONS)).not.toContain('Every line succeeded');
   });
@@ -333,23 +333,23 @@ describe('summaryText', () => {
   it('lists the interrupted lines and says a rerun with --retry-interrupted sends them again', () => {
     const text = summaryText(summary({ succeeded: 8, interrupted: [4, 9], }), SUMMARY_OPTIONS);
     expect(text).toContain(
-      '  interrupted 2 (lines 4, 9): in flight at an interruption, they may have been counted; a rerun with --retry-interrupted sends them again\n',
+      '  interrupted  2 (lines 4, 9): in flight at an interruption, they may have been counted; a rerun with --retry-interrupted sends them again\n',
     );
     expect(text).not.toContain('Every line succeeded');
   });
 
   it('lists unfinished lines in the words of the mode, and lines not sent', () => {
     const answers = summaryText(summary({ mode: 'answers', succeeded: 7, unfinished: [2, 5], notSent: [10] }), SUMMARY_OPTIONS);
-    expect(answers).toContain('  unfinished  2 (lines 2, 5): answer jobs created and recorded, not yet collected; a rerun finishes them without spending again\n');
-    expect(answers).toContain('  not sent    1 (lines 10): a rerun sends them\n');
+    expect(answers).toContain('  unfinished   2 (lines 2, 5): answer jobs created and recorded, not yet collected; a rerun finishes them without spending again\n');
+    expect(answers).toContain('  not sent     1 (lines 10): a rerun sends them\n');
     const search = summaryText(summary({ succeeded: 9, unfinished: [3] }), SUMMARY_OPTIONS);
-    expect(search).toContain('  unfinished  1 (lines 3): searched, documents still to retrieve; a rerun finishes them without spending again\n');
+    expect(search).toContain('  unfinished   1 (lines 3): searched, documents still to retrieve; a rerun finishes them without spending again\n');
   });
 
   it('lists the lines marked done whose results are missing, and does not call the batch a success', () => {
     const text = summaryText(summary({ succeeded: 0, skipped: 8, missing: [4, 9] }), SUMMARY_OPTIONS);
     expect(text).toContain(
-      '  missing     2 (lines 4, 9): marked done, but their results are not in the file; a rerun with --retry-interrupted sends them again\n',
+      '  missing      2 (lines 4, 9): marked done, but their results are not in the file; a rerun with --retry-interrupted sends them again\n',
     );
     expect(text).not.toContain('Every line succeeded');
   });
@@ -397,7 +397,7 @@ describe('summaryText', () => {
     expect(summaryText(summary(), { ...SUMMARY_OPTIONS, color: true })).toContain('\u001b[32mEvery line succeeded.');
     const text = summaryText(summary({ succeeded: 3, failed: 1, interrupted: [2], stop: 'cancelled' }), { ...SUMMARY_OPTIONS, color: true });
     expect(text).toContain('\u001b[31m (1 failed');
-    expect(text).toContain('\u001b[33m  interrupted 1');
+    expect(text).toContain('\u001b[33m  interrupted  1');
     expect(text).toContain('\u001b[33mStopped by Ctrl-C.');
   });
 

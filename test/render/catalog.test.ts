@@ -3,7 +3,7 @@
  * (source-type ids, court codes) whole, over the real courts (`../shared/corpus/bg-courts.json`, read at run time).
  */
 import { describe, expect, it } from 'vitest';
-import { fitColumns, renderCourtsTable, renderJudgesTable, renderSourceTypesTable } from '../../src/render/catalog.js';
+import { renderCourtsTable, renderJudgesTable, renderSourceTypesTable } from '../../src/render/catalog.js';
 import type { JudgesResponse, SourceTypesResponse } from '../../src/contract/types.js';
 import { realCourts } from '../helpers/catalog-server.js';
 
@@ -66,26 +66,11 @@ describe('judges cut at the limit', () => {
 
   it('a list as long as the limit says it may be cut, and how to see more', () => {
     const twenty = { court: { court_id: 1, name: 'Върховен касационен съд' }, judges: Array.from({ length: 20 }, (_, i) => judge(i)) };
-    expect(summary({ body: twenty })).toBe('20 judges in the decisions of Върховен касационен съд (1) (the first 20; --limit 100 shows more)');
+    expect(summary({ body: twenty })).toBe('20 judges in the decisions of Върховен касационен съд (ВКС) (the first 20; --limit 100 shows more)');
     expect(summary({ body: { ...twenty, judges: twenty.judges.slice(0, 5) }, limit: 5 })).toContain('(the first 5; --limit 100 shows more)');
   });
 
   it('a shorter list is whole', () => {
     expect(summary({ body: { court: null, judges: [judge(1), judge(2)] } })).toBe('2 judges in the decisions of the collection');
-  });
-});
-
-describe('fitColumns', () => {
-  it('gives every column its widest when all fit', () => {
-    expect(fitColumns([10, 20], [8, 12], 40)).toEqual([10, 20]);
-  });
-
-  it('otherwise the typical widths, with the room left handed out in column order', () => {
-    expect(fitColumns([30, 30], [10, 10], 35)).toEqual([25, 10]);
-  });
-
-  it('cuts the widest typical columns to a common cap when even those do not fit, never below the minimum', () => {
-    expect(fitColumns([40, 40, 6], [30, 30, 6], 36)).toEqual([15, 15, 6]);
-    expect(fitColumns([40, 40], [30, 30], 4, 8)).toEqual([8, 8]);
   });
 });

@@ -37,9 +37,11 @@ describe('renderDocumentText: a statute', () => {
     expect(text).toContain('\n\nЧл. 4а. Уведомлението се вписва в тестов регистър.\n');
   });
 
-  it('wraps to the width', () => {
+  it('wraps to the width, a link whole on its line', () => {
     const narrow = renderDocumentText({ document: testStatute() }, { width: 40, color: false });
-    expect(Math.max(...narrow.split('\n').map(widthOf))).toBeLessThanOrEqual(40);
+    const url = testStatute().url!;
+    expect(Math.max(...narrow.split('\n').filter((line) => !line.includes(url)).map(widthOf))).toBeLessThanOrEqual(40);
+    expect(narrow.split('\n').some((line) => /^URL +/.test(line) && line.endsWith(` ${url}`))).toBe(true);
     expect(narrow).toContain('Чл. 2. (1) Уведомлението по чл. 5, ал. 2\nсе подава писмено.');
   });
 

@@ -18,9 +18,11 @@ describe('renderKeysTable', () => {
     const text = renderKeysTable({ keys, currentKeyId: 'key_1', currentSource: 'profile "default"' }, { width: 80, color: false, now: NOW });
     expect(widest(text)).toBeLessThanOrEqual(80);
     expect(text).toContain('2 keys: 1 active, 1 revoked. * marks the key of profile "default".');
-    expect(text).toMatch(/│ \* +│ key_1 +│ ci-deploy +│ sbx_live_Ab3d +│ active +│ 5m ago/);
-    expect(text).toMatch(/│ +│ key_2 .*│ revoked +│/);
-    expect(text).toMatch(/│ +│ +│ .*│ 2026-11-02 +│/);
+    // At 80 columns the prefix goes under the key id; the creation date stays.
+    expect(text).toMatch(/│ \* +│ key_1 +│ ci-deploy +│ active +│ 2026-11-01 +│ 5m ago/);
+    expect(text).toMatch(/│ +│ sbx_live_Ab3d +│ +│ +│ +│ +│/);
+    expect(text).toMatch(/│ +│ key_2 .*│ revoked +│ 2026-10-01 +│ never +│/);
+    expect(text).toMatch(/│ +│ sbx_live_Zz99 +│ +│ 2026-11-02 +│/);
     expect(text).not.toContain('\u001b');
     const wide = renderKeysTable({ keys, currentKeyId: 'key_1' }, { width: 120, color: false, now: NOW });
     expect(widest(wide)).toBeLessThanOrEqual(120);

@@ -52,10 +52,12 @@ export async function runBatch(factory: Factory, source: string, options: BatchO
   const printer = new Printer(factory.io, options.json === true);
   const [batch, render] = await Promise.all([import('../../batch/runner.js'), import('../../render/batch.js')]);
   const names = { input: inputName(source), out: settings.out };
+  // The plan and the summary go to stderr: fitted to its width on a terminal, whole lines otherwise.
+  const width = factory.io.stderrIsTTY && factory.io.stderr.columns ? factory.io.stderr.columns : Infinity;
   const outcome = await batch.runBatch(factory, settings, {
     note: (text) => printer.note(text),
     preflight: ({ plan, interrupted, missing, usageProblem }) =>
-      printer.note(render.planText(plan, names, { color: factory.io.colorStderr, interrupted, missing, usageProblem })),
+      printer.note(render.planText(plan, names, { color: factory.io.colorStderr, interrupted, missing, usageProblem, width })),
     confirm: factory.io.canPrompt ? (plan) => confirmPlan(factory, render.confirmQuestion(plan)) : undefined,
   });
   switch (outcome.kind) {
@@ -69,7 +71,7 @@ export async function runBatch(factory: Factory, source: string, options: BatchO
     case 'ran': {
       const { summary } = outcome;
       const exitCode = batchExitCode(summary);
-      printer.note(render.summaryText(summary, { ...names, rerun: rerunCommand(factory, options, names), color: factory.io.colorStderr }));
+      printer.note(render.summaryText(summary, { ...names, rerun: rerunCommand(factory, options, names), color: factory.io.colorStderr, width }));
       printer.localIfJson(render.summaryJson(summary, names, exitCode));
       return exitCode;
     }

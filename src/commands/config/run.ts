@@ -7,6 +7,7 @@ import { activeProfileName } from '../../config/profile.js';
 import { ConfigError, UsageError } from '../../errors/cli.js';
 import type { Factory } from '../../factory.js';
 import { Printer, type View } from '../../io/printer.js';
+import { labelledLines } from '../../render/text.js';
 import { readSecret, secretArgumentError } from '../secret.js';
 import { SETTINGS, type Setting } from './settings.js';
 
@@ -56,22 +57,23 @@ interface ShownConfig {
 }
 
 const showView: View<ShownConfig> = {
-  table: (shown) => showLines(shown),
-  tsv: (shown) => showLines(shown),
+  table: (shown, { width }) => showLines(shown, width),
+  tsv: (shown) => showLines(shown, Infinity),
 };
 
-function showLines(shown: ShownConfig): string {
+/** The settings as aligned lines of label and value, the values wrapped to `width` (a path whole on its line). */
+function showLines(shown: ShownConfig, width: number): string {
   const rows: [string, string][] = [
     ['Profile', shown.profile],
-    ['Base URL', shown.base_url ? `${shown.base_url}  (${shown.base_url_source})` : 'not set: `pravo config set base-url URL`'],
-    ['API key', shown.api_key ? `${shown.api_key}  (${shown.api_key_source})` : 'not set: `pravo config set-key`'],
+    ['Base URL', shown.base_url ? `${shown.base_url} (${shown.base_url_source})` : 'not set: `pravo config set base-url URL`'],
+    ['API key', shown.api_key ? `${shown.api_key} (${shown.api_key_source})` : 'not set: `pravo config set-key`'],
     ['Auth header', shown.auth_header === 'bearer' ? 'Authorization: Bearer' : 'X-API-Key'],
-    ['Session token', shown.session_token ? `${shown.session_token}  (${shown.session_token_source})` : 'not set: `pravo login` (needed by keys and account)'],
+    ['Session token', shown.session_token ? `${shown.session_token} (${shown.session_token_source})` : 'not set: `pravo login` (needed by keys and account)'],
     ['Config file', shown.config_path],
     ['Sandbox', shown.sandbox ? 'on: API commands run against the in-process sandbox' : 'off: API commands go to the base URL (`pravo config set sandbox on` for the sandbox)'],
     ['Sandbox corpus', shown.sandbox_corpus ?? 'not set: `pravo config set sandbox-corpus PATH`'],
   ];
-  return `${rows.map(([k, v]) => `${k.padEnd(15)}${v}`).join('\n')}\n`;
+  return `${labelledLines(rows, width).join('\n')}\n`;
 }
 
 /**

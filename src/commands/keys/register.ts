@@ -43,7 +43,8 @@ Examples:
   $ pravo keys list | awk -F'\\t' '$2 == "ci-deploy" && $5 == "active" { print $1 }' | xargs -r -n1 pravo keys revoke --yes
 
 \`pravo keys revoke KEY_ID\` asks on a terminal, naming the key and warning when it is the key of the profile in
-use; --yes skips the question (scripts must give it). Revoking cannot be undone and is idempotent. The server that
+use; the default answer is no. --yes skips the question (scripts must give it). Revoking cannot be undone and is
+idempotent. The server that
 revokes it refuses the key at once (revoked_api_key); other instances of the service may accept it for up to 60 s.`;
 
 const ROTATE_HELP = `

@@ -36,7 +36,7 @@ import { checkKeyName, fetchKeys } from './run.js';
 
 /** Options of `pravo keys rotate`. */
 export interface RotateOptions {
-  /** The new key's name; default the old key's name with ` (rotated <date> UTC)`. */
+  /** The new key's name; default the old key's name with ` (rotated <date>)`. */
   name?: string;
   yes?: boolean;
   json?: boolean;
@@ -109,11 +109,12 @@ export function readRotationJournal(value: unknown, profile: string, file: strin
 }
 
 /**
- * The name of the new key: the old key's name (or `pravo`) followed by ` (rotated 2026-11-22 10:15 UTC)`, the old name
- * shortened so that the whole fits {@link KEY_NAME_MAX_LENGTH}.
+ * The name of the new key: the old key's name (or `pravo`, without an earlier ` (rotated …)`) followed by
+ * ` (rotated 2026-11-22)` (the UTC date: the key list dates each key besides), the old name shortened so that the
+ * whole fits {@link KEY_NAME_MAX_LENGTH}.
  */
 export function rotatedName(oldName: string | undefined, now: number): string {
-  const suffix = ` (rotated ${new Date(now).toISOString().slice(0, 16).replace('T', ' ')} UTC)`;
+  const suffix = ` (rotated ${new Date(now).toISOString().slice(0, 10)})`;
   const base = sanitizeLine(oldName ?? 'pravo').replace(/ \(rotated [^)]*\)$/, '');
   const room = KEY_NAME_MAX_LENGTH - suffix.length;
   const chars = [...base];

@@ -235,7 +235,8 @@ export async function runRevoke(factory: Factory, keyIdArgument: string, options
     const warning = isCurrent ? ` It is the key of ${current.source}: pravo stops working with it at once.` : ' Integrations still using it stop working.';
     const { confirm } = await import('@inquirer/prompts');
     const go = await confirm(
-      { message: `Revoke key ${what}?${warning} This cannot be undone.`, default: !isCurrent },
+      // Revoking cannot be undone: Enter alone answers no, whichever key it is.
+      { message: `Revoke key ${what}?${warning} This cannot be undone.`, default: false },
       { input: factory.io.stdin, output: factory.io.promptOutput, signal: factory.signal },
     );
     if (!go) throw new UserCancelledError('Not revoked; nothing was sent.');

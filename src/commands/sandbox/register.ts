@@ -76,6 +76,7 @@ Corpus: --corpus PATH (repeatable), else PRAVO_SANDBOX_CORPUS (paths separated b
 \`pravo config set sandbox-corpus PATH\`. A PATH is a corpus file (JSON Lines, gzipped or not), the courts file (a name
 ending in courts.json), or a directory: its files ending in .jsonl or .jsonl.gz are corpus files, one ending in
 courts.json is the courts file, anything else (README.md, sub-directories) is ignored.
+
 Data (index, keys, sessions, accounts, usage): --data-dir DIR, else PRAVO_SANDBOX_DATA_DIR, else the user data
 directory.`;
 

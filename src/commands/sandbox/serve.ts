@@ -97,7 +97,8 @@ export async function runServe(factory: Factory, options: ServeOptions): Promise
       },
       ...(authCacheSeconds !== undefined ? { authCacheTtlMs: Math.round(authCacheSeconds * 1000) } : {}),
       searchWorkers,
-      keyName: `sandbox serve ${new Date(factory.clock.now()).toISOString()}`,
+      // Short, for the key list (which dates each key): `sandbox 2026-11-27`.
+      keyName: `sandbox ${new Date(factory.clock.now()).toISOString().slice(0, 10)}`,
       signal: factory.signal,
       log,
     },
