@@ -15,7 +15,8 @@
  * - `documents`: the documents as served (`collect.ts`: every input read, National Assembly acts rebuilt in their
  *   structure, one document per act), every corpus field (`as_of`; `consolidated` as 1/0/null), the full ordered
  *   `elements` as JSON in their response shape (`excerpt_id`, `ref`, `label`, `text`, and `heading`, `amended_by`,
- *   `amends` when present: what `GET /v1/documents` sends, so it is sent without being parsed), the court fields
+ *   `amends` when present: what `GET /v1/documents` sends, so it is sent without being parsed; a statute's texts one
+ *   paragraph, point and letter a line, `provision-lines.ts`), the court fields
  *   when present (`judges` as `judges_json`, a JSON array, null when absent), the opaque `collection` (the corpus's
  *   own when a document sets one, else `collectionOf(source_type)`, `catalog-rules.ts`), and
  *   `title_stems` (the analyzed title, stems joined by spaces).
@@ -34,7 +35,8 @@
  *   heading (stems joined by spaces), rowid = `articles.id`; `bm25(fts, …)` works on it (column sizes are kept).
  * - `fts_vocab`: fts5vocab (`row`) over `fts`: how many articles hold each stem.
  *
- * Changing the tables must bump `INDEX_SCHEMA_VERSION` (`inputs.ts`); changing the analysis, `ANALYZER_VERSION`.
+ * Changing the tables, or the texts the build stores (`provision-lines.ts`), must bump `INDEX_SCHEMA_VERSION`
+ * (`inputs.ts`); changing the analysis, `ANALYZER_VERSION`.
  */
 import { renameSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
@@ -49,6 +51,7 @@ import { excerptIds } from './excerpts.js';
 import { elementsWithHeadings } from './headings.js';
 import { removeTempFiles, tempIndexPath } from './index-files.js';
 import { corpusFileKind, INDEX_SCHEMA_VERSION, type InputsDigest } from './inputs.js';
+import { splitProvisionLines } from './provision-lines.js';
 import { cancelledError, countCorpusLines, readCourtsFile, type CorpusElement } from './reader.js';
 
 /**
@@ -129,6 +132,12 @@ function storedElementOf(element: CorpusElement, excerptId: string, links: Eleme
   return stored;
 }
 
+/** An element with its text one paragraph, point and letter a line (`provision-lines.ts`); the same when it is so. */
+function withProvisionLines(element: CorpusElement): CorpusElement {
+  const text = splitProvisionLines(element.text);
+  return text === element.text ? element : { ...element, text };
+}
+
 /**
  * Builds the index of the inputs `digest` describes and puts it at `indexPath` (`<dataDir>/index-<key>.sqlite`, see
  * `indexFileName`): into a new temporary file beside it ({@link tempIndexPath}), made private (0600) and renamed into
@@ -201,6 +210,8 @@ async function buildIndex(
         },
       },
     );
+    // Every statute's provisions one paragraph, point and letter a line, whatever the input printed inline.
+    for (const d of collected.documents) if (d.court_id == null) d.elements = d.elements.map(withProvisionLines);
     const links = linkAmendments(collected.documents, (d) => d.collection ?? collectionOf(d.source_type));
     const insertDocument = db.prepare(
       `INSERT INTO documents (id, document_id, collection, source_type, type, title, date, in_force_date, as_of,

@@ -27,8 +27,11 @@ import { ANALYZER_VERSION } from '../text/analysis.js';
 import { THESAURUS_VERSION } from '../text/thesaurus.js';
 import { cancelledError, CorpusError, hashCorpusFile } from './reader.js';
 
-/** Version of the index's tables (`index-build.ts`); part of the inputs key, so a layout change rebuilds indexes. */
-export const INDEX_SCHEMA_VERSION = 6;
+/**
+ * Version of the index's tables and of the texts it stores (`index-build.ts`); part of the inputs key, so a change of
+ * either rebuilds indexes. 7: statutes' texts one paragraph, point and letter a line (`provision-lines.ts`).
+ */
+export const INDEX_SCHEMA_VERSION = 7;
 
 /** A resolved set of inputs: absolute paths of existing files. */
 export interface CorpusInputs {
