@@ -4,7 +4,7 @@
  * back raw (unsanitized): renderers sanitize or escape them. Pure functions.
  */
 import type { DocumentElement, DocumentResponse } from '../contract/types.js';
-import { elementLabelOf, textStatusOf } from './fields.js';
+import { elementLabelOf, linkNoteOf, textStatusOf } from './fields.js';
 
 /**
  * `303 articles`, `47 articles and 25 §§`, `122 §§`, `22 paragraphs`, `3 elements` (articles and §§ when every label
@@ -51,8 +51,8 @@ export function panelOf(document: DocumentResponse): string | undefined {
 /**
  * The header's fields of a document, in order, as `[name, value]` pairs: `Type`, `Date` (with `(in force …)` when the
  * date of entry into force differs), `Text` (what date the text is current as of: `textStatusOf`), for a court decision
- * also `Court`, `Case`, `Decision`, `Department`, `Panel`, `Reporting judge`, then `Author` and `URL`; absent ones left
- * out. Values raw.
+ * also `Court`, `Case`, `Decision`, `Department`, `Panel`, `Reporting judge`, then `Author`, `URL` and `Page` (what the
+ * page at the URL shows when it is not this text: `linkNoteOf`); absent ones left out. Values raw.
  */
 export function documentFieldsOf(document: DocumentResponse, decision: boolean): [string, string][] {
   const date = textValue(document.date);
@@ -72,7 +72,8 @@ export function documentFieldsOf(document: DocumentResponse, decision: boolean):
       ['Reporting judge', textValue(document.reporting_judge)],
     );
   }
-  fields.push(['Author', textValue(document.author)], ['URL', textValue(document.url)]);
+  const url = textValue(document.url);
+  fields.push(['Author', textValue(document.author)], ['URL', url], ['Page', url === undefined ? undefined : linkNoteOf(document)]);
   return fields.filter((field): field is [string, string] => field[1] !== undefined);
 }
 

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CourtsResponse, DocumentElement, DocumentResponse, SourceTypesResponse } from '../../src/contract/types.js';
 import { checkProvision, findMemoCitations } from '../../src/legal/cite.js';
 import { renderDocumentText } from '../../src/render/document.js';
+import { linkNoteOf } from '../../src/render/fields.js';
 import { quotableSentences } from '../../src/sandbox/answers/compose.js';
 import { readAknFile } from '../../src/sandbox/corpus/akn.js';
 import { collectionOf } from '../../src/sandbox/catalog-rules.js';
@@ -114,7 +115,14 @@ describe.skipIf(!haveCorpus)('the sandbox over ../shared/corpus', () => {
     const query = new URLSearchParams({ document_id: id, collection: collectionOf('bulgarian_laws_regulations') });
     const reply = await get(`/v1/documents?${query}`);
     expect(reply.status).toBe(200);
-    return reply.json as { document_id: string; title: string; as_of?: string; consolidated?: boolean; elements: Record<string, unknown>[] & { ref: string; text: string }[] };
+    return reply.json as {
+      document_id: string;
+      title: string;
+      url?: string;
+      as_of?: string;
+      consolidated?: boolean;
+      elements: Record<string, unknown>[] & { ref: string; text: string }[];
+    };
   };
 
   it('answers a question on dismissal without notice with the Кодекс на труда, чл. 330, current as of 10.02.2026', () => {
@@ -204,6 +212,27 @@ describe.skipIf(!haveCorpus)('the sandbox over ../shared/corpus', () => {
       unchecked: 'ал. 1',
       detail: expect.stringContaining('(ал. 1 not checked: this text does not number its paragraphs)'),
     });
+  });
+
+  it('gives the codes read from Akoma Ntoso their lex.bg page, dated by the text the page shows', async () => {
+    const pages = { 'akn-1986-dv-26-86-1': 1594373121, 'akn-1968-nk': 1589654529, 'akn-1950-zzd': 2121934337, 'akn-2005-npk': 2135512224, 'akn-2007-gpk': 2135558368 };
+    for (const [id, lex] of Object.entries(pages)) expect((await document(id)).url, id).toBe(`https://lex.bg/laws/ldoc/${lex}`);
+    // The ЗДДС of akn/ is as first published in 2006; its page shows the current text.
+    const vat = await document('akn-2006-dv-63-06-2');
+    expect(vat).toMatchObject({ url: 'https://lex.bg/laws/ldoc/2135533201', as_of: '2006-08-04', consolidated: false, url_as_of: '2026-07-31' });
+    expect(linkNoteOf(vat)).toBe("the page shows the act's current text, amended up to 31.07.2026; the text here is as first published, 04.08.2006");
+    // The ЗЗД's page shows its text of the same date: nothing to say.
+    expect(linkNoteOf(await document('akn-1950-zzd'))).toBeUndefined();
+    // The ЗОП of 2016 keeps its National Assembly page; its namesake of 2004 is another act and gets none.
+    expect((await document('act-15520')).url).toBe('https://www.parliament.bg/bg/laws/ID/15520');
+    expect((await document('akn-2004-dv-28-04-1')).url).toBeUndefined();
+    // 20 documents got a url, 28 a page's date (those and the 8 consolidated texts read from lex.bg).
+    const rows = index.documentRows();
+    expect(rows.filter((r) => r.url?.startsWith('https://lex.bg/') && r.document_id.startsWith('akn-')).length).toBe(20);
+    expect(rows.filter((r) => r.url_as_of !== null).length).toBe(28);
+    // A search result carries the page's date too.
+    const { results } = search(index, { query: 'данък върху добавената стойност регистрация', max_results: 20 });
+    expect(results.find((r) => r.document_id === 'akn-2006-dv-63-06-2')).toMatchObject({ url_as_of: '2026-07-31' });
   });
 
   it('skips by path the 9 Akoma Ntoso files that are not well-formed, and serves the others', () => {
