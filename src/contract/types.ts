@@ -88,6 +88,12 @@ export interface SearchResult {
   /** True: a consolidated text (amendments applied up to `as_of`); false: the text as published (sandbox addition). */
   consolidated?: boolean;
   /**
+   * The date the text at `url` is current as of, `YYYY-MM-DD`, when that page shows the act's current text rather than
+   * the text served (sandbox addition: a lex.bg page, whose text may be newer than a text here as first published).
+   * Absent when the page shows the text served, or its date is unknown.
+   */
+  url_as_of?: string;
+  /**
    * For an act that amends another act the service does not hold: that act's title, in the nominative (sandbox
    * addition), e.g. `Закон за движението по пътищата`. When the first result carries it, the best evidence found for
    * the question is the amendments of an act the service lacks, and `pravo search` / `pravo answer` say so.
@@ -205,6 +211,8 @@ export interface DocumentResponse {
   as_of?: string;
   /** True: consolidated up to `as_of`; false: the text as published (sandbox addition). */
   consolidated?: boolean;
+  /** The date the text at `url` is current as of (sandbox addition; see `SearchResult.url_as_of`). */
+  url_as_of?: string;
   court_id?: number;
   court?: string;
   decision_number?: string | null;

@@ -22,6 +22,7 @@ import { articleRefCandidates } from '../shared/article-ref.js';
 import { parseCitations, type Citation } from '../shared/citations.js';
 import { elementLabelOf, elementTextOf, stringField } from '../render/fields.js';
 import { elementRefOf, elementsOf, refsAround } from './documents.js';
+import { unwrapMemo } from './memo-lines.js';
 
 /**
  * The verdict on one citation (the `verdict` of `pravo cite --json`):
@@ -64,13 +65,16 @@ export interface NamedAct {
 
 /** One citation of a memo. */
 export interface MemoCitation {
-  /** The citation as written: from its keyword („чл.“, „§“) or a list's bare number to its last detail. */
+  /**
+   * The citation as written: from its keyword („чл.“, „§“) or a list's bare number to its last detail; a line break
+   * inside it reads as a space.
+   */
   text: string;
   /** 1-based line of its start. */
   line: number;
   /** 1-based column of its start, in characters (Unicode code points) of that line. */
   column: number;
-  /** Offsets of `text` in the memo (UTF-16 code units), `start` inclusive, `end` exclusive. */
+  /** Offsets of the citation in the memo as written (UTF-16 code units), `start` inclusive, `end` exclusive. */
   start: number;
   end: number;
   citation: Citation;
@@ -211,10 +215,15 @@ function lineStarts(text: string): number[] {
 /**
  * Every citation of a memo, in the order written, with the act each names: a citation followed by an act („чл. 72 от
  * ЗОП“, „чл. 3 от Закона за …“; a list's citations share it), „от същия закон“ the act named last before it; none for
- * a citation of no act („чл. 5“ alone, „от този закон“). Also the acts, once each, in the order first named.
+ * a citation of no act („чл. 5“ alone, „от този закон“). Also the acts, once each, in the order first named. The memo
+ * is read with the lines of each paragraph joined (`memo-lines.ts`: a title wrapped or hyphenated over lines is read
+ * whole); `line`, `column`, `start` and `end` are those of the memo as written, `text` and `citation` those of the
+ * joined text (a citation broken over lines reads „чл. 999“).
  */
-export function findMemoCitations(text: string): { citations: MemoCitation[]; acts: NamedAct[] } {
-  const starts = lineStarts(text);
+export function findMemoCitations(memo: string): { citations: MemoCitation[]; acts: NamedAct[] } {
+  const starts = lineStarts(memo);
+  // Read as one text per paragraph: a title wrapped or hyphenated over lines is read whole (`memo-lines.ts`).
+  const { text, originOf } = unwrapMemo(memo);
   const acts = new Map<string, NamedAct>();
   const citations: MemoCitation[] = [];
   let previous: NamedAct | undefined;
@@ -228,9 +237,11 @@ export function findMemoCitations(text: string): { citations: MemoCitation[]; ac
       acts.set(act.key, act);
       previous = act;
     }
-    while (lineIndex + 1 < starts.length && starts[lineIndex + 1]! <= citation.start) lineIndex++;
-    const column = [...text.slice(starts[lineIndex]!, citation.start)].length + 1;
-    citations.push({ text: citation.text, line: lineIndex + 1, column, start: citation.start, end: citation.end, citation, ...(act ? { act } : {}) });
+    const start = originOf(citation.start);
+    const end = originOf(citation.end - 1) + 1;
+    while (lineIndex + 1 < starts.length && starts[lineIndex + 1]! <= start) lineIndex++;
+    const column = [...memo.slice(starts[lineIndex]!, start)].length + 1;
+    citations.push({ text: citation.text, line: lineIndex + 1, column, start, end, citation, ...(act ? { act } : {}) });
   }
   // A title read past its end („Закона за задълженията и договорите вредите“) is an act the memo names elsewhere
   // („ЗЗД“) when the words it requires begin that act's title: one act, one search.

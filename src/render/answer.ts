@@ -12,7 +12,7 @@ import type { View } from '../io/printer.js';
 import { sanitizeLine, sanitizeText } from '../shared/sanitize.js';
 import { answerWithCitations, resolvedAnswerOf, type AnswerSource, type Citation, type ResolvedAnswer } from '../legal/answer-markers.js';
 import type { CitationCheck, Verification, VerificationReport } from '../legal/verify.js';
-import { decisionFieldsOf, stringField } from './fields.js';
+import { decisionFieldsOf, linkNoteOf, stringField } from './fields.js';
 import { answerMarkdownCounts, renderAnswerMarkdown } from './markdown.js';
 import { hang, plural, wrapText } from './text.js';
 
@@ -122,12 +122,17 @@ function citedLabel(citation: Citation): string | undefined {
 
 /**
  * One source entry: the summary after the prefix, then the url on its own indented line, never wrapped (it stays one
- * string that a terminal recognizes and a person can copy).
+ * string that a terminal recognizes and a person can copy), and under it, dim, what the page shows when it is not the
+ * text quoted (`linkNoteOf`: a lex.bg page's current text).
  */
 function entryLines(prefix: string, prefixWidth: number, source: AnswerSource, label: string | undefined, layout: Layout): string[] {
   const lines = hanging(prefix, prefixWidth, sourceSummary(source, label), layout);
   const url = stringField(source, ['url']);
-  if (url !== undefined) lines.push(`${' '.repeat(prefixWidth)}${sanitizeLine(url)}`);
+  if (url !== undefined) {
+    lines.push(`${' '.repeat(prefixWidth)}${sanitizeLine(url)}`);
+    const page = linkNoteOf(source);
+    if (page !== undefined) lines.push(...hanging(' '.repeat(prefixWidth), prefixWidth, `(${page})`, layout).map((line) => layout.c.dim(line)));
+  }
   return lines;
 }
 

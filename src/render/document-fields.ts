@@ -4,7 +4,7 @@
  * back raw (unsanitized): renderers sanitize or escape them. Pure functions.
  */
 import type { DocumentElement, DocumentResponse } from '../contract/types.js';
-import { bulgarianCount, elementLabelOf, textAsOf, textStatusOf } from './fields.js';
+import { bulgarianCount, elementLabelOf, linkNoteOf, textAsOf, textStatusOf } from './fields.js';
 
 /** The words a document's header is written in: English for the terminal, Bulgarian for a memo's Markdown. */
 export type Language = 'en' | 'bg';
@@ -60,9 +60,9 @@ export function panelOf(document: DocumentResponse, language: Language = 'en'): 
 }
 
 /** The field names of {@link documentFieldsOf} in each language, and how a date of entry into force is added. */
-const FIELD_NAMES: Record<Language, Record<'type' | 'date' | 'text' | 'court' | 'case' | 'decision' | 'department' | 'panel' | 'judge' | 'author' | 'url', string> & { inForce: string }> = {
-  en: { type: 'Type', date: 'Date', text: 'Text', court: 'Court', case: 'Case', decision: 'Decision', department: 'Department', panel: 'Panel', judge: 'Reporting judge', author: 'Author', url: 'URL', inForce: 'in force' },
-  bg: { type: 'Вид', date: 'Дата', text: 'Текст', court: 'Съд', case: 'Дело', decision: 'Акт', department: 'Отделение', panel: 'Състав', judge: 'Докладчик', author: 'Автор', url: 'Адрес', inForce: 'в сила от' },
+const FIELD_NAMES: Record<Language, Record<'type' | 'date' | 'text' | 'court' | 'case' | 'decision' | 'department' | 'panel' | 'judge' | 'author' | 'url' | 'page', string> & { inForce: string }> = {
+  en: { type: 'Type', date: 'Date', text: 'Text', court: 'Court', case: 'Case', decision: 'Decision', department: 'Department', panel: 'Panel', judge: 'Reporting judge', author: 'Author', url: 'URL', page: 'Page', inForce: 'in force' },
+  bg: { type: 'Вид', date: 'Дата', text: 'Текст', court: 'Съд', case: 'Дело', decision: 'Акт', department: 'Отделение', panel: 'Състав', judge: 'Докладчик', author: 'Автор', url: 'Адрес', page: 'Страница', inForce: 'в сила от' },
 };
 
 /** One field of a document's header: `key` names it whatever the language, `name` as shown, `value` raw. */
@@ -71,10 +71,10 @@ export type DocumentField = [name: string, value: string, key: keyof (typeof FIE
 /**
  * The header's fields of a document, in order, as `[name, value, key]`: `Type`, `Date` (with `(in force …)` when the
  * date of entry into force differs), `Text` (what date the text is current as of: `textStatusOf`), for a court decision
- * also `Court`, `Case`, `Decision`, `Department`, `Panel`, `Reporting judge`, then `Author` and `URL`; absent ones left
- * out. In Bulgarian (`bg`, a memo's Markdown): `Вид`, `Дата` (`(в сила от …)`), `Текст` (`към 10.02.2026`, `както е
- * обнародван, …`: `textAsOf`), `Съд`, `Дело`, `Акт`, `Отделение`, `Състав` (`(председател)`), `Докладчик`, `Автор`,
- * `Адрес`. Values raw.
+ * also `Court`, `Case`, `Decision`, `Department`, `Panel`, `Reporting judge`, then `Author`, `URL` and `Page` (what the
+ * page at the URL shows when it is not this text: `linkNoteOf`); absent ones left out. In Bulgarian (`bg`, a memo's
+ * Markdown): `Вид`, `Дата` (`(в сила от …)`), `Текст` (`към 10.02.2026`, `както е обнародван, …`: `textAsOf`), `Съд`,
+ * `Дело`, `Акт`, `Отделение`, `Състав` (`(председател)`), `Докладчик`, `Автор`, `Адрес`, `Страница`. Values raw.
  */
 export function documentFieldsOf(document: DocumentResponse, decision: boolean, language: Language = 'en'): DocumentField[] {
   const names = FIELD_NAMES[language];
@@ -95,7 +95,8 @@ export function documentFieldsOf(document: DocumentResponse, decision: boolean, 
       ['judge', textValue(document.reporting_judge)],
     );
   }
-  fields.push(['author', textValue(document.author)], ['url', textValue(document.url)]);
+  const url = textValue(document.url);
+  fields.push(['author', textValue(document.author)], ['url', url], ['page', url === undefined ? undefined : linkNoteOf(document, language)]);
   return fields.flatMap(([key, value]): DocumentField[] => (value === undefined ? [] : [[names[key], value, key]]));
 }
 

@@ -115,6 +115,27 @@ export function bulgarianCount(count: number, singular: string, plural: string):
 }
 
 /**
+ * What the page at a statute's `url` shows when it is not the text served (the sandbox's `url_as_of`, the date of the
+ * text on the page: a lex.bg page shows the act's current text, which is newer than a text here as first published):
+ * `the page shows the act's current text, amended up to 31.07.2026; the text here is as first published,
+ * 04.08.2006` (in Bulgarian with `bg`, for a memo's Markdown). `undefined` when `item` (a search result, a document, a stored result) has no `url_as_of`, or the page
+ * shows the text of the same date. Raw: the caller sanitizes it.
+ */
+export function linkNoteOf(item: object, language: 'en' | 'bg' = 'en'): string | undefined {
+  const page = stringField(item, ['url_as_of']);
+  if (page === undefined) return undefined;
+  const asOf = stringField(item, ['as_of', 'current_as_of']);
+  if (asOf !== undefined && asOf.trim() === page.trim()) return undefined;
+  const consolidated = booleanField(item, ['consolidated']);
+  const words =
+    language === 'bg'
+      ? { older: 'текстът тук може да е по-стар', consolidated: 'текстът тук е консолидиран към', published: 'текстът тук е както е обнародван,', page: 'страницата показва действащия текст на акта с изменения до' }
+      : { older: 'the text here may be older', consolidated: 'the text here is consolidated as of', published: 'the text here is as first published,', page: "the page shows the act's current text, amended up to" };
+  const here = asOf === undefined ? words.older : `${consolidated === true ? words.consolidated : words.published} ${bulgarianDate(asOf)}`;
+  return `${words.page} ${bulgarianDate(page)}; ${here}`;
+}
+
+/**
  * The line `pravo search` and `pravo answer` print above their output when the best evidence found is the amendments
  * of an act the service does not hold (the sandbox's `absent_act` on the first result or the first source):
  * `The service holds only amendments of „Закон за движението по пътищата“, not the act itself: …`. `undefined` when

@@ -116,6 +116,8 @@ export interface DocumentRow {
   consolidated: number | null;
   author: string | null;
   url: string | null;
+  /** The date of the text the page at `url` shows, when it is the act's current text (`corpus/links.ts`); else null. */
+  url_as_of: string | null;
   court_id: number | null;
   court: string | null;
   decision_number: string | null;
@@ -190,6 +192,8 @@ export interface StoredDocument extends DocumentResponse {
   as_of?: string;
   /** True: consolidated up to `as_of`; false: the text as published (absent when the input does not say). */
   consolidated?: boolean;
+  /** The date of the text the page at `url` shows, when it is the act's current text (`corpus/links.ts`). */
+  url_as_of?: string;
   elements: StoredElement[];
 }
 

@@ -45,6 +45,10 @@ export interface RankedDocument extends DocumentQuery {
    * pravo before `pravo open` stored none.
    */
   url?: string;
+  /** The stored result's `as_of`, `consolidated` and `url_as_of`, when it has them (see `StoredResult`). */
+  as_of?: string;
+  consolidated?: boolean;
+  url_as_of?: string;
 }
 
 /**
@@ -57,7 +61,8 @@ export interface RankedDocument extends DocumentQuery {
  * - both against the service with different profiles: `retry(' --profile P')`.
  * `retry` builds that command from the target flags to use; `command` (`doc`, `open`) is named in the message when
  * there are no stored results ("then `pravo open N` opens result N").
- * @returns `{rank, document_id, collection, title}`, and `url` when the stored result has a string `url`.
+ * @returns `{rank, document_id, collection, title}`, and `url`, `as_of`, `consolidated`, `url_as_of` when the stored
+ *   result has them (of their types).
  * @throws UsageError when there are no stored results, `rank` is out of range, the target differs, or the stored result
  *   is damaged.
  */
@@ -100,5 +105,8 @@ export function rankedDocument(
     collection: result.collection,
     title: typeof result.title === 'string' ? result.title : '',
     ...(typeof result.url === 'string' ? { url: result.url } : {}),
+    ...(typeof result.as_of === 'string' ? { as_of: result.as_of } : {}),
+    ...(typeof result.consolidated === 'boolean' ? { consolidated: result.consolidated } : {}),
+    ...(typeof result.url_as_of === 'string' ? { url_as_of: result.url_as_of } : {}),
   };
 }

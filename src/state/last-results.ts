@@ -19,6 +19,13 @@ export interface StoredResult {
    * Results stored by pravo before `pravo open` have none. Not checked here: `pravo open` checks it before use.
    */
   url?: string;
+  /**
+   * What `pravo open N` says of the link, when the result carried them (sandbox): the date its text is current as of,
+   * whether it is consolidated, and the date of the text the page at `url` shows (`url_as_of`, see `linkNoteOf`).
+   */
+  as_of?: string;
+  consolidated?: boolean;
+  url_as_of?: string;
 }
 
 /** What is stored of the last search. */

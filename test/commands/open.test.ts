@@ -320,6 +320,26 @@ describe('pravo open: which document', () => {
     expect(retrievals(server)).toHaveLength(1);
   });
 
+  it('a page that shows the act\'s current text, not the text served: stderr says which date each has', async () => {
+    const page = { ...testDocument('test-page', 'https://example.invalid/ldoc/7'), as_of: '2006-08-04', consolidated: false, url_as_of: '2026-07-31' };
+    const server = await serve([page]);
+    const note = "The page shows the act's current text, amended up to 31.07.2026; the text here is as first published, 04.08.2006";
+    // From the search's stored result: nothing retrieved.
+    await runPravo(['search', 'тестови връзки'], { env });
+    const ranked = await runPravo(['open', '1'], { env });
+    expect(ranked.exitCode, ranked.stderr).toBe(0);
+    expect(ranked.stdout).toBe('https://example.invalid/ldoc/7\n');
+    expect(ranked.stderr).toBe(`${note}: \`pravo doc 1\` prints that text.\n`);
+    expect(retrievals(server)).toEqual([]);
+    // From the document.
+    const byId = await runPravo(['open', 'test-page', '--collection', 'c_test'], { env });
+    expect(byId.stderr).toContain(`${note}: \`pravo doc test-page --collection c_test\` prints that text.`);
+    // On a terminal, after the browser's note.
+    const { launch } = fakeLauncher();
+    const opened = await openWith({ argument: '1', terminal: true, launch });
+    expect(opened.stderr.split('\n').slice(0, 2)).toEqual([expect.stringMatching(/^Opened https:\/\/example\.invalid\/ldoc\/7 in the browser/u), `${note}: \`pravo doc 1\` prints that text.`]);
+  });
+
   it('results stored by an older pravo (no url): the document is retrieved for it, and stderr says why', async () => {
     const server = await serve();
     await saveLastResults(env, {

@@ -72,4 +72,27 @@ describe('pravo cite --sandbox over the real corpus', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ documents_retrieved: 0, documents_from_cache: 4, searches_sent: 0, searches_from_cache: 5 });
     expect(unitsCounted(dataDir, 'retrieval')).toBe(4);
   });
+
+  it('reads a title wrapped or hyphenated at a line end as on one line, pointing at where each citation starts', async () => {
+    const file = path.join(home.dir, 'wrapped.md');
+    fs.writeFileSync(
+      file,
+      [
+        '# Тестова бележка, пренесена на 80 колони (написана за тестовете на pravo)',
+        '',
+        'Възложителят твърди, че съгласно чл. 999 от Закона за обществените',
+        'поръчки има право на това, а по чл. 998 от Закона за обществе-',
+        'ните поръчки – също.',
+        '',
+      ].join('\n'),
+    );
+    const dataDir = linkedDataDir(home.dir, shared.dataDir);
+    const env = { PRAVO_CONFIG_DIR: path.join(home.dir, 'config-wrapped'), PRAVO_SANDBOX_CORPUS: CORPUS, PRAVO_SANDBOX_DATA_DIR: dataDir };
+    const result = await pravo(['cite', '--sandbox', '--json', '--yes', file], { env });
+    const report = JSON.parse(result.stdout);
+    expect(report.citations.map((c: { line: number; column: number; text: string; verdict: string; document_id: string | null }) => [c.line, c.column, c.text, c.verdict, c.document_id])).toEqual([
+      [3, 34, 'чл. 999', 'no_such_provision', 'act-15520'],
+      [4, 33, 'чл. 998', 'no_such_provision', 'act-15520'],
+    ]);
+  });
 });

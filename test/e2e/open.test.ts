@@ -13,6 +13,8 @@ import { CLI, CORPUS } from './paths.js';
 import { linkedDataDir, pravo, tempDir } from './helpers.js';
 
 const QUERY = 'изборен кодекс гласуване извън страната';
+/** The collection of the statutes in the sandbox. */
+const LAWS = 'c_a30f6994b8';
 const sandbox = inject('sandbox');
 
 describe('pravo open with --sandbox', () => {
@@ -38,6 +40,17 @@ describe('pravo open with --sandbox', () => {
     const elsewhere = await pravo(['open', '1'], { env });
     expect(elsewhere.exitCode).toBe(2);
     expect(elsewhere.stderr).toContain('run `pravo open 1 --sandbox`');
+  });
+
+  it('opens the codes read from Akoma Ntoso at lex.bg, saying when the page shows a newer text than the one served', async () => {
+    const code = await pravo(['open', 'akn-1986-dv-26-86-1', '--collection', LAWS, '--sandbox'], { env });
+    expect(code.exitCode, code.stderr).toBe(0);
+    expect(code.stdout).toBe('https://lex.bg/laws/ldoc/1594373121');
+    const vat = await pravo(['open', 'akn-2006-dv-63-06-2', '--collection', LAWS, '--sandbox'], { env });
+    expect(vat.stdout).toBe('https://lex.bg/laws/ldoc/2135533201');
+    expect(vat.stderr).toContain(
+      "The page shows the act's current text, amended up to 31.07.2026; the text here is as first published, 04.08.2006: `pravo doc akn-2006-dv-63-06-2",
+    );
   });
 
   it('at a terminal, BROWSER is started with the link as one argument', async (context) => {

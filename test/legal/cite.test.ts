@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DocumentResponse } from '../../src/contract/types.js';
 import { checkProvision, findMemoCitations, matchAct, requiredLengthOf, titleLengthOf, type NamedAct, type ResultRef } from '../../src/legal/cite.js';
+import { unwrapMemo } from '../../src/legal/memo-lines.js';
 import { sameTitleWord } from '../../src/shared/act-titles.js';
 import { parseCitations } from '../../src/shared/citations.js';
 
@@ -111,6 +112,47 @@ describe('reading a memo', () => {
   it('a citation of no act has none; „от същия закон“ with nothing named before it has none', () => {
     const { citations } = findMemoCitations('Само чл. 5 и после чл. 6 от същия закон.');
     expect(citations.map((c) => c.act)).toEqual([undefined, undefined]);
+  });
+
+  it('reads a title wrapped over lines whole, and gives the citation the line and column of its start in the memo', () => {
+    const wrapped = findMemoCitations('Първи ред на тестовата бележка.\nСъгласно чл. 999 от Закона за обществените\nпоръчки възложителят не е прав.');
+    expect(wrapped.acts.map((a) => a.title)).toEqual(['Закон за обществените поръчки']);
+    expect(wrapped.citations.map((c) => [c.text, c.line, c.column])).toEqual([['чл. 999', 2, 10]]);
+    // Broken after „от“, with the next line indented; a citation broken between its keyword and its number.
+    const indented = findMemoCitations('Тестова бележка: по чл. 5 от\n    Закона за тестовите уведомления срокът тече, а по чл.\n  7 ЗТУ – не.');
+    expect(indented.citations.map((c) => [c.text, c.line, c.column, c.act?.written])).toEqual([
+      ['чл. 5', 1, 21, 'Закона за тестовите уведомления'],
+      ['чл. 7', 2, 55, 'ЗТУ'],
+    ]);
+    const memo = 'Тестова бележка: по чл. 5 от\n    Закона за тестовите уведомления срокът тече, а по чл.\n  7 ЗТУ – не.';
+    const second = indented.citations[1]!;
+    expect(memo.slice(second.start, second.end)).toBe('чл.\n  7');
+  });
+
+  it('joins a word hyphenated at a line end, and keeps the hyphen of a compound', () => {
+    expect(actOf('Съгласно чл. 999 от Закона за обществе-\nните поръчки възложителят').title).toBe('Закон за обществените поръчки');
+    expect(actOf('чл. 9 от Административно-\nпроцесуалния кодекс').title).toBe('Административнопроцесуален кодекс');
+    expect(actOf('чл. 9 от Наказателно-\nпроцесуалния кодекс').title).toBe('Наказателно-процесуален кодекс');
+    expect(actOf('чл. 3 от Закона за тестовото социално-\nикономическо развитие и нещо').title).toBe('Закон за тестовото социално-икономическо развитие и нещо');
+    // A word the memo writes whole elsewhere is joined, whatever its ending.
+    expect(actOf('чл. 3 от Закона за тестовите разпо-\nредби, а тестовите разпоредби са ясни').title).toBe('Закон за тестовите разпоредби');
+    // A dash is no hyphen: the title ends before it.
+    expect(actOf('чл. 3 от Закона за тестовите уведомления –\nсрокът тече').written).toBe('Закона за тестовите уведомления');
+  });
+
+  it('keeps the line breaks of blocks: a blank line, a list item, a heading, an act\'s own provision', () => {
+    expect(actOf('чл. 5 от Закона за тестовите уведомления\n\nдруг абзац').written).toBe('Закона за тестовите уведомления');
+    expect(actOf('чл. 5 от Закона за тестовите уведомления\n- тестов списък').written).toBe('Закона за тестовите уведомления');
+    expect(actOf('чл. 5 от Закона за тестовите уведомления\n# Тестово заглавие').written).toBe('Закона за тестовите уведомления');
+    expect(findMemoCitations('Тестов текст\nЧл. 5. Тестов член.').citations).toEqual([]);
+  });
+
+  it('unwrapMemo maps every joined offset back to the memo', () => {
+    const memo = 'ab обществе-\r\n  ните\n\nв';
+    const { text, originOf } = unwrapMemo(memo);
+    expect(text).toBe('ab обществените\n\nв');
+    expect([...text].map((_, i) => memo[originOf(i)]).join('')).toBe('ab обществените\n\nв');
+    expect(originOf(text.length)).toBe(memo.length);
   });
 
   it('sameTitleWord allows the forms a title takes in a sentence, not other words', () => {

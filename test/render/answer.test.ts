@@ -92,6 +92,13 @@ describe('renderAnswerText: a succeeded job at width 80', () => {
     expect(lines).toContain('[4] Трети синтетичен тестов закон · 2021-03-03');
   });
 
+  it('says under a source\'s url what the page shows when it is not the text quoted', () => {
+    const dated = job({ sources: [{ ...job().sources![0]!, as_of: '2006-08-04', consolidated: false, url_as_of: '2026-07-31' }] });
+    const listed = linesOf(renderAnswerText(dated, { width: 200, color: false }));
+    const at = listed.indexOf('    https://example.invalid/syn-act-1');
+    expect(listed[at + 1]).toBe("    (the page shows the act's current text, amended up to 31.07.2026; the text here is as first published, 04.08.2006)");
+  });
+
   it('lists a source cited again (by another excerpt, or as a document) in one short line pointing at its full entry', () => {
     const more = job({
       answer: 'Първо [syn-act-1:2], после [syn-act-1:5] и целият закон [syn-act-1].',

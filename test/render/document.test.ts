@@ -165,6 +165,19 @@ describe('renderDocumentText: one element', () => {
     expect(published.split('\n')[1]).toBe('Закон · 2020-05-01 · текст както е обнародван, 01.05.2020');
   });
 
+  it('says what the page at the URL shows when it is not this text: the act\'s current text, and this text\'s date', () => {
+    const page = { ...statute, url: 'https://example.invalid/ldoc/1', as_of: '2006-08-04', consolidated: false, url_as_of: '2026-07-31' };
+    const lines = renderDocumentText({ document: page }, { width: 200, color: false }).split('\n');
+    expect(lines.slice(lines.indexOf('URL     https://example.invalid/ldoc/1') + 1, lines.indexOf('URL     https://example.invalid/ldoc/1') + 2)).toEqual([
+      "Page    the page shows the act's current text, amended up to 31.07.2026; the text here is as first published, 04.08.2006",
+    ]);
+    const older = renderDocumentText({ document: { ...page, as_of: '2026-06-16', consolidated: true } }, { width: 200, color: false });
+    expect(older).toContain("Page    the page shows the act's current text, amended up to 31.07.2026; the text here is consolidated as of 16.06.2026");
+    // The page shows this very text: nothing to say.
+    expect(renderDocumentText({ document: { ...page, url_as_of: '2006-08-04' } }, plain)).not.toContain('Page');
+    expect(renderDocumentText({ document: { ...page, url_as_of: undefined } }, plain)).not.toContain('Page');
+  });
+
   it('a range too long to list stays one line', () => {
     const text = renderDocumentText(
       {

@@ -5,10 +5,16 @@
  * their text is current as of, the §§ that changed an article, and the excerpt ids of a repeated ref. Read at run
  * time, never copied.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CourtsResponse, SourceTypesResponse } from '../../src/contract/types.js';
+import type { CourtsResponse, DocumentElement, DocumentResponse, SourceTypesResponse } from '../../src/contract/types.js';
+import { checkProvision, findMemoCitations } from '../../src/legal/cite.js';
+import { renderDocumentText } from '../../src/render/document.js';
+import { linkNoteOf } from '../../src/render/fields.js';
+import { quotableSentences } from '../../src/sandbox/answers/compose.js';
+import { readAknFile } from '../../src/sandbox/corpus/akn.js';
 import { collectionOf } from '../../src/sandbox/catalog-rules.js';
 import { openIndex } from '../../src/sandbox/corpus/index-db.js';
 import type { SearchIndex } from '../../src/sandbox/storage.js';
@@ -109,7 +115,14 @@ describe.skipIf(!haveCorpus)('the sandbox over ../shared/corpus', () => {
     const query = new URLSearchParams({ document_id: id, collection: collectionOf('bulgarian_laws_regulations') });
     const reply = await get(`/v1/documents?${query}`);
     expect(reply.status).toBe(200);
-    return reply.json as { document_id: string; title: string; as_of?: string; consolidated?: boolean; elements: Record<string, unknown>[] & { ref: string; text: string }[] };
+    return reply.json as {
+      document_id: string;
+      title: string;
+      url?: string;
+      as_of?: string;
+      consolidated?: boolean;
+      elements: Record<string, unknown>[] & { ref: string; text: string }[];
+    };
   };
 
   it('answers a question on dismissal without notice with the Кодекс на труда, чл. 330, current as of 10.02.2026', () => {
@@ -154,6 +167,72 @@ describe.skipIf(!haveCorpus)('the sandbox over ../shared/corpus', () => {
   it('keeps resolving a document_id merged into another text of the same act', async () => {
     const act = await document('akn-2012-dv-20-12-6');
     expect(act).toMatchObject({ document_id: 'act-13761', title: 'Закон за резерва на въоръжените сили на Република България' });
+  });
+
+  /** The element of a document with that ref. */
+  const element = (document: { elements: Record<string, unknown>[] }, ref: string) =>
+    document.elements.find((e) => e.ref === ref) as unknown as DocumentElement & { ref: string; text: string };
+
+  /** The verdict of `pravo cite` on a citation of a document (the act named in the citation). */
+  const cite = (citation: string, document: { title: string }) =>
+    checkProvision(findMemoCitations(citation).citations[0]!.citation, document as unknown as DocumentResponse, document.title);
+
+  it('gives each ал. of the Закон за наследството its own line, so that cite, doc and answers quote one ал.', async () => {
+    const zn = await document('ldoc-2121542657');
+    const article = element(zn, '9');
+    // The consolidated text prints „(1) … (2) … (3) …“ inline; each is a line now, its note after its number.
+    expect(article.text.split('\n').map((line) => line.slice(0, 10))).toEqual(['(1) Съпруг', '(2) (Изм. ', '(3) (Доп. ']);
+    expect(cite('чл. 9, ал. 1 от ЗН', zn)).toEqual({ verdict: 'found', ref: '9', detail: 'Чл. 9, ал. 1: Съпругът наследява част, равна на частта на всяко дете.' });
+    expect(cite('чл. 9, ал. 3 от ЗН', zn)).toMatchObject({ verdict: 'found', detail: expect.stringContaining('ал. 3: Ако няма други наследници') });
+    // pravo doc prints ал. 1 on its line, ал. 2 on the next.
+    const printed = renderDocumentText({ document: zn as unknown as DocumentResponse, selected: { element: article } }, { width: 400, color: false }).split('\n');
+    const first = printed.indexOf('(1) Съпругът наследява част, равна на частта на всяко дете.');
+    expect(first).toBeGreaterThan(0);
+    expect(printed[first + 1]).toMatch(/^\(2\) \(Изм\. - ДВ, бр\. 60 от 1992 г\.\) Когато съпругът/u);
+    // An answer's quotes are sentences of one ал. each.
+    const sentences = quotableSentences(article.text).map((q) => q.text);
+    expect(sentences).toContain('Съпругът наследява част, равна на частта на всяко дете.');
+    expect(sentences.filter((q) => /\(\d\)/u.test(q))).toEqual([]);
+    // Points and letters too: чл. 2 (1) „… завещание: а) … и б) …“.
+    expect(element(zn, '2').text.split('\n').map((line) => line.slice(0, 3))).toEqual(['(1)', 'а) ', 'б) ', '(2)']);
+  });
+
+  it('keeps the Кодекс на труда\'s чл. 330 as its Akoma Ntoso file breaks it, and the ЗЗД\'s unnumbered чл. 55 whole', async () => {
+    const kt = await document('akn-1986-dv-26-86-1');
+    const expressions = path.join(SHARED_CORPUS, 'akn/kodeks/1986/dv-26-86-1/expressions');
+    const file = path.join(expressions, readdirSync(expressions)[0]!);
+    const read = (await readAknFile(file)).document.elements.find((e) => e.ref === '330')!;
+    expect(element(kt, '330').text).toBe(read.text);
+    expect(cite('чл. 330, ал. 2, т. 6 от КТ', kt)).toEqual({ verdict: 'found', ref: '330', detail: 'Чл. 330, ал. 2, т. 6: работникът или служителят бъде дисциплинарно уволнен;' });
+    // The ЗЗД runs the two paragraphs of чл. 55 together with no number: nothing to split on, and cite says so.
+    const zzd = await document('akn-1950-zzd');
+    expect(element(zzd, '55').text).not.toContain('\n');
+    expect(cite('чл. 55, ал. 1 от ЗЗД', zzd)).toMatchObject({
+      verdict: 'found',
+      unchecked: 'ал. 1',
+      detail: expect.stringContaining('(ал. 1 not checked: this text does not number its paragraphs)'),
+    });
+  });
+
+  it('gives the codes read from Akoma Ntoso their lex.bg page, dated by the text the page shows', async () => {
+    const pages = { 'akn-1986-dv-26-86-1': 1594373121, 'akn-1968-nk': 1589654529, 'akn-1950-zzd': 2121934337, 'akn-2005-npk': 2135512224, 'akn-2007-gpk': 2135558368 };
+    for (const [id, lex] of Object.entries(pages)) expect((await document(id)).url, id).toBe(`https://lex.bg/laws/ldoc/${lex}`);
+    // The ЗДДС of akn/ is as first published in 2006; its page shows the current text.
+    const vat = await document('akn-2006-dv-63-06-2');
+    expect(vat).toMatchObject({ url: 'https://lex.bg/laws/ldoc/2135533201', as_of: '2006-08-04', consolidated: false, url_as_of: '2026-07-31' });
+    expect(linkNoteOf(vat)).toBe("the page shows the act's current text, amended up to 31.07.2026; the text here is as first published, 04.08.2006");
+    // The ЗЗД's page shows its text of the same date: nothing to say.
+    expect(linkNoteOf(await document('akn-1950-zzd'))).toBeUndefined();
+    // The ЗОП of 2016 keeps its National Assembly page; its namesake of 2004 is another act and gets none.
+    expect((await document('act-15520')).url).toBe('https://www.parliament.bg/bg/laws/ID/15520');
+    expect((await document('akn-2004-dv-28-04-1')).url).toBeUndefined();
+    // 20 documents got a url, 28 a page's date (those and the 8 consolidated texts read from lex.bg).
+    const rows = index.documentRows();
+    expect(rows.filter((r) => r.url?.startsWith('https://lex.bg/') && r.document_id.startsWith('akn-')).length).toBe(20);
+    expect(rows.filter((r) => r.url_as_of !== null).length).toBe(28);
+    // A search result carries the page's date too.
+    const { results } = search(index, { query: 'данък върху добавената стойност регистрация', max_results: 20 });
+    expect(results.find((r) => r.document_id === 'akn-2006-dv-63-06-2')).toMatchObject({ url_as_of: '2026-07-31' });
   });
 
   it('skips by path the 9 Akoma Ntoso files that are not well-formed, and serves the others', () => {

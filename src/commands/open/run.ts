@@ -14,6 +14,7 @@ import { mixedScriptNote, noBrowserNote, openableUrl, openInBrowser, shownLink, 
 import { parseDocumentArgument, rankedDocument } from '../../services/results.js';
 import { parseTimeout } from '../../services/timeout.js';
 import { currentRunTarget, shellQuote, targetFlagWords } from '../../services/targets.js';
+import { linkNoteOf } from '../../render/fields.js';
 import { sanitizeLine } from '../../shared/sanitize.js';
 
 /** Options of `pravo open` as commander parses them. */
@@ -48,6 +49,8 @@ interface LinkSource extends DocumentQuery {
   docCommand: string;
   /** Why the document is retrieved (result N stored no link), said before the note on the retrieval. */
   why?: string;
+  /** What the page shows when it is not the text the service serves (`linkNoteOf`), raw. */
+  page?: string;
 }
 
 /**
@@ -59,6 +62,8 @@ interface LinkSource extends DocumentQuery {
  * - Otherwise: starts the browser (`BROWSER`, else the platform's opener) with the link and prints nothing on stdout;
  *   when none can be started, prints the link and says why on stderr.
  * - `--json`: `{url, opened, document_id, collection}` on stdout instead of the link.
+ * - When the page shows another text than the service's (`url_as_of`: lex.bg's current text of an act served as first
+ *   published), stderr says which date each has and the `pravo doc` command that prints the service's.
  * @param launch starts a program (default: the real one, `spawnLauncher`); tests give a recording one.
  * @throws UsageError before sending (bad argument or options, no such result, a result of another target).
  *   RefusedDataError (exit 1) when the server's link is not an `http:`/`https:` link pravo accepts, or there is none:
@@ -85,6 +90,8 @@ export async function runOpen(factory: Factory, argument: string, options: OpenO
       docCommand: ['pravo', 'doc', String(parsed.rank), ...targetFlags].join(' '),
       ...(ranked.url === undefined ? { why } : {}),
     };
+    const page = linkNoteOf(ranked);
+    if (page !== undefined) source.page = page;
   } else {
     source = {
       document_id: parsed.document_id,
@@ -97,6 +104,9 @@ export async function runOpen(factory: Factory, argument: string, options: OpenO
 
   const instead = `\`${source.docCommand}\` prints the document itself.`;
   const sent = source.url ?? (await documentUrl(factory, source, printer, timeoutMs));
+  // A page that shows another text than the service's (lex.bg's current text of an act served as first published).
+  const pageNote =
+    source.page === undefined ? undefined : `${sanitizeLine(source.page.charAt(0).toUpperCase() + source.page.slice(1))}: \`${source.docCommand}\` prints that text.`;
   if (sent === '') throw new RefusedDataError(`The server sent no url for ${source.what}, so there is nothing to open. ${instead}`);
   // A host that mixes scripts is printed and opened in its ASCII form; any other link as the server sent it.
   const shown = shownLink(openableUrl(sent, source.what, instead));
@@ -111,6 +121,7 @@ export async function runOpen(factory: Factory, argument: string, options: OpenO
     const host = shown.asciiHost !== undefined && warning === undefined ? ` (host ${shown.asciiHost})` : '';
     printer.note(outcome.opened ? `Opened ${url}${host} in the browser (${sanitizeLine(outcome.program)}).` : noBrowserNote(outcome));
   }
+  if (pageNote !== undefined) printer.note(pageNote);
   const result: OpenResult = { url, opened, document_id: source.document_id, collection: source.collection };
   if (opened) printer.localIfJson(result);
   else await printer.local(result, LINK_VIEW);
@@ -120,7 +131,8 @@ export async function runOpen(factory: Factory, argument: string, options: OpenO
 /**
  * The document's `url`, read through the response cache (a retrieval unit unless a fresh copy is cached, which the
  * note on stderr says first); `''` when the document has none. The document response's fields other than `elements`
- * are not shown in the spec: `url` is read tolerantly, anything but a string counting as none.
+ * are not shown in the spec: `url` is read tolerantly, anything but a string counting as none. Sets `source.page`
+ * when the page shows another text than the document's (`linkNoteOf`).
  * @throws as `retrieveDocument`.
  */
 async function documentUrl(factory: Factory, source: LinkSource, printer: Printer, timeoutMs: number): Promise<string> {
@@ -132,6 +144,8 @@ async function documentUrl(factory: Factory, source: LinkSource, printer: Printe
   }
   const { response } = await retrieveDocument(factory, query, { timeoutMs, spinner: 'Retrieving the document' });
   const url = (response.data as Record<string, unknown>).url;
+  const page = linkNoteOf(response.data);
+  if (page !== undefined) source.page = page;
   return typeof url === 'string' ? url : '';
 }
 

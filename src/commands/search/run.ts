@@ -59,6 +59,9 @@ export async function runSearch(factory: Factory, query: string, options: Search
         collection: r.collection,
         title: r.title ?? '',
         ...(typeof r.url === 'string' ? { url: r.url } : {}),
+        ...(typeof r.url_as_of === 'string' ? { url_as_of: r.url_as_of } : {}),
+        ...(typeof r.as_of === 'string' ? { as_of: r.as_of } : {}),
+        ...(typeof r.consolidated === 'boolean' ? { consolidated: r.consolidated } : {}),
       })),
     });
   } catch (error) {

@@ -9,13 +9,17 @@
  *
  * Tables:
  * - `meta(key, value)`: `complete` = `1` (written last), `inputs_key`, `corpus_sha256` (the corpus files' SHA-256s,
- *   sorted, joined by `,`), `courts_sha256` (empty without a courts file), `analyzer_version`, `schema_version`,
+ *   sorted, joined by `,`), `courts_sha256` (empty without a courts file), `links_sha256` (empty without a links
+ *   file), `linked_documents` (JSON `{filled, dated}`: documents given a page's url and its date, `links.ts`),
+ *   `analyzer_version`, `schema_version`,
  *   `document_count`, `article_count`, `court_count`, `alias_count`, `skipped_inputs` (JSON: the inputs the build
  *   skipped, `[{path, message}]`), `built_at`.
  * - `documents`: the documents as served (`collect.ts`: every input read, National Assembly acts rebuilt in their
- *   structure, one document per act), every corpus field (`as_of`; `consolidated` as 1/0/null), the full ordered
+ *   structure, one document per act), every corpus field (`as_of`; `consolidated` as 1/0/null; `url` and `url_as_of`
+ *   from the links file when the document matches a page, `links.ts`), the full ordered
  *   `elements` as JSON in their response shape (`excerpt_id`, `ref`, `label`, `text`, and `heading`, `amended_by`,
- *   `amends` when present: what `GET /v1/documents` sends, so it is sent without being parsed), the court fields
+ *   `amends` when present: what `GET /v1/documents` sends, so it is sent without being parsed; a statute's texts one
+ *   paragraph, point and letter a line, `provision-lines.ts`), the court fields
  *   when present (`judges` as `judges_json`, a JSON array, null when absent), the opaque `collection` (the corpus's
  *   own when a document sets one, else `collectionOf(source_type)`, `catalog-rules.ts`), and
  *   `title_stems` (the analyzed title, stems joined by spaces).
@@ -34,7 +38,8 @@
  *   heading (stems joined by spaces), rowid = `articles.id`; `bm25(fts, …)` works on it (column sizes are kept).
  * - `fts_vocab`: fts5vocab (`row`) over `fts`: how many articles hold each stem.
  *
- * Changing the tables must bump `INDEX_SCHEMA_VERSION` (`inputs.ts`); changing the analysis, `ANALYZER_VERSION`.
+ * Changing the tables, or the texts the build stores (`provision-lines.ts`), must bump `INDEX_SCHEMA_VERSION`
+ * (`inputs.ts`); changing the analysis, `ANALYZER_VERSION`.
  */
 import { renameSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
@@ -43,11 +48,13 @@ import type { StoredElement } from '../storage.js';
 import { analyze, ANALYZER_VERSION } from '../text/analysis.js';
 import { readThesaurus, restrictToIndex } from '../text/thesaurus.js';
 import { linkAmendments, type ElementLinks } from './amended-by.js';
+import { matchActLinks, readActLinks } from './links.js';
 import { collectCorpus } from './collect.js';
 import { excerptIds } from './excerpts.js';
 import { elementsWithHeadings } from './headings.js';
 import { createTempIndexFile, removeTempFiles } from './index-files.js';
 import { corpusFileKind, INDEX_SCHEMA_VERSION, type InputsDigest } from './inputs.js';
+import { splitProvisionLines } from './provision-lines.js';
 import { cancelledError, countCorpusLines, readCourtsFile, type CorpusElement } from './reader.js';
 
 /**
@@ -76,6 +83,7 @@ CREATE TABLE documents (
   consolidated INTEGER,
   author TEXT,
   url TEXT,
+  url_as_of TEXT,
   signature TEXT,
   court_id INTEGER,
   court TEXT,
@@ -128,6 +136,12 @@ function storedElementOf(element: CorpusElement, excerptId: string, links: Eleme
   return stored;
 }
 
+/** An element with its text one paragraph, point and letter a line (`provision-lines.ts`); the same when it is so. */
+function withProvisionLines(element: CorpusElement): CorpusElement {
+  const text = splitProvisionLines(element.text);
+  return text === element.text ? element : { ...element, text };
+}
+
 /**
  * Builds the index of the inputs `digest` describes and puts it at `indexPath` (`<dataDir>/index-<key>.sqlite`, see
  * `indexFileName`): into a new temporary file beside it, created 0600 (`createTempIndexFile`), renamed into place
@@ -168,8 +182,9 @@ async function buildIndex(
   const checkCancelled = (): void => {
     if (signal?.aborted) throw cancelledError('The index build', signal);
   };
-  // Read and check the courts file first: a mistake in it is reported before minutes of indexing.
+  // Read and check the courts and links files first: a mistake in them is reported before minutes of indexing.
   const courtsFromFile = digest.courts === undefined ? [] : await readCourtsFile(digest.courts.path);
+  const links = digest.links === undefined ? [] : await readActLinks(digest.links.path);
   let total = 0;
   for (const file of digest.corpus) total += corpusFileKind(file.path) === 'jsonl' ? await countCorpusLines(file.path, signal) : 1;
   checkCancelled();
@@ -199,12 +214,16 @@ async function buildIndex(
         },
       },
     );
-    const links = linkAmendments(collected.documents, (d) => d.collection ?? collectionOf(d.source_type));
+    // Every statute's provisions one paragraph, point and letter a line, whatever the input printed inline.
+    for (const d of collected.documents) if (d.court_id == null) d.elements = d.elements.map(withProvisionLines);
+    // The acts' public pages: a url for the acts read without one, the date of the text a page shows.
+    const linked = matchActLinks(collected.documents, links);
+    const amendmentLinks = linkAmendments(collected.documents, (d) => d.collection ?? collectionOf(d.source_type));
     const insertDocument = db.prepare(
       `INSERT INTO documents (id, document_id, collection, source_type, type, title, date, in_force_date, as_of,
-         consolidated, author, url, signature, court_id, court, decision_number, case_number, case_kind, department,
-         reporting_judge, judges_json, elements_json, title_stems, article_count)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         consolidated, author, url, url_as_of, signature, court_id, court, decision_number, case_number, case_kind,
+         department, reporting_judge, judges_json, elements_json, title_stems, article_count)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertArticle = db.prepare(
       'INSERT INTO articles (id, doc, ordinal, ref, label, text, excerpt_id, stem_count, heading) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -221,7 +240,7 @@ async function buildIndex(
     db.exec('BEGIN');
     for (const d of collected.documents) {
       checkCancelled();
-      const elementLinks = links.get(documents);
+      const elementLinks = amendmentLinks.get(documents);
       documents++;
       rowOf.set(d.document_id, documents);
       let collection = d.collection ?? collections.get(d.source_type);
@@ -246,6 +265,7 @@ async function buildIndex(
         d.consolidated === undefined ? null : d.consolidated ? 1 : 0,
         d.author ?? null,
         d.url ?? null,
+        d.url_as_of ?? null,
         d.signature ?? null,
         d.court_id ?? null,
         d.court ?? null,
@@ -312,6 +332,8 @@ async function buildIndex(
     setMeta.run('inputs_key', digest.key);
     setMeta.run('corpus_sha256', digest.corpus.map((f) => f.sha256).join(','));
     setMeta.run('courts_sha256', digest.courts?.sha256 ?? '');
+    setMeta.run('links_sha256', digest.links?.sha256 ?? '');
+    setMeta.run('linked_documents', JSON.stringify(linked));
     setMeta.run('analyzer_version', String(ANALYZER_VERSION));
     setMeta.run('schema_version', String(INDEX_SCHEMA_VERSION));
     setMeta.run('document_count', String(documents));

@@ -151,7 +151,7 @@ type DocumentRecord = Record<string, string | number | null>;
 
 /** The `documents` columns `readDocument` and `readDocumentJson` read besides `elements_json`. */
 const DOCUMENT_FIELDS = `document_id, collection, source_type, type, title, date, in_force_date, as_of, consolidated, author,
-  url, signature, court_id, court, decision_number, case_number, case_kind, department, reporting_judge, judges_json`;
+  url, url_as_of, signature, court_id, court, decision_number, case_number, case_kind, department, reporting_judge, judges_json`;
 
 /** A stored document's fields but its elements, as `GET /v1/documents` sends them (see {@link StoredDocument}). */
 function documentFields(row: DocumentRecord): Record<string, unknown> {
@@ -236,7 +236,7 @@ function createSearchIndex(
     documentRows(): DocumentRow[] {
       return db
         .prepare(
-          `SELECT id, document_id, collection, source_type, type, title, date, as_of, consolidated, author, url, court_id, court,
+          `SELECT id, document_id, collection, source_type, type, title, date, as_of, consolidated, author, url, url_as_of, court_id, court,
              decision_number, case_number, case_kind, department, reporting_judge, judges_json, title_stems
            FROM documents`,
         )

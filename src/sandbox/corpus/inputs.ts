@@ -1,19 +1,22 @@
 /**
  * The sandbox's inputs: corpus files of three kinds — JSON Lines (gzip or not; statutes, consolidated acts, court
  * decisions), Akoma Ntoso 3.0 acts (`.xml`, `.xml.gz`) and the National Assembly's act payloads (`<id>.json`) — and at
- * most one courts file (`bg-courts.json`), named on the command line as files or directories; and the key that
- * identifies a set of inputs by content (the index file's name, the CLI response cache's scope).
+ * most one courts file (`bg-courts.json`), one thesaurus and one links file (`bg-act-links.json`, the acts' public
+ * pages), named on the command line as files or directories; and the key that identifies a set of inputs by content
+ * (the index file's name, the CLI response cache's scope).
  *
  * Naming rule (docs/sandbox.md, "Sandbox inputs"):
  * - A directory contributes the files in it and in its sub-directories, recursively (names starting with `.` are
  *   skipped), by name: `*.jsonl`, `*.jsonl.gz` (JSON Lines corpus files), `*.xml`, `*.xml.gz` (Akoma Ntoso acts),
- *   `<digits>.json` (official act payloads, `GET /api/v1/act/{id}` bodies) and `*courts.json` (the courts file).
+ *   `<digits>.json` (official act payloads, `GET /api/v1/act/{id}` bodies), `*courts.json` (the courts file),
+ *   `*thesaurus*.dat(.gz)` (the thesaurus) and `*act-links.json` (the links file).
  *   Everything else (README.md, other files) is ignored. A directory without a corpus input is an error naming it.
- * - A file named explicitly is the courts file when its name ends in `courts.json`, an Akoma Ntoso act when it ends in
+ * - A file named explicitly is the courts file when its name ends in `courts.json`, the links file when it ends in
+ *   `act-links.json`, the thesaurus by the thesaurus's name, an Akoma Ntoso act when it ends in
  *   `.xml` or `.xml.gz`, an act payload when it is named `<digits>.json`, else a JSON Lines corpus file (whatever its
  *   name: gzip is recognised by content).
- * - The same path named twice counts once. Two different courts files are an error naming both; a set with no corpus
- *   input is an error.
+ * - The same path named twice counts once. Two different courts files (or links files) are an error naming both; a
+ *   set with no corpus input is an error.
  *
  * This module is light (file system and hashing only, no SQLite), so that the CLI can compute a key without loading the
  * index code.
@@ -28,8 +31,12 @@ import { ANALYZER_VERSION } from '../text/analysis.js';
 import { THESAURUS_VERSION } from '../text/thesaurus.js';
 import { cancelledError, CorpusError, hashCorpusFile } from './reader.js';
 
-/** Version of the index's tables (`index-build.ts`); part of the inputs key, so a layout change rebuilds indexes. */
-export const INDEX_SCHEMA_VERSION = 6;
+/**
+ * Version of the index's tables and of the texts it stores (`index-build.ts`); part of the inputs key, so a change of
+ * either rebuilds indexes. 7: statutes' texts one paragraph, point and letter a line (`provision-lines.ts`); 8: the
+ * documents' `url_as_of` (`links.ts`).
+ */
+export const INDEX_SCHEMA_VERSION = 8;
 
 /** A resolved set of inputs: absolute paths of existing files. */
 export interface CorpusInputs {
@@ -42,6 +49,11 @@ export interface CorpusInputs {
    * the search then adds synonyms of the senses a query supports (`search/vocabulary.ts`, `withThesaurus`).
    */
   thesaurusFile?: string | undefined;
+  /**
+   * The links file (`*act-links.json`, e.g. `bg-act-links.json`: the acts' public pages), when there is one: optional;
+   * the build gives the documents it matches their page's `url` (`links.ts`).
+   */
+  linksFile?: string | undefined;
 }
 
 /** Name endings of corpus files in a directory. */
@@ -53,6 +65,14 @@ export const COURTS_FILE_SUFFIX = 'courts.json';
 /** Whether a file name is that of a courts file (`bg-courts.json`, `courts.json`). */
 export function isCourtsFileName(name: string): boolean {
   return name.endsWith(COURTS_FILE_SUFFIX);
+}
+
+/** Name ending of the links file (in a directory, or named explicitly). */
+export const LINKS_FILE_SUFFIX = 'act-links.json';
+
+/** Whether a file name is that of a links file (`bg-act-links.json`). */
+export function isLinksFileName(name: string): boolean {
+  return name.endsWith(LINKS_FILE_SUFFIX);
 }
 
 /** Whether a file name is a thesaurus's by the naming rule: `thesaurus` in the name, ending `.dat` or `.dat.gz`. */
@@ -114,10 +134,11 @@ function isDirectory(dir: string): boolean {
  * The corpus inputs and courts files in `dir` and its sub-directories (recursively; names starting with `.` skipped),
  * by the naming rule, each directory's entries sorted by name, files of a directory before its sub-directories.
  */
-function scanDirectory(dir: string): { corpusFiles: string[]; courtsFiles: string[]; thesaurusFiles: string[] } {
+function scanDirectory(dir: string): { corpusFiles: string[]; courtsFiles: string[]; thesaurusFiles: string[]; linksFiles: string[] } {
   const corpusFiles: string[] = [];
   const courtsFiles: string[] = [];
   const thesaurusFiles: string[] = [];
+  const linksFiles: string[] = [];
   const visit = (current: string): void => {
     let names: string[];
     try {
@@ -133,6 +154,8 @@ function scanDirectory(dir: string): { corpusFiles: string[]; courtsFiles: strin
       const file = path.join(current, name);
       if (isCourtsFileName(name)) {
         if (isFile(file)) courtsFiles.push(file);
+      } else if (isLinksFileName(name)) {
+        if (isFile(file)) linksFiles.push(file);
       } else if (isThesaurusFileName(name)) {
         if (isFile(file)) thesaurusFiles.push(file);
       } else if (isCorpusFileName(name) && isFile(file)) {
@@ -152,7 +175,7 @@ function scanDirectory(dir: string): { corpusFiles: string[]; courtsFiles: strin
       { what: 'directory' },
     );
   }
-  return { corpusFiles, courtsFiles, thesaurusFiles };
+  return { corpusFiles, courtsFiles, thesaurusFiles, linksFiles };
 }
 
 /**
@@ -162,13 +185,14 @@ function scanDirectory(dir: string): { corpusFiles: string[]; courtsFiles: strin
  * @param paths at least one path.
  * @returns absolute paths, corpus files in the order named (directory entries by name), duplicates removed.
  * @throws CorpusError naming the path: a path that does not exist or is neither a file nor a directory; a directory
- *   without a corpus file (`directory DIR: holds no corpus file …`); a second, different courts file (naming both); a
- *   set with a courts file but no corpus file; an empty list.
+ *   without a corpus file (`directory DIR: holds no corpus file …`); a second, different courts file or links file
+ *   (naming both); a set with a courts or links file but no corpus file; an empty list.
  */
 export function resolveCorpusInputs(paths: readonly string[]): CorpusInputs {
   const corpusFiles: string[] = [];
   const courtsFiles: string[] = [];
   const thesaurusFiles: string[] = [];
+  const linksFiles: string[] = [];
   for (const given of paths) {
     const absolute = path.resolve(given);
     let info: fs.Stats;
@@ -184,9 +208,10 @@ export function resolveCorpusInputs(paths: readonly string[]): CorpusInputs {
       corpusFiles.push(...found.corpusFiles);
       courtsFiles.push(...found.courtsFiles);
       thesaurusFiles.push(...found.thesaurusFiles);
+      linksFiles.push(...found.linksFiles);
     } else if (info.isFile()) {
       const name = path.basename(absolute);
-      (isCourtsFileName(name) ? courtsFiles : isThesaurusFileName(name) ? thesaurusFiles : corpusFiles).push(absolute);
+      (isCourtsFileName(name) ? courtsFiles : isLinksFileName(name) ? linksFiles : isThesaurusFileName(name) ? thesaurusFiles : corpusFiles).push(absolute);
     } else {
       throw new CorpusError(absolute, 'is neither a file nor a directory');
     }
@@ -198,10 +223,19 @@ export function resolveCorpusInputs(paths: readonly string[]): CorpusInputs {
       what: 'courts file',
     });
   }
+  const links = [...new Set(linksFiles)];
+  if (links.length > 1) {
+    throw new CorpusError(links[1]!, `is a second links file beside ${links[0]!}; give at most one links file`, undefined, { what: 'links file' });
+  }
   if (corpus.length === 0) {
     if (courts[0] !== undefined) {
       throw new CorpusError(courts[0], 'is only the list of courts; give a corpus file (.jsonl or .jsonl.gz) or its directory too', undefined, {
         what: 'courts file',
+      });
+    }
+    if (links[0] !== undefined) {
+      throw new CorpusError(links[0], 'is only the links of acts; give a corpus file (.jsonl or .jsonl.gz) or its directory too', undefined, {
+        what: 'links file',
       });
     }
     throw new CorpusError('(none)', 'no corpus file given');
@@ -209,6 +243,7 @@ export function resolveCorpusInputs(paths: readonly string[]): CorpusInputs {
   const inputs: CorpusInputs = courts[0] === undefined ? { corpusFiles: corpus } : { corpusFiles: corpus, courtsFile: courts[0] };
   // One thesaurus: the first found (a second one is not an error, it is simply not read).
   if (thesaurusFiles[0] !== undefined) inputs.thesaurusFile = thesaurusFiles[0];
+  if (links[0] !== undefined) inputs.linksFile = links[0];
   return inputs;
 }
 
@@ -230,19 +265,23 @@ export interface InputsDigest {
   courts: HashedFile | undefined;
   /** The thesaurus, when there is one. */
   thesaurus?: HashedFile | undefined;
+  /** The links file, when there is one. */
+  links?: HashedFile | undefined;
 }
 
 /**
  * The key of a set of inputs: the first 16 hex digits of SHA-256 over the sorted SHA-256s of the corpus files, the
- * courts file's SHA-256 (or none), {@link ANALYZER_VERSION} and {@link INDEX_SCHEMA_VERSION}. The order of the corpus
- * files does not matter; a change of any byte of any input, or of the analyzer or the index layout, changes it.
+ * courts file's SHA-256 (or none), {@link ANALYZER_VERSION} and {@link INDEX_SCHEMA_VERSION}, and the thesaurus's and
+ * the links file's SHA-256s when there are. The order of the corpus files does not matter; a change of any byte of any
+ * input, or of the analyzer or the index layout, changes it.
  */
-export function inputsKeyOf(corpusSha256s: readonly string[], courtsSha256: string | undefined, thesaurusSha256?: string): string {
+export function inputsKeyOf(corpusSha256s: readonly string[], courtsSha256: string | undefined, thesaurusSha256?: string, linksSha256?: string): string {
   const corpus = [...corpusSha256s].sort().join(',');
-  // Without a thesaurus the text hashed is the one of before thesauri were read, so such keys are unchanged.
+  // Without a thesaurus (or links) the text hashed is the one of before they were read.
   const thesaurus = thesaurusSha256 === undefined ? '' : `;thesaurus:${thesaurusSha256}:${THESAURUS_VERSION}`;
+  const links = linksSha256 === undefined ? '' : `;links:${linksSha256}`;
   return createHash('sha256')
-    .update(`corpus:${corpus};courts:${courtsSha256 ?? 'none'};analyzer:${ANALYZER_VERSION};schema:${INDEX_SCHEMA_VERSION}${thesaurus}`, 'utf8')
+    .update(`corpus:${corpus};courts:${courtsSha256 ?? 'none'};analyzer:${ANALYZER_VERSION};schema:${INDEX_SCHEMA_VERSION}${thesaurus}${links}`, 'utf8')
     .digest('hex')
     .slice(0, 16);
 }
@@ -269,6 +308,7 @@ export async function digestInputs(
     ...inputs.corpusFiles,
     ...(inputs.courtsFile === undefined ? [] : [inputs.courtsFile]),
     ...(inputs.thesaurusFile === undefined ? [] : [inputs.thesaurusFile]),
+    ...(inputs.linksFile === undefined ? [] : [inputs.linksFile]),
   ];
   const sizes = await Promise.all(
     files.map(async (file) => {
@@ -289,9 +329,13 @@ export async function digestInputs(
     HASH_CONCURRENCY,
     async (i) => {
       const file = files[i]!;
-      const what = file === inputs.courtsFile ? 'courts file' : file === inputs.thesaurusFile ? 'thesaurus' : 'corpus';
+      const what = file === inputs.courtsFile ? 'courts file' : file === inputs.thesaurusFile ? 'thesaurus' : file === inputs.linksFile ? 'links file' : 'corpus';
       const maxBytes =
-        what === 'courts file' ? INPUT_MAX_BYTES.courts : what === 'thesaurus' ? INPUT_MAX_BYTES.thesaurus : INPUT_MAX_BYTES[corpusFileKind(file)];
+        what === 'courts file' || what === 'links file'
+          ? INPUT_MAX_BYTES.courts
+          : what === 'thesaurus'
+            ? INPUT_MAX_BYTES.thesaurus
+            : INPUT_MAX_BYTES[corpusFileKind(file)];
       const sha256 = await hashCorpusFile(
         file,
         (bytes) => {
@@ -307,10 +351,13 @@ export async function digestInputs(
     },
     () => false,
   );
+  const links = inputs.linksFile === undefined ? undefined : hashed.pop();
   const thesaurus = inputs.thesaurusFile === undefined ? undefined : hashed.pop();
   const courts = inputs.courtsFile === undefined ? undefined : hashed.pop();
   const corpus = hashed.sort((a, b) => (a.sha256 < b.sha256 ? -1 : a.sha256 > b.sha256 ? 1 : a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { key: inputsKeyOf(corpus.map((f) => f.sha256), courts?.sha256, thesaurus?.sha256), corpus, courts, thesaurus };
+  const digest: InputsDigest = { key: inputsKeyOf(corpus.map((f) => f.sha256), courts?.sha256, thesaurus?.sha256, links?.sha256), corpus, courts, thesaurus };
+  if (links !== undefined) digest.links = links;
+  return digest;
 }
 
 /**
@@ -350,6 +397,7 @@ export function describeInputs(inputs: CorpusInputs): string {
     parts.push(`${files.length} ${what} in ${commonDirectory(files)}`);
   }
   if (inputs.courtsFile !== undefined) parts.push(`the courts file ${inputs.courtsFile}`);
+  if (inputs.linksFile !== undefined) parts.push(`the links file ${inputs.linksFile}`);
   return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
 }
 

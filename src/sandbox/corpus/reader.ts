@@ -50,6 +50,12 @@ export interface CorpusDocument {
   consolidated?: boolean;
   author?: string;
   url?: string;
+  /**
+   * The date the text at `url` is current as of, `YYYY-MM-DD`, when that page shows another text than this one may be:
+   * a lex.bg page shows the act's current text (amended up to this date), a text here may be as first published. Set
+   * from the links file (`links.ts`); null/absent: the page shows this text, or its date is unknown.
+   */
+  url_as_of?: string | null;
   /** The issuer's file number, or null/absent. */
   signature?: string | null;
   /** Ordered articles. */
@@ -164,7 +170,7 @@ const OPTIONAL_STRING_FIELDS = [
   'department',
   'reporting_judge',
 ] as const;
-const NULLABLE_STRING_FIELDS = ['in_force_date', 'signature', 'as_of'] as const;
+const NULLABLE_STRING_FIELDS = ['in_force_date', 'signature', 'as_of', 'url_as_of'] as const;
 
 /** Checks one parsed line; returns the document, or a message saying what is wrong. */
 function validateDocument(value: unknown): CorpusDocument | string {
@@ -199,8 +205,9 @@ function validateDocument(value: unknown): CorpusDocument | string {
   if (value.consolidated !== undefined && value.consolidated !== null && typeof value.consolidated !== 'boolean') {
     return 'field "consolidated" must be true or false when present';
   }
-  if (typeof value.as_of === 'string' && !/^\d{4}-\d{2}-\d{2}$/.test(value.as_of)) {
-    return 'field "as_of" must be a date YYYY-MM-DD when present';
+  for (const field of ['as_of', 'url_as_of'] as const) {
+    const date = value[field];
+    if (typeof date === 'string' && !/^\d{4}-\d{2}-\d{2}$/.test(date)) return `field "${field}" must be a date YYYY-MM-DD when present`;
   }
   const elements = value.elements;
   if (!Array.isArray(elements)) return 'missing or invalid required field "elements" (an array)';

@@ -162,6 +162,7 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
     };
     if (m.as_of !== null) result.as_of = m.as_of;
     if (m.consolidated !== null) result.consolidated = m.consolidated === 1;
+    if (m.url_as_of !== null) result.url_as_of = m.url_as_of;
     if (m.absentAct !== null) result.absent_act = m.absentAct;
     if (isCaseLawType(m.source_type, metadata.sourceTypes)) {
       if (m.decision_number !== null) result.decision_number = m.decision_number;

@@ -78,10 +78,33 @@ describe('resolveCorpusInputs', () => {
     expect(await corpusInputsKey({ corpusFiles: [a], thesaurusFile: thesaurus })).not.toBe(withIt);
   });
 
-  it.skipIf(!existsSync(SHARED_CORPUS))('finds in ../shared/corpus the statutes, the decisions, the consolidated acts, the Akoma Ntoso acts, the payloads and the courts', () => {
+  it('takes the links file (*act-links.json) from a directory or by name; it changes the key; two are refused', async () => {
+    const d = dir();
+    const a = writeCorpus(join(d, 'a.jsonl'), LAWS);
+    mkdirSync(join(d, 'links'));
+    // A made-up page of a made-up act (test data).
+    const links = join(d, 'links', 'test-act-links.json');
+    writeFileSync(links, JSON.stringify([{ title: 'Закон за тестовите уведомления', url: 'https://example.invalid/1', lex_id: '1', published: null, updated: null }]));
+    expect(resolveCorpusInputs([d])).toEqual({ corpusFiles: [a], linksFile: links });
+    expect(resolveCorpusInputs([a, links])).toEqual({ corpusFiles: [a], linksFile: links });
+    const without = await corpusInputsKey({ corpusFiles: [a] });
+    const withIt = await corpusInputsKey({ corpusFiles: [a], linksFile: links });
+    expect(withIt).not.toBe(without);
+    expect((await digestInputs({ corpusFiles: [a], linksFile: links })).links?.path).toBe(links);
+    writeFileSync(links, '[]');
+    expect(await corpusInputsKey({ corpusFiles: [a], linksFile: links })).not.toBe(withIt);
+    const second = join(dir(), 'other-act-links.json');
+    writeFileSync(second, '[]');
+    expect(thrown(() => resolveCorpusInputs([d, second])).message).toContain(`${second}: is a second links file beside ${links}`);
+    expect(thrown(() => resolveCorpusInputs([links])).message).toMatch(/only the links of acts; give a corpus file/);
+    expect(describeInputs({ corpusFiles: ['/a.jsonl'], linksFile: '/l/bg-act-links.json' })).toBe('/a.jsonl and the links file /l/bg-act-links.json');
+  });
+
+  it.skipIf(!existsSync(SHARED_CORPUS))('finds in ../shared/corpus the statutes, the decisions, the consolidated acts, the Akoma Ntoso acts, the payloads, the courts and the links', () => {
     const inputs = resolveCorpusInputs([SHARED_CORPUS]);
     expect(inputs.courtsFile).toBe(join(SHARED_CORPUS, 'bg-courts.json'));
     expect(inputs.thesaurusFile).toBe(join(SHARED_CORPUS, 'bg-thesaurus.dat.gz'));
+    expect(inputs.linksFile).toBe(join(SHARED_CORPUS, 'links', 'bg-act-links.json'));
     const kinds = { jsonl: 0, akn: 0, payload: 0 };
     for (const file of inputs.corpusFiles) kinds[corpusFileKind(file)]++;
     expect(kinds).toEqual({ jsonl: 4, akn: 603, payload: 10 });
