@@ -22,7 +22,7 @@ import { elementsOf, isCourtDecision } from '../legal/documents.js';
 import { sanitizeLine, sanitizeText } from '../shared/sanitize.js';
 import { afterLabel, documentFieldsOf, elementCountOf } from './document-fields.js';
 import type { DocumentViewData } from './document.js';
-import { bulgarianCount, decisionFieldsOf, elementLabelOf, elementTextOf, excerptTextOf, explanationOf, scoreOf, stringField, textStatusOf } from './fields.js';
+import { bulgarianCount, decisionFieldsOf, elementLabelOf, elementTextOf, excerptTextOf, explanationOf, linkNoteOf, scoreOf, stringField, textStatusOf } from './fields.js';
 
 /**
  * Characters escaped wherever they occur: each can open or close markup (`\` escapes, `` ` `` code, `*` `_` emphasis,
@@ -199,6 +199,7 @@ function searchItem(result: SearchResult, rank: number): string[] {
       [
         result.document_id === undefined ? undefined : joined([codeSpan(String(result.document_id)), result.collection === undefined ? undefined : `колекция ${codeSpan(String(result.collection))}`], ', '),
         markdownUrl(stringField(result, ['url'])),
+        pageNote(result),
       ],
       ' · ',
     ),
@@ -279,9 +280,16 @@ function sourceText(source: AnswerSource, label: string | undefined): string {
       status === undefined ? undefined : escapeMarkdown(status),
       ...decisionParts(source, stringField(source, ['type']), { judge: false }),
       markdownUrl(stringField(source, ['url'])),
+      pageNote(source),
     ],
     ', ',
   );
+}
+
+/** What the page at an item's link shows when it is not the text cited (`linkNoteOf`, in Bulgarian), escaped, in brackets. */
+function pageNote(item: object): string | undefined {
+  const note = linkNoteOf(item, 'bg');
+  return note === undefined ? undefined : `(${escapeMarkdown(sanitizeLine(note))})`;
 }
 
 /** The label of a resolved citation's excerpt (its `label`, else its `excerpt_id`); `undefined` for a document marker. */
