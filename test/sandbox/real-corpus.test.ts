@@ -124,6 +124,28 @@ describe.skipIf(!haveCorpus)('the sandbox over ../shared/corpus', () => {
     expect(results[0]!.excerpts![0]!.excerpt_id).toBe(`${results[0]!.document_id}:50`);
   });
 
+  it('never says a word of the query occurs elsewhere when an excerpt shown holds a form of it („нарушение“, „нарушения“)', () => {
+    // „нарушения“ stood in the excerpt of a ВАС decision whose explanation said „„нарушение“ се среща в други части на
+    // документа“: Lucene's stemmer gave the plural another stem.
+    const checked: string[] = [];
+    for (const query of ['нарушение на правилата за движение', 'обезщетение за вреди от нарушение на задължения', 'решение на комисията']) {
+      for (const result of search(index, { query, max_results: 20 }).results) {
+        const elsewhere = /(?:^|\. )((?:„[^“]+“(?:, | и )?)+) се сре[щ]/u.exec(result.explanation ?? '')?.[1] ?? '';
+        const words = [...elsewhere.matchAll(/„([^“]+)“/gu)].map((m) => m[1]!.toLowerCase());
+        // A form of the word, judged apart from the stemmer: the word less its final letter starts a word of the
+        // excerpt (нарушени- in нарушения, нарушенията).
+        const shown = result.excerpts.flatMap((e) => (e.text ?? '').toLowerCase().match(/\p{L}+/gu) ?? []);
+        for (const word of words.filter((w) => w.length >= 6)) {
+          checked.push(word);
+          const form = shown.find((w) => w.startsWith(word.slice(0, -1)));
+          expect(form, `${query} → ${result.document_id}: „${word}“ is said to be elsewhere, and the excerpt holds „${form}“`).toBeUndefined();
+        }
+      }
+    }
+    // The test read some explanations that do place a word elsewhere (it is not vacuous).
+    expect(checked.length).toBeGreaterThan(0);
+  });
+
   it('serves the ЗЗД with its чл. 45, consolidated as of 27.04.2021', async () => {
     const zzd = await document('akn-1950-zzd');
     expect(zzd).toMatchObject({ title: 'Закон за задълженията и договорите', as_of: '2021-04-27', consolidated: true });

@@ -14,7 +14,7 @@ import { stemmer as bulgarianStemmer } from '@orama/stemmers/bulgarian';
 import { stopwords as bulgarianStopwords } from '@orama/stopwords/bulgarian';
 
 /** Version of the analysis (tokenizer, stopwords, stemmer); part of the index key (see `corpus/inputs.ts`). */
-export const ANALYZER_VERSION = 1;
+export const ANALYZER_VERSION = 2;
 
 /** Stopwords dropped from indexed text and queries: the list of `@orama/stopwords/bulgarian` (259 words). */
 export const STOPWORDS: ReadonlySet<string> = new Set(bulgarianStopwords);
@@ -52,6 +52,15 @@ export function isIndexable(lower: string): boolean {
 
 /** Stems computed so far: the corpus vocabulary is small relative to its token count, so this saves most work. */
 const stemCache = new Map<string, string>();
+/**
+ * A word of 6 or more letters ending in „-ия“ (not „-ият“): Lucene's stemmer reads that ending as the short definite
+ * article of a masculine noun in „-ий“ („критерия“) and cuts it whole, but in legal text it is almost always a
+ * feminine noun („комисия“, „агенция“) or the plural of a neuter noun in „-ие“ („нарушения“, „решения“,
+ * „обезщетения“), whose other forms („комисията“, „комисии“; „нарушение“, „нарушенията“) the stemmer reduces to the
+ * word less its final vowel. Cut so, „нарушения“ and „нарушение“ share the stem `нарушени`, as the reader expects.
+ */
+const FEMININE_OR_PLURAL_IA = /^[\p{L}\p{N}]{4,}ия$/u;
+
 /** Bound on the cache, so that a long-running server fed arbitrary queries cannot grow it without limit. */
 const STEM_CACHE_LIMIT = 500_000;
 
@@ -61,24 +70,29 @@ const STEM_CACHE_LIMIT = 500_000;
  *
  * Work-around for a bug of that port: Lucene's stemmer works on a `char[]` and rewrites characters in place (e.g.
  * `-ен` → `-н`, `-ци` → `-к`), and the port does the same on its argument (`word[i] = ...`). On a JS string in strict
- * mode that assignment throws `TypeError: Cannot assign to read only property` (e.g. for "обезщетения"); in sloppy mode
+ * mode that assignment throws `TypeError: Cannot assign to read only property` (e.g. for "съдебен"); in sloppy mode
  * it would silently be lost. Passing a mutable array of the characters that also has the `substring(start, end)`
- * method the port calls at the end makes it behave exactly like Lucene (обезщетения → обезщетн,
+ * method the port calls at the end makes it behave exactly like Lucene (съдебен → съдебн,
  * застрахователи → застраховатял). The port only indexes, compares and calls `substring`, so the array is a faithful
- * stand-in for the string.
+ * stand-in for the string. One rule of Lucene's is replaced: a final „-ия“ (see {@link FEMININE_OR_PLURAL_IA}).
  */
 export function stem(lower: string): string {
   const cached = stemCache.get(lower);
   if (cached !== undefined) return cached;
+  const result = FEMININE_OR_PLURAL_IA.test(lower) ? lower.slice(0, -1) : lightStem(lower);
+  if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
+  stemCache.set(lower, result);
+  return result;
+}
+
+/** Lucene's light stem of `lower`, through a mutable stand-in for the string (see {@link stem}). */
+function lightStem(lower: string): string {
   const chars = Object.assign([...lower], {
     substring(this: string[], start: number, end: number): string {
       return this.slice(start, end).join('');
     },
   });
-  const result = bulgarianStemmer(chars as unknown as string);
-  if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
-  stemCache.set(lower, result);
-  return result;
+  return bulgarianStemmer(chars as unknown as string);
 }
 
 /**
