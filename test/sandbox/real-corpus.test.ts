@@ -146,6 +146,15 @@ describe.skipIf(!haveCorpus)('the sandbox over ../shared/corpus', () => {
     expect(checked.length).toBeGreaterThan(0);
   });
 
+  it('does not name a term the law sets apart as a synonym: „наказание“, „решение“ for „присъда“, „наказание“ for „осъждане“', () => {
+    for (const query of ['отмяна на присъдата', 'присъда', 'обжалване на присъда', 'условно осъждане', 'ВКС условно осъждане изменение на въззивно решение']) {
+      for (const result of search(index, { query, max_results: 10 }).results) {
+        const synonyms = /Търсен(?:и са и синонимите| е и синонимът) ([^.]*)\./u.exec(result.explanation ?? '')?.[1] ?? '';
+        expect(synonyms, `${query} → ${result.document_id}`).not.toMatch(/„(наказание|присъда|решение|определение|осъждане)“/u);
+      }
+    }
+  });
+
   it('serves the ЗЗД with its чл. 45, consolidated as of 27.04.2021', async () => {
     const zzd = await document('akn-1950-zzd');
     expect(zzd).toMatchObject({ title: 'Закон за задълженията и договорите', as_of: '2021-04-27', consolidated: true });

@@ -26,7 +26,7 @@ import { allowedDocuments } from './filters.js';
 import { searchMetadata, type DocumentMeta, type SearchMetadata } from './metadata.js';
 import { FEEDBACK_DOCUMENTS, feedbackWithinDocument, idf, MAX_QUERY_TERMS, orderWithinDocument, resultScore, type ArticleHit, type DocumentHit, pinReferencedArticles, planQuery, rescoreByPassage, scoreArticles, scoreDocuments } from './ranking.js';
 import { abbreviationTable, parseReferences, planReferences } from './references.js';
-import { SENSE_FEEDBACK_ARTICLES, termGroups, withThesaurus } from './vocabulary.js';
+import { SENSE_FEEDBACK_ARTICLES, termGroups, withThesaurus, type FeedbackArticle } from './vocabulary.js';
 import { chooseSourceTypes, isCaseLawType } from './source-types.js';
 
 /**
@@ -96,10 +96,11 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
   let hits = scoreArticles(index, metadata, plan, allowed);
   // The index's thesaurus, read on the first search that needs it (not at start); an empty map when it has none.
   const thesaurus = (metadata.thesaurus ??= index.thesaurus() ?? new Map());
-  // Thesaurus senses the rest of the query supports: synonyms the best candidates hold (see `withThesaurus`). Not for a
+  // Thesaurus senses the rest of the query supports: synonyms the best candidates that lack the word hold (see
+  // `withThesaurus`). Not for a
   // query of more words than one query searches (a list of words, not a question): a second pass would double its cost.
   if (thesaurus.size > 0 && groups.length <= MAX_QUERY_TERMS) {
-    const expanded = withThesaurus(groups, thesaurus, feedbackSupport(index, hits));
+    const expanded = withThesaurus(groups, thesaurus, feedbackArticles(index, hits));
     if (expanded !== groups) {
       groups = [...expanded];
       plan = planQuery(index, metadata, groups);
@@ -185,16 +186,13 @@ function articleStems(index: SearchIndex, article: number): string[] {
 }
 
 /**
- * For the thesaurus's sense check: per stem, how many of the best {@link SENSE_FEEDBACK_ARTICLES} candidate articles
- * (by article score) hold it, reading at most {@link FEEDBACK_ARTICLE_CHARS} of each. `hits` is not reordered.
+ * For the thesaurus's sense check (`withThesaurus`): the best {@link SENSE_FEEDBACK_ARTICLES} candidate articles (by
+ * article score), each with the query groups it matched and its stems, reading at most {@link FEEDBACK_ARTICLE_CHARS}
+ * of each. `hits` is not reordered.
  */
-function feedbackSupport(index: SearchIndex, hits: readonly ArticleHit[]): Map<string, number> {
+function feedbackArticles(index: SearchIndex, hits: readonly ArticleHit[]): FeedbackArticle[] {
   const best = [...hits].sort((a, b) => b.score - a.score || a.article - b.article).slice(0, SENSE_FEEDBACK_ARTICLES);
-  const support = new Map<string, number>();
-  for (const hit of best) {
-    for (const s of new Set(articleStems(index, hit.article))) support.set(s, (support.get(s) ?? 0) + 1);
-  }
-  return support;
+  return best.map((hit) => ({ groups: hit.terms, stems: new Set(articleStems(index, hit.article)) }));
 }
 
 /** Share of the next amending act's score an absent act's evidence adds (1, ½, ¼, … of its acts, best first). */
