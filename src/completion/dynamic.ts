@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { cacheKey } from '../state/cache-key.js';
 import { pravoPaths } from '../state/paths.js';
-import { COURT_ABBREVIATIONS } from '../shared/courts.js';
+import { COURT_ABBREVIATIONS } from '../shared/court-abbreviations.js';
 import { AUTH_HEADER_VALUES, DYNAMIC_KINDS, type DynamicKind } from './tree.js';
 
 /** One value offered, with what the shell may show beside it. */
