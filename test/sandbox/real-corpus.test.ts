@@ -155,6 +155,37 @@ describe.skipIf(!haveCorpus)('the sandbox over ../shared/corpus', () => {
     }
   });
 
+  it('says why a civil question limited to the ВКС finds nothing: the court leaves its 12 decisions, all of its criminal college', () => {
+    const none = search(index, { query: 'неустойка договор', court_ids: [1] });
+    expect(none).toMatchObject({ result_count: 0, results: [] });
+    expect(none.no_results_reason).toMatchObject({
+      kind: 'no_match',
+      filters: [
+        { filter: 'source_types', documents: 475 },
+        { filter: 'court_ids', documents: 12 },
+      ],
+      left: { documents: 12, courts: [{ value: 'Върховен касационен съд', documents: 12 }], years: { from: 2015, to: 2024 } },
+    });
+    const departments = none.no_results_reason!.left.departments;
+    expect(departments.reduce((n, d) => n + d.documents, 0)).toBe(12);
+    for (const d of departments) expect(d.value).toMatch(/наказателно отделение/);
+    // A date after the court's last decision leaves none of them; what the court left is still described.
+    const later = search(index, { query: 'присъда', court_ids: [1], date_from: '2025-01-01' });
+    expect(later.no_results_reason).toMatchObject({
+      kind: 'no_documents',
+      filters: [{ filter: 'source_types' }, { filter: 'court_ids', documents: 12 }, { filter: 'date_from', documents: 0 }],
+      left: { documents: 12, years: { from: 2015, to: 2024 } },
+    });
+    expect(search(index, { query: 'и на за' }).no_results_reason?.kind).toBe('no_words');
+  });
+
+  it('marks as weak matches the results scoring under half of the first one, and only them', () => {
+    const { results } = search(index, { query: 'застрахователят отказва да изплати обезщетение', max_results: 20 });
+    const first = results[0]!.score!;
+    expect(results.some((r) => r.weak_match === true)).toBe(true);
+    for (const r of results) expect(r.weak_match, `${r.document_id} ${r.score}`).toBe(r.score! < first / 2);
+  });
+
   it('serves the ЗЗД with its чл. 45, consolidated as of 27.04.2021', async () => {
     const zzd = await document('akn-1950-zzd');
     expect(zzd).toMatchObject({ title: 'Закон за задълженията и договорите', as_of: '2021-04-27', consolidated: true });
