@@ -53,13 +53,15 @@ export function isIndexable(lower: string): boolean {
 /** Stems computed so far: the corpus vocabulary is small relative to its token count, so this saves most work. */
 const stemCache = new Map<string, string>();
 /**
- * A word of 6 or more letters ending in „-ия“ (not „-ият“): Lucene's stemmer reads that ending as the short definite
- * article of a masculine noun in „-ий“ („критерия“) and cuts it whole, but in legal text it is almost always a
- * feminine noun („комисия“, „агенция“) or the plural of a neuter noun in „-ие“ („нарушения“, „решения“,
- * „обезщетения“), whose other forms („комисията“, „комисии“; „нарушение“, „нарушенията“) the stemmer reduces to the
- * word less its final vowel. Cut so, „нарушения“ and „нарушение“ share the stem `нарушени`, as the reader expects.
+ * The plural of a verbal noun in „-ние“ (6 or more letters ending in „-ания“, „-ения“ or „-иния“): Lucene's stemmer
+ * reads a final „-ия“ as the short definite article of a masculine word („трудовия“, „наказателния“) and cuts it
+ * whole, which gave „нарушения“ the stem `нарушн` while „нарушение“ and „нарушенията“ have `нарушени`: the singular
+ * and the bare plural of the law's verbal nouns (нарушения, решения, обезщетения, основания) met nowhere. Such a word
+ * loses only its „я“, as its definite plural does. Adjectives, whose „-ния“ follows a consonant („съдебния“,
+ * „наказателния“), keep Lucene's rule; a participle in „-ен“ or „-ан“ is read as the noun („определения“, as in
+ * „определения от съда срок“, meets „определение“, no longer „определен“).
  */
-const FEMININE_OR_PLURAL_IA = /^[\p{L}\p{N}]{4,}ия$/u;
+const VERBAL_NOUN_PLURAL = /^[\p{L}\p{N}]{2,}[аеи]ния$/u;
 
 /** Bound on the cache, so that a long-running server fed arbitrary queries cannot grow it without limit. */
 const STEM_CACHE_LIMIT = 500_000;
@@ -74,12 +76,12 @@ const STEM_CACHE_LIMIT = 500_000;
  * it would silently be lost. Passing a mutable array of the characters that also has the `substring(start, end)`
  * method the port calls at the end makes it behave exactly like Lucene (съдебен → съдебн,
  * застрахователи → застраховатял). The port only indexes, compares and calls `substring`, so the array is a faithful
- * stand-in for the string. One rule of Lucene's is replaced: a final „-ия“ (see {@link FEMININE_OR_PLURAL_IA}).
+ * stand-in for the string. One rule of Lucene's is replaced, for the plural of verbal nouns ({@link VERBAL_NOUN_PLURAL}).
  */
 export function stem(lower: string): string {
   const cached = stemCache.get(lower);
   if (cached !== undefined) return cached;
-  const result = FEMININE_OR_PLURAL_IA.test(lower) ? lower.slice(0, -1) : lightStem(lower);
+  const result = VERBAL_NOUN_PLURAL.test(lower) ? lower.slice(0, -1) : lightStem(lower);
   if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
   stemCache.set(lower, result);
   return result;
