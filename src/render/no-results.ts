@@ -3,8 +3,8 @@
  * HTTP 200 with `result_count` 0 and an empty `results`, which alone does not say why). From the server's own account
  * when it gives one (the sandbox's `no_results_reason`: which filter left how many documents, and what they are);
  * otherwise from the request's filters and the catalogs pravo has (source types' `document_count`, courts'
- * `decision_count`). Pure; `services/search/no-results.ts` gathers its inputs. Every string from a server passes through
- * `sanitizeLine`.
+ * `decision_count`). Pure; `services/search/no-results.ts` gathers its inputs. Every string from a server passes
+ * through `sanitizeLine`.
  */
 import { isCourtSourceType, type CourtsResponse, type FilterCount, type NoResultsReason, type SearchFilter, type SearchRequest, type SourceTypesResponse } from '../contract/types.js';
 import { sanitizeLine } from '../shared/sanitize.js';

@@ -59,17 +59,20 @@ export function editDistance(a: string, b: string, limit: number): number {
   return previous[b.length] ?? limit + 1;
 }
 
-/** The words of a court's name, or of what a user typed for one, in one Latin form (`latinWords`): `Окръжен съд – Пловдив` → okrazhen, sad, plovdiv. */
+/**
+ * The words of a court's name, or of what a user typed for one, in one Latin form (`latinWords`): `Окръжен съд –
+ * Пловдив` → okrazhen, sad, plovdiv.
+ */
 export function courtNameTokens(name: string): string[] {
   return latinWords(name);
 }
 
-/** The abbreviation form of a text: its letters, in Latin, upper-cased (`в.к.с.` → `VKS`, `Адм. С` → `ADMS`, `vks` → `VKS`). */
+/** The abbreviation form of a text: its letters in Latin, upper-cased (`в.к.с.` → `VKS`, `Адм. С` → `ADMS`, `vks` → `VKS`). */
 function abbreviationKey(text: string): string {
   return latinWords(text).join('').toUpperCase();
 }
 
-/** {@link COURT_ABBREVIATIONS} and the type abbreviations, keyed by {@link abbreviationKey} (Cyrillic and Latin alike). */
+/** {@link COURT_ABBREVIATIONS} and the type abbreviations by {@link abbreviationKey} (Cyrillic and Latin alike). */
 let keyed: { courts: Map<string, string>; types: Map<string, string> } | undefined;
 
 function abbreviations(): { courts: Map<string, string>; types: Map<string, string> } {

@@ -65,8 +65,8 @@ export function checkSearchRequest(index: SearchIndex, request: SearchRequest): 
  * each result's `excerpts` (≤ 3; `score` relative to the best excerpt of the response; `text` ≤ 400 characters) and a
  * Bulgarian `explanation`; court fields only for documents of case-law types. Never the full document or `elements`.
  * A query with no indexable words (only stopwords) or no matches gives `result_count` 0 and `results` [], with
- * `no_results_reason` (`filters.ts`, `noResultsReason`: what each filter left). A result scoring under half of the first
- * one's is marked `weak_match` (`shared/weak-match.ts`).
+ * `no_results_reason` (`filters.ts`, `noResultsReason`: what each filter left). A result scoring under half of the
+ * first one's is marked `weak_match` (`shared/weak-match.ts`).
  *
  * @throws SearchRequestError (`invalid_request`) for an unknown source type or `court_ids` with only non-court types.
  */

@@ -76,7 +76,8 @@ const STEM_CACHE_LIMIT = 500_000;
  * it would silently be lost. Passing a mutable array of the characters that also has the `substring(start, end)`
  * method the port calls at the end makes it behave exactly like Lucene (съдебен → съдебн,
  * застрахователи → застраховатял). The port only indexes, compares and calls `substring`, so the array is a faithful
- * stand-in for the string. One rule of Lucene's is replaced, for the plural of verbal nouns ({@link VERBAL_NOUN_PLURAL}).
+ * stand-in for the string. One rule of Lucene's is replaced, for the plural of verbal nouns
+ * ({@link VERBAL_NOUN_PLURAL}).
  */
 export function stem(lower: string): string {
   const cached = stemCache.get(lower);
