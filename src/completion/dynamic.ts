@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { cacheKey } from '../state/cache-key.js';
 import { pravoPaths } from '../state/paths.js';
-import { COURT_ABBREVIATIONS } from '../shared/courts.js';
+import { COURT_ABBREVIATIONS } from '../shared/court-abbreviations.js';
 import { AUTH_HEADER_VALUES, DYNAMIC_KINDS, type DynamicKind } from './tree.js';
 
 /** One value offered, with what the shell may show beside it. */
@@ -232,6 +232,7 @@ function settingValues(words: readonly string[]): Candidate[] | 'file' {
   const name = words.at(-1);
   if (name === 'auth-header') return AUTH_HEADER_VALUES.map((value) => ({ value, description: '' }));
   if (name === 'sandbox-corpus') return 'file';
+  if (name === 'sandbox') return [{ value: 'on', description: 'API commands run against the in-process sandbox' }, { value: 'off', description: 'API commands go to the service' }];
   return [];
 }
 

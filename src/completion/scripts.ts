@@ -83,7 +83,8 @@ function bashScript(root: CompletionNode): string {
   const nodes = allNodes(root);
   const lines: string[] = [];
   lines.push(`# bash completion for pravo. ${GENERATED.replace('SHELL', 'bash')}`);
-  lines.push('# Install: source it from ~/.bashrc, or copy it to ~/.local/share/bash-completion/completions/pravo.');
+  lines.push('# Install: source it from ~/.bashrc (it needs only bash 4 or newer), or, with the bash-completion package, copy it');
+  lines.push('# to ~/.local/share/bash-completion/completions/pravo.');
   lines.push('');
   lines.push('# The subcommands of a command path ("" is pravo itself).');
   lines.push('__pravo_commands() {');
@@ -124,7 +125,19 @@ function bashScript(root: CompletionNode): string {
   return `${lines.join('\n')}\n`;
 }
 
-const BASH_INTERPRETER = String.raw`# Puts into COMPREPLY the values of kind $1 (see __pravo_option_value) that start with $2.
+const BASH_INTERPRETER = String.raw`# Whether the values $2... start alike (the same first letter) but not all with $1: readline would then put what they
+# start with in place of the typed text. (Called with nocasematch on: case is ignored.)
+__pravo_would_replace() {
+  local typed=$1 first=$\{2:0:1} value replaced=1
+  shift
+  for value; do
+    [[ $\{value:0:1} == "$first" ]] || return 1
+    [[ $value == "$typed"* ]] || replaced=0
+  done
+  ((replaced == 0))
+}
+
+# Puts into COMPREPLY the values of kind $1 (see __pravo_option_value) that fit $2.
 __pravo_values() {
   local how=$1 cur=$2 line value
   case $how in
@@ -133,17 +146,29 @@ __pravo_values() {
     choices:*) COMPREPLY=($(compgen -W "$\{how#choices:}" -- "$cur")) ;;
     dynamic:*)
       COMPREPLY=()
-      # The typed word without the shell's quoting, to compare with the values.
+      # The typed word without the shell's quoting, to compare with the values; case is ignored (nocasematch, restored
+      # after: bash's own, as everything here, so that the script needs no bash-completion package).
       cur=$\{cur#[\"\']}
       cur=$\{cur//\\/}
+      local nocase
+      nocase=$(shopt -p nocasematch)
+      shopt -s nocasematch
       while IFS= read -r line; do
-        if [[ $line == :file ]]; then __pravo_values file "$2"; return; fi
+        if [[ $line == :file ]]; then eval "$nocase"; __pravo_values file "$2"; return; fi
         value=$\{line%%$'\t'*}
-        [[ -n $value && $value == "$cur"* ]] || continue
-        # A value with spaces or other shell characters (a court's name) is inserted quoted.
-        [[ $value == *[![:alnum:]_./:@%+=,-]* ]] && value=$(printf '%q' "$value")
+        # A value fits when it, or any of its words, starts with the typed text: Пловд offers every court of Пловдив.
+        [[ -n $value && ( $value == "$cur"* || " $value" == *[[:space:]\(–-]"$cur"* ) ]] || continue
         COMPREPLY+=("$value")
       done < <("$\{COMP_WORDS[0]}" __complete "$\{how#dynamic:}" "$\{COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null)
+      # Readline replaces the typed text with what all values start with: when that is not the typed text (Оряхов fits
+      # "Районен съд – Оряхово" and "Районен съд – Горна Оряховица"), the typed text is offered too, so that it stays
+      # on the line and the values are listed.
+      if (($\{#COMPREPLY[@]} > 1)) && [[ -n $cur ]] && __pravo_would_replace "$cur" "$\{COMPREPLY[@]}"; then COMPREPLY+=("$cur"); fi
+      eval "$nocase"
+      # Values are offered as they are and listed so (a court's name without backslashes); readline quotes the one it
+      # inserts as it quotes file names: inside the quote the user opened ("Окръжен съд – Пловдив"), else with
+      # backslashes.
+      (($\{#COMPREPLY[@]})) && compopt -o filenames 2>/dev/null
       ;;
   esac
 }
@@ -254,11 +279,26 @@ __pravo_values() {
     (dynamic:*)
       values=($\{(f)"$("$\{words[1]}" __complete "$\{how#dynamic:}" "$\{(@)words[2,CURRENT-1]}" 2>/dev/null)"})
       if [[ $\{values[1]} == :file ]]; then _files; return; fi
+      # A value fits when it, or any of its words, starts with the typed text, case ignored: Пловд offers every court
+      # of Пловдив.
+      local typed=$\{(Q)PREFIX} value
+      local lower=$\{(L)typed} prefixed=1
       for line in $values; do
-        if [[ $line == *$'\t'* ]]; then described+=("$\{$\{line%%$'\t'*}//:/\\:}:$\{line#*$'\t'}")
-        else described+=("$\{line//:/\\:}"); fi
+        value=$\{line%%$'\t'*}
+        [[ -n $value && ( $\{(L)value} == "$lower"* || " $\{(L)value}" == *[[:space:]\(–-]"$lower"* ) ]] || continue
+        [[ $value == "$typed"* ]] || prefixed=0
+        if [[ $line == *$'\t'* ]]; then described+=("$\{value//:/\\:}:$\{line#*$'\t'}")
+        else described+=("$\{value//:/\\:}"); fi
       done
-      (( $\{#described} )) && _describe -t values value described
+      (( $\{#described} )) || return
+      if (( prefixed )); then
+        _describe -t values value described
+      else
+        # Values that fit by a later word (or in another case) replace the typed text (-U), quoted as the line is; when
+        # several fit, the line stays as typed and they are listed, since what they start with is not what was typed.
+        _describe -t values value described -U
+        (( $\{#described} > 1 )) && compstate[insert]='' && compstate[list]='list force'
+      fi
       ;;
   esac
 }

@@ -99,6 +99,11 @@ export interface SearchResult {
    * the question is the amendments of an act the service lacks, and `pravo search` / `pravo answer` say so.
    */
   absent_act?: string;
+  /**
+   * True when the result's `score` is under half of the first result's (sandbox addition; the rule is `isWeakMatch`,
+   * `src/shared/weak-match.ts`): a weak match, shown apart by `pravo search`.
+   */
+  weak_match?: boolean;
   /** Court-decision data, present for court decisions only. */
   decision_number?: string;
   case_number?: string;
@@ -115,6 +120,50 @@ export interface SearchResponse {
   result_count: number;
   /** Ranked results; empty when nothing matches. */
   results: SearchResult[];
+  /** Why nothing matched (sandbox addition, only when `results` is empty): see {@link NoResultsReason}. */
+  no_results_reason?: NoResultsReason;
+}
+
+/** The search filters the sandbox reports on, in the order it applies them (see {@link NoResultsReason}). */
+export const SEARCH_FILTERS = ['source_types', 'court_ids', 'judge_name', 'date_from', 'date_to'] as const;
+
+/** A request field that filters the documents searched. */
+export type SearchFilter = (typeof SEARCH_FILTERS)[number];
+
+/** A value among the documents a search's filters left, with how many of them have it. */
+export interface FilterCount {
+  value: string;
+  documents: number;
+}
+
+/**
+ * Why a search found nothing (sandbox addition to a search response without results; docs/sandbox.md, "Why nothing
+ * was found"): which filter left how many documents, and what the documents left are.
+ */
+export interface NoResultsReason {
+  /**
+   * `no_words`: the query has no word that is searched (only common words or single characters); `no_documents`: the
+   * filters leave no document; `no_match`: documents were left and none holds the query's words.
+   */
+  kind: 'no_words' | 'no_documents' | 'no_match';
+  /**
+   * The source types searched (`source_types` as given, or as the service chose them), then each other filter the
+   * request gave, in the order of {@link SEARCH_FILTERS}, each with the documents left after it and those before it.
+   */
+  filters: { filter: SearchFilter; documents: number }[];
+  /**
+   * The documents every filter left, or, when none is left, those left before the filter that left none: how many, by
+   * source type, by court, by case kind and by department (most documents first, at most 5 of each), and the years of
+   * their dates (`null` when there are none).
+   */
+  left: {
+    documents: number;
+    source_types: FilterCount[];
+    courts: FilterCount[];
+    years: { from: number; to: number } | null;
+    case_kinds: FilterCount[];
+    departments: FilterCount[];
+  };
 }
 
 /** One entry of `GET /v1/catalog/source-types` (sandbox's shape; the spec does not show the fields). */

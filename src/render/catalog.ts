@@ -12,7 +12,7 @@
 import { Chalk } from 'chalk';
 import { JUDGES_LIMIT } from '../contract/limits.js';
 import { isCourtSourceType, type CourtEntry, type CourtsResponse, type JudgeEntry, type JudgesResponse, type SourceTypeEntry, type SourceTypesResponse } from '../contract/types.js';
-import { COURT_ABBREVIATIONS } from '../shared/courts.js';
+import { COURT_ABBREVIATIONS } from '../shared/court-abbreviations.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 import type { View } from '../io/printer.js';
 import { booleanField, courtIdOf, numberField, stringField } from './fields.js';

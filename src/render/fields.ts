@@ -4,6 +4,7 @@
  * name first (`src/contract/types.ts`), then common alternates, so that a live service using other names still renders.
  * Values come back raw (unsanitized): renderers sanitize them; `absentActLine`, a whole line, is sanitized. Pure functions.
  */
+import { SEARCH_FILTERS, type FilterCount, type NoResultsReason, type SearchFilter } from '../contract/types.js';
 import { sanitizeLine } from '../shared/sanitize.js';
 
 /** The first of `keys` whose value in `item` is a non-empty string (after trimming); `undefined` when none. */
@@ -174,4 +175,50 @@ export function elementLabelOf(element: object): string {
 /** Text of a document element: `text`, else a common alternate; empty when absent. */
 export function elementTextOf(element: object): string {
   return excerptTextOf(element);
+}
+
+/** A list of `{value, documents}` as the sandbox's `no_results_reason` gives it; entries of another shape are skipped. */
+function filterCountsOf(value: unknown): FilterCount[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((entry): FilterCount[] => {
+    if (typeof entry !== 'object' || entry === null) return [];
+    const name = stringField(entry, ['value', 'name']);
+    const documents = numberField(entry, ['documents', 'count']);
+    return name === undefined || documents === undefined ? [] : [{ value: name, documents }];
+  });
+}
+
+/**
+ * Why a search found nothing, as the server says it (the sandbox's `no_results_reason` on a response without results;
+ * docs/sandbox.md, "Why nothing was found"), read tolerantly: `undefined` when the response has none or it is not of
+ * that shape (a live service without the field). Filters other than those of `SEARCH_FILTERS`, and counts that are
+ * not whole numbers ≥ 0, are dropped. Strings come back raw: the caller sanitizes.
+ */
+export function noResultsReasonOf(response: object): NoResultsReason | undefined {
+  const raw = (response as Record<string, unknown>).no_results_reason;
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const r = raw as Record<string, unknown>;
+  const kind = r.kind;
+  if (kind !== 'no_words' && kind !== 'no_documents' && kind !== 'no_match') return undefined;
+  const count = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+  const filters = (Array.isArray(r.filters) ? r.filters : []).flatMap((f): NoResultsReason['filters'] => {
+    const entry = f as Record<string, unknown> | null;
+    return entry !== null && typeof entry === 'object' && (SEARCH_FILTERS as readonly unknown[]).includes(entry.filter) && count(entry.documents)
+      ? [{ filter: entry.filter as SearchFilter, documents: entry.documents }]
+      : [];
+  });
+  const left = (typeof r.left === 'object' && r.left !== null ? r.left : {}) as Record<string, unknown>;
+  const years = left.years as Record<string, unknown> | null | undefined;
+  return {
+    kind,
+    filters,
+    left: {
+      documents: count(left.documents) ? left.documents : 0,
+      source_types: filterCountsOf(left.source_types),
+      courts: filterCountsOf(left.courts),
+      years: years && typeof years === 'object' && count(years.from) && count(years.to) ? { from: years.from, to: years.to } : null,
+      case_kinds: filterCountsOf(left.case_kinds),
+      departments: filterCountsOf(left.departments),
+    },
+  };
 }

@@ -8,6 +8,7 @@ import { Chalk } from 'chalk';
 import type { SearchResponse, SearchResult } from '../contract/types.js';
 import { excerptTextOf, explanationOf, scoreOf } from './fields.js';
 import { sanitizeLine } from '../shared/sanitize.js';
+import { isWeakMatch } from '../shared/weak-match.js';
 import type { View } from '../io/printer.js';
 import { decisionFieldsOf, textStatusOf } from './fields.js';
 import { renderSearchMarkdown, searchResultsOf } from './markdown.js';
@@ -25,11 +26,38 @@ export interface TableOptions {
 const MIN_WIDTH = 60;
 const MAX_EXCERPTS_SHOWN = 3;
 
+/** The rule above weak matches in the table (then filled with `─` to the width). */
+const WEAK_RULE = '── weak matches: scores under half of the first result\'s ';
+
+/** Per result, whether it is a weak match (`isWeakMatch` against the first result's score). */
+function weakMatches(results: readonly SearchResult[]): boolean[] {
+  const first = results[0] === undefined ? undefined : scoreOf(results[0]);
+  return results.map((r) => isWeakMatch(scoreOf(r), first));
+}
+
+/**
+ * For piped output (whose columns stay as they are): the line for stderr that names the weak matches, the results
+ * scoring under half of the first result's (`isWeakMatch`), by rank: `Results 5 to 20 are weak matches: they score
+ * under half of the first result's 0.62.` (or `Result 20 is a weak match: …`, `Results 5, 7 and 9 are …`). `undefined`
+ * when there is none.
+ */
+export function weakMatchNote(response: SearchResponse): string | undefined {
+  const results = Array.isArray(response.results) ? response.results : [];
+  const ranks = weakMatches(results).flatMap((weak, i) => (weak ? [i + 1] : []));
+  if (ranks.length === 0) return undefined;
+  const first = scoreOf(results[0]!)!.toFixed(2);
+  const contiguous = ranks.every((rank, i) => i === 0 || rank === ranks[i - 1]! + 1);
+  if (ranks.length === 1) return `Result ${ranks[0]} is a weak match: it scores under half of the first result's ${first}.`;
+  const which = contiguous ? `${ranks[0]} to ${ranks.at(-1)}` : `${ranks.slice(0, -1).join(', ')} and ${ranks.at(-1)}`;
+  return `Results ${which} are weak matches: they score under half of the first result's ${first}.`;
+}
+
 /**
  * A ranked table: columns `#`, `Title`, `Type`, `Date`, `Score`, and under each result a row with its excerpts (label,
  * score, text trimmed to the width) and, when present, the explanation of relevance in Bulgarian; a court decision
  * has first a line with its court, act number, case number and reporting judge ({@link decisionLine}). Starts with a
- * one-line summary; with no results, says so in one line.
+ * one-line summary; with no results, says so in one line. The rule above the first weak match (a result scoring under
+ * half of the first result's, `isWeakMatch`) says `weak matches`.
  */
 export function renderSearchTable(response: SearchResponse, options: TableOptions): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
@@ -65,8 +93,11 @@ export function renderSearchTable(response: SearchResponse, options: TableOption
   const indent = ' '.repeat(rankWidth + 1);
   const detailWidth = width - 4 - indent.length;
 
+  const weak = weakMatches(results);
   results.forEach((result, index) => {
-    if (index > 0) table.push([{ colSpan: 5, content: c.dim('─'.repeat(width - 4)), wordWrap: false }]);
+    // The rule above the first of a run of weak matches says so.
+    const rule = index > 0 && weak[index] && !weak[index - 1] ? WEAK_RULE : '';
+    if (index > 0) table.push([{ colSpan: 5, content: c.dim(`${rule}${'─'.repeat(Math.max(0, width - 4 - [...rule].length))}`), wordWrap: false }]);
     const [rank, title, type, date, score] = cells[index]!;
     table.push([rank!, c.bold(title!), type!, date!, score!]);
     const details = detailLines(result, detailWidth, c);

@@ -3,8 +3,11 @@
  * one court of the catalog, or to the candidates when it names several. A leaf module shared by the CLI
  * (`pravo search --court`, `pravo catalog judges --court`) and the sandbox (`GET /v1/catalog/judges?court=`), which
  * must agree on what a name means. Like CourtListener's lookup, a name resolves only when exactly one court remains:
- * never a guess.
+ * never a guess. Names and abbreviations are compared in Latin letters (`latin.ts`), so `VKS`, `RS Plovdiv` and
+ * `okrazhen sad plovdiv` resolve as their Cyrillic forms do.
  */
+import { COURT_ABBREVIATIONS } from './court-abbreviations.js';
+import { latinWords } from './latin.js';
 
 /** A court as the resolver needs it (a `CourtEntry` of the catalog, or the sandbox's own row). */
 export interface NamedCourt {
@@ -22,25 +25,6 @@ export type CourtMatch<C extends NamedCourt> =
   | { kind: 'ambiguous'; candidates: C[] }
   /** None fits; `suggestions` are the closest names (at most 3, best first), possibly none. */
   | { kind: 'none'; suggestions: C[] };
-
-/**
- * Abbreviations in common use for single courts, to the court's official name. Matched after removing dots, spaces
- * and dashes and upper-casing (`в.к.с.` → `ВКС`).
- */
-export const COURT_ABBREVIATIONS: Readonly<Record<string, string>> = {
-  КС: 'Конституционен съд',
-  ВКС: 'Върховен касационен съд',
-  ВАС: 'Върховен административен съд',
-  САС: 'Софийски апелативен съд',
-  СГС: 'Софийски градски съд',
-  СОС: 'Софийски окръжен съд',
-  СРС: 'Софийски районен съд',
-  АССГ: 'Административен съд – София-град',
-  АССО: 'Административен съд – София-окръг',
-  СНС: 'Специализиран наказателен съд',
-  АСНС: 'Апелативен специализиран наказателен съд',
-  ВАПС: 'Военно-апелативен съд',
-};
 
 /**
  * Abbreviations of a court type written before a town (`РС Пловдив`, `ОС-Варна`, `АдмС Бургас`), to the type's word
@@ -75,19 +59,34 @@ export function editDistance(a: string, b: string, limit: number): number {
   return previous[b.length] ?? limit + 1;
 }
 
-/** Lower-cased word tokens of a court name; dashes, dots and other punctuation separate words. */
+/**
+ * The words of a court's name, or of what a user typed for one, in one Latin form (`latinWords`): `Окръжен съд –
+ * Пловдив` → okrazhen, sad, plovdiv.
+ */
 export function courtNameTokens(name: string): string[] {
-  return name.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return latinWords(name);
 }
 
-/** The abbreviation form of a text: letters only, upper-cased (`в.к.с.` → `ВКС`, `Адм. С` → `АДМС`). */
+/** The abbreviation form of a text: its letters in Latin, upper-cased (`в.к.с.` → `VKS`, `Адм. С` → `ADMS`, `vks` → `VKS`). */
 function abbreviationKey(text: string): string {
-  return text.replace(/[^\p{L}]/gu, '').toUpperCase();
+  return latinWords(text).join('').toUpperCase();
+}
+
+/** {@link COURT_ABBREVIATIONS} and the type abbreviations by {@link abbreviationKey} (Cyrillic and Latin alike). */
+let keyed: { courts: Map<string, string>; types: Map<string, string> } | undefined;
+
+function abbreviations(): { courts: Map<string, string>; types: Map<string, string> } {
+  keyed ??= {
+    courts: new Map(Object.entries(COURT_ABBREVIATIONS).map(([abbreviation, name]) => [abbreviationKey(abbreviation), name])),
+    types: new Map(Object.entries(TYPE_ABBREVIATIONS).map(([abbreviation, word]) => [abbreviationKey(abbreviation), word])),
+  };
+  return keyed;
 }
 
 /**
- * Whether a typed word fits a word of a court's name: equal; a prefix of it of at least 3 letters (`окр` ↔ `окръжен`,
- * `апел` ↔ `апелативен`); or, from 5 letters, within edit distance 1 (`пловдв` ↔ `пловдив`).
+ * Whether a typed word fits a word of a court's name (both in Latin, {@link courtNameTokens}): equal; a prefix of it of
+ * at least 3 letters (`okr` ↔ `okrazhen`, `апел` ↔ `апелативен`); or, from 5 letters, within edit distance 1
+ * (`пловдв` ↔ `пловдив`).
  */
 function wordFits(typed: string, word: string): boolean {
   if (typed === word) return true;
@@ -106,15 +105,19 @@ function tokensFit(typed: readonly string[], name: readonly string[]): boolean {
   return true;
 }
 
+/** `съд` in the Latin form of {@link courtNameTokens}: a word every name has, which says nothing of which court. */
+const COURT_WORD = courtNameTokens('съд')[0]!;
+
 /**
  * Resolves what a user typed for a court against `courts` (the catalog).
  *
- * Rules, in order (the first that decides wins):
+ * Rules, in order (the first that decides wins); names and abbreviations are compared in Latin letters, so each rule
+ * takes the Cyrillic text and its transliteration alike (`VKS`, `RS Plovdiv`, `okrazhen sad plovdiv`):
  * 1. Digits only: the court with that `court_id` (`1` → ВКС), else none.
- * 2. An abbreviation of {@link COURT_ABBREVIATIONS} (case, dots, spaces and dashes ignored: `вкс`, `В.К.С.`): that
- *    court, when the catalog has it.
- * 3. A type abbreviation before a town (`РС Пловдив`, `ОС-Варна`, `АдмС Бургас`, `ВС Сливен`; `АС` is апелативен):
- *    read as the type's word followed by the town, then matched as a name (rule 4).
+ * 2. An abbreviation of {@link COURT_ABBREVIATIONS} (case, dots, spaces and dashes ignored: `вкс`, `В.К.С.`, `VKS`):
+ *    that court, when the catalog has it.
+ * 3. A type abbreviation before a town (`РС Пловдив`, `ОС-Варна`, `АдмС Бургас`, `ВС Сливен`, `RS Plovdiv`; `АС` is
+ *    апелативен): read as the type's word followed by the town, then matched as a name (rule 4).
  * 4. A name, approximately: the words of the text (case and punctuation ignored, `–` and `-` separate words) each
  *    fit a different word of the court's name (equal, a prefix of 3+ letters, or one edit from 5 letters). A court
  *    whose name has exactly the typed words wins outright; otherwise one remaining court is found, several are
@@ -130,14 +133,14 @@ export function resolveCourt<C extends NamedCourt>(typed: string, courts: readon
     const court = courts.find((c) => c.court_id === Number(text));
     return court ? { kind: 'found', court } : { kind: 'none', suggestions: [] };
   }
-  const abbreviated = COURT_ABBREVIATIONS[abbreviationKey(text)];
+  const abbreviated = abbreviations().courts.get(abbreviationKey(text));
   if (abbreviated !== undefined) {
     const court = courts.find((c) => c.name === abbreviated);
     if (court) return { kind: 'found', court };
   }
   let words = courtNameTokens(text);
-  const typeWord = TYPE_ABBREVIATIONS[(text.match(/^\s*([\p{L}.]+)[\s–-]/u)?.[1] ?? '').replace(/\./g, '').toUpperCase()];
-  if (typeWord !== undefined && words.length > 1) words = [typeWord, ...courtNameTokens(text.replace(/^\s*[\p{L}.]+[\s–-]+/u, ''))];
+  const typeWord = abbreviations().types.get(abbreviationKey(text.match(/^\s*([\p{L}.]+)[\s–-]/u)?.[1] ?? ''));
+  if (typeWord !== undefined && words.length > 1) words = [...courtNameTokens(typeWord), ...courtNameTokens(text.replace(/^\s*[\p{L}.]+[\s–-]+/u, ''))];
 
   const named = courts.map((court) => ({ court, tokens: courtNameTokens(court.name) }));
   const exact = named.filter(({ tokens }) => tokens.length === words.length && tokensFit(words, tokens) && words.every((w) => tokens.includes(w)));
@@ -146,7 +149,7 @@ export function resolveCourt<C extends NamedCourt>(typed: string, courts: readon
   if (fitting.length === 1) return { kind: 'found', court: fitting[0]! };
   if (fitting.length > 1) return { kind: 'ambiguous', candidates: fitting };
   const scored = named
-    .map(({ court, tokens }) => ({ court, shared: words.filter((w) => w !== 'съд' && tokens.some((t) => wordFits(w, t))).length }))
+    .map(({ court, tokens }) => ({ court, shared: words.filter((w) => w !== COURT_WORD && tokens.some((t) => wordFits(w, t))).length }))
     .filter((s) => s.shared > 0)
     .sort((a, b) => b.shared - a.shared);
   return { kind: 'none', suggestions: scored.slice(0, 3).map((s) => s.court) };

@@ -73,6 +73,9 @@ describe('pravo search --court: a code, a name or an abbreviation', () => {
     [['ВКС', '1'], [1]],
     [['СГС', '7'], [110, 7]],
     [['окръжен съд пловдв'], [530]],
+    // Latin letters, as a Latin keyboard types them.
+    [['VKS', 'vas'], [1, 2]],
+    [['RS Plovdiv'], [533]],
   ])('%j → court_ids %j', async (courts, ids) => {
     const server = await serve();
     const result = await runPravo(['search', ...courts.flatMap((c) => ['--court', c]), QUERY], { env });

@@ -121,6 +121,17 @@ describe('pravo search: output forms', () => {
     expect(JSON.parse(sent.body)).toEqual({ query: QUERY, source_types: ['bulgarian_laws_regulations'], max_results: 5 });
   });
 
+  it('piped: results scoring under half of the first are named on stderr as weak matches; the lines keep their 10 fields', async () => {
+    const three = JSON.parse(response()) as { results: Record<string, unknown>[] };
+    three.results.push({ ...three.results[1]!, document_id: 'doc-3', score: 0.49 });
+    three.results[1]!.score = 0.5;
+    await serve(() => ({ status: 200, body: JSON.stringify({ ...three, result_count: 3 }) }));
+    const result = await runPravo(['search', QUERY], { env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe("Result 3 is a weak match: it scores under half of the first result's 1.00.\n");
+    expect(result.stdout.split('\n').filter((line) => line !== '').map((line) => line.split('\t').length)).toEqual([10, 10, 10]);
+  });
+
   it('on a terminal: a ranked table with excerpts and the explanation, and a spinner on stderr', async () => {
     await serve(() => ({ status: 200, body: response() }));
     const result = await runPravo(['search', QUERY], { env, stdoutTTY: true, stderrTTY: true, columns: 100 });
@@ -200,16 +211,16 @@ describe('pravo search: a search that cannot match', () => {
     const result = await runPravo(['search', '--type', 'high_courts_cases', QUERY], { env });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe(`${NOTE}\n`);
+    expect(result.stderr).toBe(`No results for „${QUERY}“. ${NOTE}\n`);
     // The catalog checked --type before the search; the note reads the same copy from the cache.
     expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /v1/catalog/source-types', 'POST /v1/search']);
     expect(server.requests[0]!.headers['x-api-key']).toBe(KEY);
 
-    // On a terminal: the note, then the one-line "no results".
+    // On a terminal too: the one line on stderr says it all, and no empty table follows.
     const terminal = await runPravo(['search', '--type', 'high_courts_cases', QUERY], { env, stdoutTTY: true, stderrTTY: true });
     expect(terminal.exitCode).toBe(0);
-    expect(terminal.stdout).toContain('No results for');
-    expect(terminal.stderr).toContain(NOTE);
+    expect(terminal.stdout).toBe('');
+    expect(terminal.stderr).toContain(`No results for „${QUERY}“. ${NOTE}`);
   });
 
   it('--json: stdout is still the server body exactly, the note goes to stderr', async () => {
@@ -217,7 +228,7 @@ describe('pravo search: a search that cannot match', () => {
     const result = await runPravo(['search', '--json', '-t', 'high_courts_cases', QUERY], { env });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe(`${EMPTY}\n`);
-    expect(result.stderr).toBe(`${NOTE}\n`);
+    expect(result.stderr).toBe(`No results for „${QUERY}“. ${NOTE}\n`);
   });
 
   it('--judge or --court without --type, on a collection without court decisions: says the filter selects none', async () => {
@@ -225,22 +236,22 @@ describe('pravo search: a search that cannot match', () => {
     const judge = await runPravo(['search', '--judge', 'Иванова', QUERY], { env });
     expect(judge.exitCode).toBe(0);
     expect(judge.stderr).toBe(
-      '--judge selects court decisions, and the corpus has no documents of type high_courts_cases ' +
+      `No results for „${QUERY}“. --judge selects court decisions, and the corpus has no documents of type high_courts_cases ` +
         '(Съдебна практика на върховните съдилища); nothing could match.\n',
     );
     const both = await runPravo(['search', '-c', '7', '-j', 'Иванова', QUERY], { env });
     expect(both.exitCode).toBe(0);
-    expect(both.stderr).toMatch(/^--court and --judge select court decisions, and the corpus has no documents of type high_courts_cases/);
+    expect(both.stderr).toMatch(/^No results for „[^“]+“\. --court and --judge select court decisions, and the corpus has no documents of type high_courts_cases/);
   });
 
   it('names only the empty ones when some requested types have documents', async () => {
     await serve(answer(EMPTY, { status: 200, body: LAWS_ONLY }));
     const result = await runPravo(['search', '-t', 'bulgarian_laws_regulations', '-t', 'high_courts_cases', QUERY], { env });
     expect(result.exitCode).toBe(0);
-    expect(result.stderr).toBe('The corpus has no documents of type high_courts_cases (Съдебна практика на върховните съдилища).\n');
+    expect(result.stderr).toBe(`No results for „${QUERY}“. The corpus has no documents of type high_courts_cases (Съдебна практика на върховните съдилища).\n`);
   });
 
-  it('makes no catalog request for the note when there are results, or when nothing limited the search', async () => {
+  it('makes no catalog request when there are results, or when only dates limited the search (and says which)', async () => {
     const withResults = await serve(answer(response(), { status: 200, body: LAWS_ONLY }));
     const found = await runPravo(['search', '--judge', 'Иванова', QUERY], { env });
     expect(found.exitCode).toBe(0);
@@ -250,11 +261,12 @@ describe('pravo search: a search that cannot match', () => {
     const unlimited = await serve(answer(EMPTY, { status: 200, body: LAWS_ONLY }));
     const nothing = await runPravo(['search', '--from', '2020-01-01', QUERY], { env });
     expect(nothing.exitCode).toBe(0);
-    expect(nothing.stderr).toBe('');
+    expect(nothing.stdout).toBe('');
+    expect(nothing.stderr).toBe(`No results for „${QUERY}“. Filters applied: --from 2020-01-01; widen or drop them to search more.\n`);
     expect(unlimited.requests.map((r) => r.url)).toEqual(['/v1/search']);
   });
 
-  it('adds nothing when the catalog fails, answers in another shape, or has documents of the type', async () => {
+  it('names the filters applied, and no empty type, when the catalog fails, answers in another shape, or has documents of the type', async () => {
     const catalogs = [
       { status: 500, body: JSON.stringify({ error: { code: 'internal_error', message: 'catalog down' } }) },
       { status: 404, body: 'not here' },
@@ -272,7 +284,7 @@ describe('pravo search: a search that cannot match', () => {
       for (const json of [false, true]) {
         const result = await runPravo(['search', ...(json ? ['--json'] : []), '--judge', 'Иванова', '--type', 'high_courts_cases', QUERY], { env });
         expect(result.exitCode, catalog.body).toBe(0);
-        expect(result.stderr, catalog.body).toBe('');
+        expect(result.stderr, catalog.body).toMatch(new RegExp(`^No results for „${QUERY}“\\. Filters applied: --type high_courts_cases( \\(3 documents in the catalog\\))?; --judge Иванова; widen or drop them to search more\\.\\n$`));
         expect(result.stdout).toBe(json ? `${EMPTY}\n` : '');
       }
       // A catalog that failed is asked again (nothing was cached); one that answered is read from the cache.
@@ -281,6 +293,64 @@ describe('pravo search: a search that cannot match', () => {
       expect(asked, catalog.body).toBe(parses ? 1 : 4);
       expect(server.requests.filter((r) => r.url === '/v1/search'), catalog.body).toHaveLength(2);
     }
+  });
+
+  it('piped, a search that finds nothing says so on stderr even when nothing limited it; stdout stays empty', async () => {
+    const server = await serve(answer(EMPTY, { status: 200, body: LAWS_ONLY }));
+    const result = await runPravo(['search', QUERY], { env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`No results for „${QUERY}“.\n`);
+    expect(server.requests.map((r) => r.url)).toEqual(['/v1/search']);
+  });
+
+  it('--court: names the court and the decisions the cached courts catalog lists of it; with a code and no cached catalog, the code', async () => {
+    const courts = JSON.stringify({ courts: [{ court_id: 1, name: 'Върховен касационен съд', decision_count: 12 }] });
+    const server = await serve((r) =>
+      r.url === '/v1/catalog/courts' ? { status: 200, body: courts } : r.url === '/v1/catalog/source-types' ? { status: 200, body: SOURCE_TYPES } : { status: 200, body: EMPTY },
+    );
+    const applied = (court: string) =>
+      `No results for „${QUERY}“. Filters applied: --court ${court}; --from 2025-01-01; widen or drop them to search more.\n`;
+    // A code needs no catalog, and the note asks for none.
+    const byCode = await runPravo(['search', '--court', '1', '--from', '2025-01-01', QUERY], { env });
+    expect(byCode.exitCode).toBe(0);
+    expect(byCode.stderr).toBe(applied('1'));
+    expect(server.requests.filter((r) => r.url === '/v1/catalog/courts')).toHaveLength(0);
+    // A name is looked up in the catalog, which is then cached: the note reads it from there.
+    const byName = await runPravo(['search', '--court', 'ВКС', '--from', '2025-01-01', QUERY], { env });
+    expect(byName.stderr).toBe(applied('Върховен касационен съд (the catalog lists 12 decisions of it)'));
+    expect(server.requests.filter((r) => r.url === '/v1/catalog/courts')).toHaveLength(1);
+  });
+
+  it("with the server's account (no_results_reason): says which filter left how many documents, and asks no catalog", async () => {
+    const reason = {
+      kind: 'no_match',
+      filters: [
+        { filter: 'source_types', documents: 475 },
+        { filter: 'court_ids', documents: 12 },
+      ],
+      left: {
+        documents: 12,
+        source_types: [{ value: 'high_courts_cases', documents: 12 }],
+        courts: [{ value: 'Върховен касационен съд', documents: 12 }],
+        years: { from: 2015, to: 2024 },
+        case_kinds: [{ value: 'наказателно дело', documents: 12 }],
+        departments: [
+          { value: 'Първо наказателно отделение', documents: 7 },
+          { value: 'Второ наказателно отделение\u001b[31m', documents: 5 },
+        ],
+      },
+    };
+    const server = await serve(answer(JSON.stringify({ query: QUERY, result_count: 0, results: [], no_results_reason: reason }), { status: 200, body: LAWS_ONLY }));
+    const result = await runPravo(['search', '--court', '1', QUERY], { env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `No results for „${QUERY}“: of 475 documents, --court leaves 12 (Върховен касационен съд; 2015–2024; Първо наказателно отделение 7, ` +
+        "Второ наказателно отделение 5), and none of them holds the query's words. Widen or drop --court to search more.\n",
+    );
+    expect(hasControlSequences(result.stderr)).toBe(false);
+    expect(server.requests.map((r) => r.url)).toEqual(['/v1/search']);
   });
 
   it('sanitizes the type name from the catalog', async () => {

@@ -18,6 +18,7 @@ import { ARGUMENT_VALUES, OPTION_VALUES, SHELLS, allNodes, completionTree, type 
 import { cacheKey } from '../../src/state/cache-key.js';
 import { testHost } from '../helpers/host.js';
 import { modulesLoadedBy, packagesAmong } from '../helpers/loaded-modules.js';
+import { TerminalSession, terminalAvailable } from '../helpers/terminal.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BASE_URL = 'http://127.0.0.1:9/legal';
@@ -53,6 +54,12 @@ beforeAll(async () => {
     courts: [
       { court_id: 310, name: 'Окръжен съд – Варна (synthetic test court)' },
       { court_id: 410, name: 'Окръжен съд – Велико Търново (synthetic test court)' },
+      // Three courts of one town, and two whose names start alike but not with the town (Оряхов fits both).
+      { court_id: 530, name: 'Окръжен съд – Пловдив (synthetic test court)' },
+      { court_id: 533, name: 'Районен съд – Пловдив (synthetic test court)' },
+      { court_id: 718, name: 'Административен съд – Пловдив (synthetic test court)' },
+      { court_id: 426, name: 'Районен съд – Оряхово (synthetic test court)' },
+      { court_id: 412, name: 'Районен съд – Горна Оряховица (synthetic test court)' },
       { court_id: 999, name: 'Evil\u001b[31m court\u0007' },
     ],
   };
@@ -142,9 +149,20 @@ function bashComplete(...words: string[]): string[] {
 
 /** {@link bashComplete} with the bash script `script` (the committed one, or one just generated from the tree). */
 function bashCompleteWith(script: string, ...words: string[]): string[] {
-  const driver = `source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=\${#COMP_LINE}; _pravo; printf '%s\\n' "\${COMPREPLY[@]}"`;
-  const out = execFileSync('bash', ['-c', driver, 'bash', script, ...words], { env, encoding: 'utf8' });
-  return out.split('\n').filter((line) => line !== '');
+  return bashCompletion(script, ...words).values;
+}
+
+/**
+ * What bash's completion function puts in COMPREPLY for `words`, and the `compopt` options it asks readline for (the
+ * driver stands in for `compopt`, which only works while readline completes).
+ */
+function bashCompletion(script: string, ...words: string[]): { values: string[]; options: string[] } {
+  const driver =
+    `source "$1"; shift; exec 3>&2; compopt() { printf 'compopt %s\\n' "$*" >&3; }; ` +
+    `COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=\${#COMP_LINE}; _pravo; printf '%s\\n' "\${COMPREPLY[@]}"`;
+  const result = spawnSync('bash', ['-c', driver, 'bash', script, ...words], { env, encoding: 'utf8' });
+  const lines = (text: string) => text.split('\n').filter((line) => line !== '');
+  return { values: lines(result.stdout), options: lines(result.stderr).filter((l) => l.startsWith('compopt ')).map((l) => l.slice('compopt '.length)) };
 }
 
 describe('bash completion, driven as readline does', () => {
@@ -161,7 +179,8 @@ describe('bash completion, driven as readline does', () => {
 
   it('completes fixed values', () => {
     expect(bashComplete('pravo', 'completion', '')).toEqual(['bash', 'zsh', 'fish']);
-    expect(bashComplete('pravo', 'config', 'set', '')).toEqual(['base-url', 'auth-header', 'sandbox-corpus']);
+    expect(bashComplete('pravo', 'config', 'set', '')).toEqual(['base-url', 'auth-header', 'sandbox', 'sandbox-corpus']);
+    expect(bashComplete('pravo', 'config', 'set', 'sandbox', '')).toEqual(['on', 'off']);
     expect(bashComplete('pravo', 'config', 'set', 'auth-header', '')).toEqual(['x-api-key', 'bearer']);
     expect(bashComplete('pravo', 'help', 'ca')).toEqual(['catalog']);
   });
@@ -170,14 +189,31 @@ describe('bash completion, driven as readline does', () => {
     expect(bashComplete('pravo', '--profile', '')).toEqual(['default', 'staging']);
     expect(bashComplete('pravo', 'search', '--type', 'synthetic_l')).toEqual(['synthetic_laws']);
     expect(bashComplete('pravo', 'search', '--court', 'ВК')).toEqual(['ВКС']);
-    // A name with spaces is offered quoted, and what was typed with backslashes still matches.
-    expect(bashComplete('pravo', 'search', '--court', 'Окръжен\\ съд\\ –\\ Ва')).toEqual(['Окръжен\\ съд\\ –\\ Варна\\ \\(synthetic\\ test\\ court\\)']);
+    // A name with spaces is offered as it is (readline quotes it, see below), and what was typed with backslashes or
+    // inside a quote still matches.
+    expect(bashComplete('pravo', 'search', '--court', 'Окръжен\\ съд\\ –\\ Ва')).toEqual(['Окръжен съд – Варна (synthetic test court)']);
+    expect(bashComplete('pravo', 'search', '--court', '"Окръжен съд – Ва')).toEqual(['Окръжен съд – Варна (synthetic test court)']);
     expect(bashComplete('pravo', 'doc', '')).toEqual(['1', '2', '3']);
     expect(bashComplete('pravo', 'answer', 'wait', '')).toEqual(['job_running']);
     expect(bashComplete('pravo', 'answer', 'show', '')).toEqual(['job_done', 'job_running']);
     expect(bashComplete('pravo', 'keys', 'revoke', '')).toEqual(['key_active1']);
     // Free text (a query) gets nothing, not file names.
     expect(bashComplete('pravo', 'search', 'трудов', '')).toEqual([]);
+  });
+
+  it('completes a court by any word of its name, case ignored, and offers every court that fits', () => {
+    const script = path.join(repo, 'completions', 'pravo.bash');
+    const plovdiv = ['Окръжен съд – Пловдив (synthetic test court)', 'Районен съд – Пловдив (synthetic test court)', 'Административен съд – Пловдив (synthetic test court)'];
+    for (const typed of ['Пловд', 'пловд', 'Пловдив']) expect(bashComplete('pravo', 'search', '--court', typed), typed).toEqual(plovdiv);
+    expect(bashComplete('pravo', 'search', '--court', 'Окръжен съд – Пл')).toEqual([plovdiv[0]]);
+    // Readline quotes the value it inserts as a file name: backslashes, or inside the quote the user opened.
+    expect(bashCompletion(script, 'pravo', 'search', '--court', 'Пловд').options).toEqual(['-o filenames']);
+    // Values that start alike but not with the typed text: the typed text is offered too, so that readline keeps it.
+    expect(bashComplete('pravo', 'search', '--court', 'Оряхов')).toEqual([
+      'Районен съд – Оряхово (synthetic test court)',
+      'Районен съд – Горна Оряховица (synthetic test court)',
+      'Оряхов',
+    ]);
   });
 
   it('pravo open completes result numbers as pravo doc does (the script the tree generates)', () => {
@@ -196,10 +232,73 @@ describe('bash completion, driven as readline does', () => {
     expect(bashComplete('pravo', 'config', 'set', 'sandbox-corpus', path.join(dir, 'quest'))).toEqual([path.join(dir, 'questions.txt')]);
   });
 
+  it('fish offers every court one of whose words starts with the typed text, in or out of a quote', ({ skip }) => {
+    skip(!installed('fish'), notInstalled('fish'));
+    const fish = (line: string) =>
+      spawnSync('fish', ['-c', `source ${path.join(repo, 'completions', 'pravo.fish')}; complete -C ${JSON.stringify(line)}`], { env, encoding: 'utf8' }).stdout;
+    const plovdiv = fish('pravo search --court Пловд').split('\n').filter((l) => l !== '').map((l) => l.split('\t')[0]);
+    expect(plovdiv.sort()).toEqual(['Административен съд – Пловдив (synthetic test court)', 'Окръжен съд – Пловдив (synthetic test court)', 'Районен съд – Пловдив (synthetic test court)']);
+    expect(fish('pravo search --court "Окръжен съд – Вар')).toBe('Окръжен съд – Варна (synthetic test court)\tcode 310\n');
+  });
+
   it('fish offers the same values, with descriptions', ({ skip }) => {
     skip(!installed('fish'), notInstalled('fish'));
     const result = spawnSync('fish', ['-c', `source ${path.join(repo, 'completions', 'pravo.fish')}; complete -C 'pravo keys revoke '`], { env, encoding: 'utf8' });
     expect(result.stdout).toBe('key_active1\tci\n');
+  });
+});
+
+describe('completion in a terminal: what is listed and what is inserted', () => {
+  const varna = 'Окръжен съд – Варна (synthetic test court)';
+  const plovdiv = ['Окръжен съд – Пловдив (synthetic test court)', 'Районен съд – Пловдив (synthetic test court)', 'Административен съд – Пловдив (synthetic test court)'];
+  /** The arguments `printf '[%s]'` received: the words of a completed line, as the shell parses them. */
+  const ARGUMENTS = /\[pravo\]\[search\]\[--court\]\[[^\n]*\]/;
+
+  /**
+   * Starts `shell` on a terminal, sets it up with `setup` (which must end by setting the prompt to `<ready> `), then
+   * checks: `Пловд<TAB>` lists the three courts of Пловдив as they are written (no backslashes) and leaves the line as
+   * typed; a name completed inside a `"` the user opened, or after backslashes, is one argument (`printf '[%s]'` put
+   * before the line shows the arguments the shell parses).
+   */
+  async function checkTerminal(shell: string, setup: string, listKeys: string, clearLine: string): Promise<void> {
+    const session = new TerminalSession(shell, { ...env, TERM: 'dumb', HOME: tmp, HISTFILE: '/dev/null', INPUTRC: '/dev/null' });
+    try {
+      await session.waitFor(/[$#%>] $/);
+      await session.type(`${setup}\n`, /<ready> $/);
+      const all = new RegExp(plovdiv.map((name) => `(?=[^]*${name.replace(/[()]/g, '\\$&')})`).join(''));
+      const listed = await session.type(`pravo search --court Пловд${listKeys}`, all);
+      for (const name of plovdiv) expect(listed).toContain(name);
+      expect(listed).not.toContain('\\ ');
+      expect(listed).toMatch(/--court Пловд$/m);
+      await session.type(`${clearLine}printf '[%s]' cleared\n`, /\[cleared\]/);
+      for (const typed of ['"Окръжен съд – Вар', 'Окръжен\\ съд\\ –\\ Вар', 'Вар']) {
+        // One court of Варна fits: completed, then the line run with printf before it.
+        const line = await session.type(`pravo search --court ${typed}\t\u0001printf '[%s]' \n`, ARGUMENTS);
+        expect(ARGUMENTS.exec(line)?.[0], typed).toBe(`[pravo][search][--court][${varna}]`);
+      }
+    } finally {
+      session.close();
+    }
+  }
+
+  it('bash (readline), installed as the README says without bash-completion: lists names without backslashes, quotes the one it inserts as the line is quoted', async ({ skip }) => {
+    skip(!terminalAvailable(), 'script (util-linux) is not installed here: it gives the shell a terminal');
+    // The README's line for a bash without the bash-completion package; the script needs none of its functions.
+    fs.writeFileSync(path.join(tmp, '.bashrc'), 'source <(pravo completion bash)\n');
+    const script = fs.readFileSync(path.join(repo, 'completions', 'pravo.bash'), 'utf8');
+    expect(script).not.toMatch(/_init_completion|_get_comp_words_by_ref|_filedir|__ltrim_colon_completions|\b_comp_/);
+    await checkTerminal('bash --noprofile -i', `PS1='<''ready''> '`, '\t\t', '\u0015');
+  });
+
+  it('zsh (zle): lists names without backslashes, quotes the one it inserts as the line is quoted', async ({ skip }) => {
+    skip(!installed('zsh'), notInstalled('zsh'));
+    skip(!terminalAvailable(), 'script (util-linux) is not installed here: it gives the shell a terminal');
+    await checkTerminal(
+      'zsh -f -i',
+      `bindkey -e; autoload -U compinit && compinit -u; source ${path.join(repo, 'completions', '_pravo')}; PS1='<''ready''> '`,
+      '\t',
+      '\u0015',
+    );
   });
 });
 

@@ -121,7 +121,10 @@ describe('pravo search against the sandbox', () => {
     });
     fs.writeFileSync(corpus, `${JSON.stringify(act(1))}\n${JSON.stringify(act(2))}\n`);
     const sandboxEnv = { PRAVO_CONFIG_DIR: config.dir, PRAVO_SANDBOX_CORPUS: corpus, PRAVO_SANDBOX_DATA_DIR: path.join(statutesOnly.dir, 'data') };
-    const note = /^(The|--judge selects court decisions, and the) corpus has no documents of type high_courts_cases \(Съдебна практика на върховните съдилища\); nothing could match\.$/mu;
+    const note = new RegExp(
+      `^No results for „${INSURANCE_QUERY}“: (the service holds no documents of type high_courts_cases|--judge selects court decisions, and the service holds none); nothing could match\\.$`,
+      'mu',
+    );
     for (const args of [['--type', 'high_courts_cases'], ['--judge', 'Иванова']]) {
       const result = await pravo(['search', '--sandbox', ...args, INSURANCE_QUERY], { env: sandboxEnv });
       expect(result.exitCode, args.join(' ')).toBe(0);
@@ -131,8 +134,15 @@ describe('pravo search against the sandbox', () => {
     const json = await pravo(['search', '--sandbox', '--json', '-t', 'high_courts_cases', INSURANCE_QUERY], { env: sandboxEnv });
     statutesOnly.cleanup();
     expect(json.exitCode).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual({ query: INSURANCE_QUERY, result_count: 0, results: [] });
+    expect(JSON.parse(json.stdout)).toMatchObject({ query: INSURANCE_QUERY, result_count: 0, results: [], no_results_reason: { kind: 'no_documents' } });
     expect(json.stderr).toMatch(note);
+  });
+
+  it("piped, a ВКС search that finds nothing says why on stderr (the court's 12 decisions, all criminal), stdout empty", async () => {
+    const result = await pravo(['search', '--court', 'ВКС', 'неустойка договор'], { env: env() });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^No results for „неустойка договор“: of 475 documents, --court leaves 12 \(Върховен касационен съд; 2015–2024; [^)]*наказателно отделение[^)]*\), and none of them holds the query's words\. Widen or drop --court to search more\.$/m);
   });
 
   it('keeps the last results so that result N can be opened later, document_id and collection unchanged', async () => {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Excerpt, SearchResponse, SearchResult } from '../../src/contract/types.js';
-import { renderSearchTable, renderSearchTsv } from '../../src/render/search.js';
+import { renderSearchTable, renderSearchTsv, weakMatchNote } from '../../src/render/search.js';
 import { sanitizeLine as oneLine, sanitizeTsvField as tsvField } from '../../src/shared/sanitize.js';
 import { trimToWidth, wrapText } from '../../src/render/text.js';
 import { indexProgressText, indexReadyText, progressBar, waitingText } from '../../src/render/progress.js';
@@ -202,6 +202,36 @@ describe('renderSearchTable: content', () => {
   it('with no results prints one line even when the query contains newlines', () => {
     const text = renderSearchTable(response([], 'първи ред\nвтори ред'), { width: 80, color: false });
     expect(text.trimEnd().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('weak matches: results scoring under half of the first result', () => {
+  const scored = (...scores: (number | undefined)[]): SearchResponse =>
+    response(scores.map((score, i) => result({ document_id: `test-law-${i + 1}`, score })));
+
+  it('the table puts one labelled rule above the first weak match, and plain rules elsewhere', () => {
+    const table = lines(renderSearchTable(scored(0.8, 0.41, 0.39, 0.1), { width: 80, color: false }));
+    const rules = table.filter((line) => /^│ ─/.test(line));
+    expect(rules).toHaveLength(3);
+    expect(rules[1]).toContain("── weak matches: scores under half of the first result's ─");
+    expect(rules.filter((line) => line.includes('weak'))).toHaveLength(1);
+    // The labelled rule stands just before the row of result 3, and the table keeps its width.
+    const row3 = table.findIndex((line) => /^│\s+3 │/.test(line));
+    expect(table[row3 - 1]).toContain('weak matches');
+    expect(widest(renderSearchTable(scored(0.8, 0.41, 0.39), { width: 80, color: false }))).toBe(80);
+  });
+
+  it('no rule says weak matches when every result scores at least half of the first, or scores are missing', () => {
+    expect(strip(renderSearchTable(scored(0.8, 0.4, 0.4), { width: 80, color: false }))).not.toContain('weak');
+    expect(strip(renderSearchTable(scored(undefined, 0.01), { width: 80, color: false }))).not.toContain('weak');
+  });
+
+  it('piped, the note names the weak matches by rank', () => {
+    expect(weakMatchNote(scored(0.8, 0.41, 0.39, 0.1))).toBe("Results 3 to 4 are weak matches: they score under half of the first result's 0.80.");
+    expect(weakMatchNote(scored(0.8, 0.3))).toBe("Result 2 is a weak match: it scores under half of the first result's 0.80.");
+    expect(weakMatchNote(scored(0.8, 0.3, 0.5, 0.2))).toBe("Results 2 and 4 are weak matches: they score under half of the first result's 0.80.");
+    expect(weakMatchNote(scored(0.8, 0.4))).toBeUndefined();
+    expect(weakMatchNote(scored())).toBeUndefined();
   });
 });
 

@@ -137,6 +137,68 @@ describe.skipIf(!haveCorpus)('the sandbox over ../shared/corpus', () => {
     expect(results[0]!.excerpts![0]!.excerpt_id).toBe(`${results[0]!.document_id}:50`);
   });
 
+  it('never says a word of the query occurs elsewhere when an excerpt shown holds a form of it („нарушение“, „нарушения“)', () => {
+    // „нарушения“ stood in the excerpt of a ВАС decision whose explanation said „„нарушение“ се среща в други части на
+    // документа“: Lucene's stemmer gave the plural another stem.
+    const checked: string[] = [];
+    for (const query of ['нарушение на правилата за движение', 'обезщетение за вреди от нарушение на задължения', 'решение на комисията']) {
+      for (const result of search(index, { query, max_results: 20 }).results) {
+        const elsewhere = /(?:^|\. )((?:„[^“]+“(?:, | и )?)+) се сре[щ]/u.exec(result.explanation ?? '')?.[1] ?? '';
+        const words = [...elsewhere.matchAll(/„([^“]+)“/gu)].map((m) => m[1]!.toLowerCase());
+        // A form of the word, judged apart from the stemmer: the word less its final letter starts a word of the
+        // excerpt (нарушени- in нарушения, нарушенията).
+        const shown = result.excerpts.flatMap((e) => (e.text ?? '').toLowerCase().match(/\p{L}+/gu) ?? []);
+        for (const word of words.filter((w) => w.length >= 6)) {
+          checked.push(word);
+          const form = shown.find((w) => w.startsWith(word.slice(0, -1)));
+          expect(form, `${query} → ${result.document_id}: „${word}“ is said to be elsewhere, and the excerpt holds „${form}“`).toBeUndefined();
+        }
+      }
+    }
+    // The test read some explanations that do place a word elsewhere (it is not vacuous).
+    expect(checked.length).toBeGreaterThan(0);
+  });
+
+  it('does not name a term the law sets apart as a synonym: „наказание“, „решение“ for „присъда“, „наказание“ for „осъждане“', () => {
+    for (const query of ['отмяна на присъдата', 'присъда', 'обжалване на присъда', 'условно осъждане', 'ВКС условно осъждане изменение на въззивно решение']) {
+      for (const result of search(index, { query, max_results: 10 }).results) {
+        const synonyms = /Търсен(?:и са и синонимите| е и синонимът) ([^.]*)\./u.exec(result.explanation ?? '')?.[1] ?? '';
+        expect(synonyms, `${query} → ${result.document_id}`).not.toMatch(/„(наказание|присъда|решение|определение|осъждане)“/u);
+      }
+    }
+  });
+
+  it('says why a civil question limited to the ВКС finds nothing: the court leaves its 12 decisions, all of its criminal college', () => {
+    const none = search(index, { query: 'неустойка договор', court_ids: [1] });
+    expect(none).toMatchObject({ result_count: 0, results: [] });
+    expect(none.no_results_reason).toMatchObject({
+      kind: 'no_match',
+      filters: [
+        { filter: 'source_types', documents: 475 },
+        { filter: 'court_ids', documents: 12 },
+      ],
+      left: { documents: 12, courts: [{ value: 'Върховен касационен съд', documents: 12 }], years: { from: 2015, to: 2024 } },
+    });
+    const departments = none.no_results_reason!.left.departments;
+    expect(departments.reduce((n, d) => n + d.documents, 0)).toBe(12);
+    for (const d of departments) expect(d.value).toMatch(/наказателно отделение/);
+    // A date after the court's last decision leaves none of them; what the court left is still described.
+    const later = search(index, { query: 'присъда', court_ids: [1], date_from: '2025-01-01' });
+    expect(later.no_results_reason).toMatchObject({
+      kind: 'no_documents',
+      filters: [{ filter: 'source_types' }, { filter: 'court_ids', documents: 12 }, { filter: 'date_from', documents: 0 }],
+      left: { documents: 12, years: { from: 2015, to: 2024 } },
+    });
+    expect(search(index, { query: 'и на за' }).no_results_reason?.kind).toBe('no_words');
+  });
+
+  it('marks as weak matches the results scoring under half of the first one, and only them', () => {
+    const { results } = search(index, { query: 'застрахователят отказва да изплати обезщетение', max_results: 20 });
+    const first = results[0]!.score!;
+    expect(results.some((r) => r.weak_match === true)).toBe(true);
+    for (const r of results) expect(r.weak_match, `${r.document_id} ${r.score}`).toBe(r.score! < first / 2);
+  });
+
   it('serves the ЗЗД with its чл. 45, consolidated as of 27.04.2021', async () => {
     const zzd = await document('akn-1950-zzd');
     expect(zzd).toMatchObject({ title: 'Закон за задълженията и договорите', as_of: '2021-04-27', consolidated: true });

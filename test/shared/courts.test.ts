@@ -34,7 +34,26 @@ describe('resolveCourt over the 185 real courts', () => {
     expect(found(typed)).toBe(id);
   });
 
+  // In Latin letters, as a user on a Latin keyboard types them (the Streamlined System, as for --judge).
+  it.each([
+    ['VKS', 1],
+    ['vks', 1],
+    ['V.K.S.', 1],
+    ['VAS', 2],
+    ['KS', 0],
+    ['SGS', 110],
+    ['RS Plovdiv', 533],
+    ['OS-Varna', 310],
+    ['AdmS Burgas', 704],
+    ['okrazhen sad plovdiv', 530],
+    ['Rayonen sad – Knezha', 143],
+    ['Sofiyski gradski sad', 110],
+  ])('%s (Latin) → court %i', (typed, id) => {
+    expect(found(typed)).toBe(id);
+  });
+
   it('a town alone names several courts: ambiguous, every candidate listed', () => {
+    expect(resolveCourt('Plovdiv', courts)).toEqual(resolveCourt('Пловдив', courts));
     const match = resolveCourt('Пловдив', courts);
     expect(match.kind).toBe('ambiguous');
     const names = match.kind === 'ambiguous' ? match.candidates.map((c) => c.name) : [];

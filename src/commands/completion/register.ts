@@ -12,12 +12,14 @@ Examples:
   $ pravo completion zsh > _pravo            # then move _pravo into a directory of $fpath
   $ pravo completion fish > pravo.fish       # then move it to ~/.config/fish/completions/
 
-Installing (see docs/commands/completion.md, "Shell completion: installing"): bash loads ~/.local/share/bash-completion/completions/pravo,
-zsh the file _pravo in a directory of $fpath (before compinit runs), fish ~/.config/fish/completions/pravo.fish.
+Installing (see docs/commands/completion.md, "Shell completion: installing"): for bash, add
+\`source <(pravo completion bash)\` to ~/.bashrc (the script needs only bash itself), or, with the bash-completion
+package, save it as ~/.local/share/bash-completion/completions/pravo; zsh loads the file _pravo in a directory of
+$fpath (before compinit runs), fish ~/.config/fish/completions/pravo.fish.
 Installed with npm i -g, the package holds the same three scripts: "$(npm root -g)/pravo/completions/".
 
 They complete commands, options and their fixed values; profile names; --type and --court values from the cached
-catalogs (run \`pravo catalog source-types\` and \`pravo catalog courts\` once); job ids for \`pravo answer wait\`
+catalogs (run \`pravo catalog source-types\` and \`pravo catalog courts\` once; a court by any word of its name); job ids for \`pravo answer wait\`
 and \`show\`; key ids for \`pravo keys revoke\` (from the last \`pravo keys list\`); result numbers for \`pravo doc\`
 (from the last search). Values come from local files: completing never sends a request.`;
 

@@ -22,8 +22,9 @@ date, score, court and case, link) with their excerpts as quotes; --out FILE wri
 The last results are kept, so \`pravo doc 3\` can open result 3.
 
 --court takes a court's code or its name: ВКС, ВАС, КС, СГС, "РС Пловдив", "Окръжен съд – Варна", or an
-approximate name; a name that fits several courts is refused with their codes. Names and --type values are
-looked up in the catalogs (\`pravo catalog courts\`, \`pravo catalog source-types\`), cached for 24 hours.
+approximate name, in Cyrillic or Latin letters (VKS, "RS Plovdiv"); a name that fits several courts is refused
+with their codes. Names and --type values are looked up in the catalogs (\`pravo catalog courts\`,
+\`pravo catalog source-types\`), cached for 24 hours.
 
 Searches on the live service take 10 to 40 s. A search is never retried automatically: after a timeout or a
 dropped connection the server may already have run and counted it.`;

@@ -1,17 +1,16 @@
 /**
  * `pravo search` (spec: POST /v1/search): the request checked before anything is sent, a spinner while waiting, the
  * results in the run's output form, and the last results stored for `pravo doc N`. Before sending, `--court` names
- * are resolved to codes and `--type` values checked, against the cached catalogs (`services/search/`). When a search
- * limited by source type, court or judge finds nothing, the (cached) source-types catalog tells whether the
- * collection has any such documents at all (see `no-match.ts`).
+ * are resolved to codes and `--type` values checked, against the cached catalogs (`services/search/`). A search that
+ * finds nothing says so, and why, on stderr (`services/search/no-results.ts`), in every output form: stdout then
+ * holds only what `--json` or `--format md` print. Piped, the results that score under half of the first one's are
+ * named on stderr as weak matches (the table shows them apart).
  */
 import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
 import { readOutputFormat } from '../../io/output-format.js';
 import { absentActLine } from '../../render/fields.js';
 import { waitWithSpinner } from '../../services/waiting.js';
-import type { SearchRequest } from '../../contract/types.js';
-import { CATALOG_LOOKUP_TIMEOUT_MS, cachedSourceTypes } from '../../services/catalogs.js';
 import { checkedRequest } from '../../services/search/checked.js';
 import type { SearchFieldOptions } from '../../services/search/request.js';
 
@@ -71,31 +70,17 @@ export async function runSearch(factory: Factory, query: string, options: Search
   // Written before the results: on a terminal these may go through the pager, and a note on stderr while it runs
   // would land anywhere on the screen.
   if (response.data.results.length === 0) {
-    const note = await explainNoMatch(factory, request);
-    if (note !== undefined) printer.note(note);
+    const { whyNoResults } = await import('../../services/search/no-results.js');
+    printer.note(await whyNoResults(factory, request, response.data));
+    // The note says it all: the table and the piped lines would add nothing (JSON and Markdown still print).
+    if (printer.mode === 'table' || printer.mode === 'tsv') return 0;
   }
   const absent = absentActLine(response.data.results[0]);
   if (absent !== undefined) printer.note(absent);
+  if (printer.mode === 'tsv') {
+    const weak = (await import('../../render/search.js')).weakMatchNote(response.data);
+    if (weak !== undefined) printer.note(weak);
+  }
   await printer.response(response, async () => (await import('../../render/search.js')).searchView);
   return 0;
-}
-
-/**
- * For a search that found nothing: whether the catalog shows that the source types it asked for (or the court
- * decisions its court or judge filter selects) hold no documents; the note to print, or `undefined`. Reads the
- * source-types catalog through the response cache (so usually sends nothing: `--type` was checked against it), and
- * only when the request names source types, courts or a judge. The search has succeeded: a catalog that fails or
- * answers in another shape adds nothing (no note, no error).
- * @throws only when the run is cancelled (Ctrl-C) meanwhile.
- */
-async function explainNoMatch(factory: Factory, request: SearchRequest): Promise<string | undefined> {
-  const { mayExplainNoMatch, noMatchNote } = await import('./no-match.js');
-  if (!mayExplainNoMatch(request)) return undefined;
-  try {
-    const catalog = await cachedSourceTypes(factory, { timeoutMs: CATALOG_LOOKUP_TIMEOUT_MS });
-    return noMatchNote(request, catalog.response.data);
-  } catch (error) {
-    if (factory.signal.aborted) throw error;
-    return undefined;
-  }
 }

@@ -22,11 +22,12 @@ import type { SearchIndex } from '../storage.js';
 import { analyze, analyzeQuery, createStemMatcher, stem } from '../text/analysis.js';
 import { excerptArticles, excerptsOf } from './excerpts.js';
 import { explain } from './explanation.js';
-import { allowedDocuments } from './filters.js';
+import { allowedDocuments, noResultsReason } from './filters.js';
+import { isWeakMatch } from '../../shared/weak-match.js';
 import { searchMetadata, type DocumentMeta, type SearchMetadata } from './metadata.js';
 import { FEEDBACK_DOCUMENTS, feedbackWithinDocument, idf, MAX_QUERY_TERMS, orderWithinDocument, resultScore, type ArticleHit, type DocumentHit, pinReferencedArticles, planQuery, rescoreByPassage, scoreArticles, scoreDocuments } from './ranking.js';
 import { abbreviationTable, parseReferences, planReferences } from './references.js';
-import { SENSE_FEEDBACK_ARTICLES, termGroups, withThesaurus } from './vocabulary.js';
+import { SENSE_FEEDBACK_ARTICLES, termGroups, withThesaurus, type FeedbackArticle } from './vocabulary.js';
 import { chooseSourceTypes, isCaseLawType } from './source-types.js';
 
 /**
@@ -63,16 +64,24 @@ export function checkSearchRequest(index: SearchIndex, request: SearchRequest): 
  * 4 decimals, > 0);
  * each result's `excerpts` (≤ 3; `score` relative to the best excerpt of the response; `text` ≤ 400 characters) and a
  * Bulgarian `explanation`; court fields only for documents of case-law types. Never the full document or `elements`.
- * A query with no indexable words (only stopwords) or no matches gives `result_count` 0 and `results` [].
+ * A query with no indexable words (only stopwords) or no matches gives `result_count` 0 and `results` [], with
+ * `no_results_reason` (`filters.ts`, `noResultsReason`: what each filter left). A result scoring under half of the
+ * first one's is marked `weak_match` (`shared/weak-match.ts`).
  *
  * @throws SearchRequestError (`invalid_request`) for an unknown source type or `court_ids` with only non-court types.
  */
 export function search(index: SearchIndex, request: SearchRequest): SearchResponse {
   const metadata = searchMetadata(index);
   const selected = new Set(chooseSourceTypes(request, metadata.sourceTypes));
-  const empty: SearchResponse = { query: request.query, result_count: 0, results: [] };
-  if (selected.size === 0) return empty;
   const caseLaw = new Set([...selected].filter((t) => isCaseLawType(t, metadata.sourceTypes)));
+  // No results, and why (the sandbox's `no_results_reason`: what the filters left).
+  const empty = (kind: 'no_words' | 'searched'): SearchResponse => ({
+    query: request.query,
+    result_count: 0,
+    results: [],
+    no_results_reason: noResultsReason(request, metadata, selected, caseLaw, kind),
+  });
+  if (selected.size === 0) return empty('searched');
   const allowed = allowedDocuments(request, metadata, selected, caseLaw);
 
   // Stage 1: references and abbreviations out of the query, the rest analysed.
@@ -87,7 +96,7 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
   if (terms.length === 0) {
     // Nothing to search but the acts named: an act whose provision was not found (or named alone) is the answer.
     for (const [id, first] of referencePlan.standIns) if (!referencePlan.pinned.has(id)) referencePlan.pinned.set(id, [first]);
-    if (referencePlan.pinned.size === 0) return empty;
+    if (referencePlan.pinned.size === 0) return empty('no_words');
   }
 
   // Stages 2 and 3.
@@ -96,10 +105,11 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
   let hits = scoreArticles(index, metadata, plan, allowed);
   // The index's thesaurus, read on the first search that needs it (not at start); an empty map when it has none.
   const thesaurus = (metadata.thesaurus ??= index.thesaurus() ?? new Map());
-  // Thesaurus senses the rest of the query supports: synonyms the best candidates hold (see `withThesaurus`). Not for a
+  // Thesaurus senses the rest of the query supports: synonyms the best candidates that lack the word hold (see
+  // `withThesaurus`). Not for a
   // query of more words than one query searches (a list of words, not a question): a second pass would double its cost.
   if (thesaurus.size > 0 && groups.length <= MAX_QUERY_TERMS) {
-    const expanded = withThesaurus(groups, thesaurus, feedbackSupport(index, hits));
+    const expanded = withThesaurus(groups, thesaurus, feedbackArticles(index, hits));
     if (expanded !== groups) {
       groups = [...expanded];
       plan = planQuery(index, metadata, groups);
@@ -124,7 +134,7 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
     for (const doc of scored.slice(0, FEEDBACK_DOCUMENTS)) feedbackWithinDocument(doc, stemsOf, searchedStems, idfOf);
   }
   const ranked = pinReferencedArticles(scored, referencePlan.pinned, metadata, plan.weights, referencePlan.followers).slice(0, maxResults);
-  if (ranked.length === 0) return empty;
+  if (ranked.length === 0) return empty('searched');
 
   // Scores on the absolute scale, with the key-term ceiling; a result the ceiling lowers moves below the results
   // that kept a higher score (stable otherwise), so that results stay ordered by the score they show.
@@ -132,6 +142,7 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
     ranked.map((doc) => [doc, resultScore(doc.score, plan.weights, doc.articles[0], referencePlan.pinned.has(doc.meta.id))]),
   );
   ranked.sort((a, b) => scores.get(b)! - scores.get(a)!);
+  const firstScore = scores.get(ranked[0]!);
 
   // Stages 4 and 5.
   const picked = ranked.map(excerptArticles);
@@ -150,6 +161,7 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
       url: m.url ?? '',
       excerpts,
       score: scores.get(doc)!,
+      weak_match: isWeakMatch(scores.get(doc), firstScore),
       explanation: [
         ...referencePlan.notes,
         absentActNote(m),
@@ -186,16 +198,13 @@ function articleStems(index: SearchIndex, article: number): string[] {
 }
 
 /**
- * For the thesaurus's sense check: per stem, how many of the best {@link SENSE_FEEDBACK_ARTICLES} candidate articles
- * (by article score) hold it, reading at most {@link FEEDBACK_ARTICLE_CHARS} of each. `hits` is not reordered.
+ * For the thesaurus's sense check (`withThesaurus`): the best {@link SENSE_FEEDBACK_ARTICLES} candidate articles (by
+ * article score), each with the query groups it matched and its stems, reading at most {@link FEEDBACK_ARTICLE_CHARS}
+ * of each. `hits` is not reordered.
  */
-function feedbackSupport(index: SearchIndex, hits: readonly ArticleHit[]): Map<string, number> {
+function feedbackArticles(index: SearchIndex, hits: readonly ArticleHit[]): FeedbackArticle[] {
   const best = [...hits].sort((a, b) => b.score - a.score || a.article - b.article).slice(0, SENSE_FEEDBACK_ARTICLES);
-  const support = new Map<string, number>();
-  for (const hit of best) {
-    for (const s of new Set(articleStems(index, hit.article))) support.set(s, (support.get(s) ?? 0) + 1);
-  }
-  return support;
+  return best.map((hit) => ({ groups: hit.terms, stems: new Set(articleStems(index, hit.article)) }));
 }
 
 /** Share of the next amending act's score an absent act's evidence adds (1, ½, ¼, … of its acts, best first). */

@@ -144,19 +144,70 @@ export function termGroups(terms: readonly QueryTerm[]): TermGroup[] {
   });
 }
 
+/**
+ * Terms the law defines apart, which the general thesaurus lists as synonyms of one another (it gives „наказание“ as a
+ * sense of „присъда“ and „присъда“ as one of „осъждане“: in everyday speech a sentence is its punishment). No two
+ * words of one list are ever searched or named as synonyms of each other (see {@link withThesaurus}), whatever the
+ * articles found. Written by reading the law, each list with the provision that sets its terms apart; keep it to
+ * such provisions. Words are stemmed, so one form of each is enough.
+ */
+export const DISTINCT_LEGAL_TERMS: readonly { terms: readonly string[]; law: string }[] = [
+  // The acts of a court and what a присъда decides: „(1) Съдът постановява: 1. присъда, … 2. решение, … 3. определение
+  // … (2) Председателят на съда … постановяват разпореждания.“ (чл. 32); „При постановяване на присъдата съдът обсъжда
+  // и решава …: 3. подлежи ли подсъдимият на наказание, какво наказание да се определи …; 5. … какъв да бъде
+  // изпитателният срок при условно осъждане“ (чл. 301, ал. 1).
+  { terms: ['присъда', 'решение', 'определение', 'разпореждане', 'наказание', 'осъждане'], law: 'НПК, чл. 32 и чл. 301, ал. 1' },
+];
+
+let apart: Map<string, Set<string>> | undefined;
+
+/** Per stem of a word of {@link DISTINCT_LEGAL_TERMS}, the stems of the words the law sets apart from it. */
+function distinctTerms(): Map<string, Set<string>> {
+  if (apart) return apart;
+  apart = new Map();
+  for (const { terms } of DISTINCT_LEGAL_TERMS) {
+    const stems = terms.map((t) => stem(t.toLowerCase()));
+    for (const s of stems) {
+      const others = apart.get(s) ?? new Set<string>();
+      for (const o of stems) if (o !== s) others.add(o);
+      apart.set(s, others);
+    }
+  }
+  return apart;
+}
+
 /** Weight of a thesaurus synonym relative to the typed word (below the hand-kept vocabulary's {@link EXPANSION_WEIGHT}). */
 export const THESAURUS_WEIGHT = 0.4;
 /** Best candidate articles whose words decide which thesaurus senses the rest of the query supports. */
 export const SENSE_FEEDBACK_ARTICLES = 20;
-/** A synonym is used when at least this many of the feedback articles hold it. */
+/** A synonym is used when at least this many of the feedback articles that lack the word hold it. */
 export const SENSE_SUPPORT = 4;
+
+/** One of the best candidate articles, as the thesaurus's sense check reads it (see {@link withThesaurus}). */
+export interface FeedbackArticle {
+  /** Indexes of the query's term groups the article matched (`ArticleHit.terms`). */
+  groups: readonly number[];
+  /** The analysed stems of the article (its heading and the start of its text). */
+  stems: ReadonlySet<string>;
+}
 
 /**
  * Adds thesaurus synonyms to the query's term groups, only for the senses the rest of the query supports: a synonym
  * is added (weight {@link THESAURUS_WEIGHT}, `expansion` = the synonym as the thesaurus writes it) when it is a single
- * stem that at least {@link SENSE_SUPPORT} of the query's best candidate articles hold (`support`: stem → how many of
- * those articles hold it, see `search`): so a word reaches a synonym the law writes when the articles the other words
- * of the question found speak of it, and a sense of the word that nothing else in the question is about stays out.
+ * stem that at least {@link SENSE_SUPPORT} of the query's best candidate articles (`feedback`: the best
+ * {@link SENSE_FEEDBACK_ARTICLES} by score, see `search`) hold *in place of the word*: articles that the other words
+ * of the question found and that do not hold the word itself. So a word reaches a synonym the law writes for it when
+ * the articles the rest of the question found speak of it by that name, and a sense of the word that nothing else in
+ * the question is about stays out.
+ *
+ * Why only articles without the word: an article that holds the word and the "synonym" side by side uses them as two
+ * things. Counted in every best article, „наказание“ passed for a synonym of „присъда“ (the thesaurus lists it among
+ * the senses of „присъда“) because nearly every article on a присъда also names the наказание it imposes: the
+ * check measured that the two words go together, not that one stands for the other. A word the law writes is thus
+ * searched as the law writes it, and its synonyms are used where the law says the same thing otherwise (everyday words
+ * absent from the statutes are where they help). Pairs the law sets apart that still meet there (a question about a
+ * присъда finds articles on the наказание without the word присъда) are kept out by {@link DISTINCT_LEGAL_TERMS}.
+ *
  * Stems the query already searches are not added twice, and a word the vocabulary ({@link VOCABULARY}) knows gets
  * none: its legal terms say what it means in the law better than a general synonym.
  * @param thesaurus senses by headword stem (`text/thesaurus.ts`, restricted to the index's stems).
@@ -165,20 +216,22 @@ export const SENSE_SUPPORT = 4;
 export function withThesaurus(
   groups: readonly TermGroup[],
   thesaurus: ReadonlyMap<string, readonly ThesaurusSense[]>,
-  support: ReadonlyMap<string, number>,
+  feedback: readonly FeedbackArticle[],
 ): readonly TermGroup[] {
   const searched = new Set(groups.flatMap((g) => g.stems.map((s) => s.stem)));
   let changed = false;
-  const result = groups.map((group) => {
+  const result = groups.map((group, g) => {
     const senses = thesaurus.get(group.term.stem);
     // A word the hand-kept vocabulary knows is searched by the law's terms for it, not by general synonyms.
     if (senses === undefined || group.term.surfaces.length === 0 || group.stems.some((s) => s.expansion !== undefined)) return group;
+    const without = feedback.filter((a) => !a.groups.includes(g));
+    const setApart = distinctTerms().get(group.term.stem);
     const added: GroupStem[] = [];
     for (const sense of senses) {
       for (const synonym of sense.synonyms) {
         const [only, ...rest] = synonym.stems;
-        if (only === undefined || rest.length > 0 || searched.has(only)) continue;
-        if ((support.get(only) ?? 0) < SENSE_SUPPORT) continue;
+        if (only === undefined || rest.length > 0 || searched.has(only) || setApart?.has(only) === true) continue;
+        if (without.filter((a) => a.stems.has(only)).length < SENSE_SUPPORT) continue;
         searched.add(only);
         added.push({ stem: only, weight: THESAURUS_WEIGHT, expansion: synonym.term, source: 'thesaurus' });
       }

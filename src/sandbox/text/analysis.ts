@@ -14,7 +14,7 @@ import { stemmer as bulgarianStemmer } from '@orama/stemmers/bulgarian';
 import { stopwords as bulgarianStopwords } from '@orama/stopwords/bulgarian';
 
 /** Version of the analysis (tokenizer, stopwords, stemmer); part of the index key (see `corpus/inputs.ts`). */
-export const ANALYZER_VERSION = 1;
+export const ANALYZER_VERSION = 2;
 
 /** Stopwords dropped from indexed text and queries: the list of `@orama/stopwords/bulgarian` (259 words). */
 export const STOPWORDS: ReadonlySet<string> = new Set(bulgarianStopwords);
@@ -52,6 +52,17 @@ export function isIndexable(lower: string): boolean {
 
 /** Stems computed so far: the corpus vocabulary is small relative to its token count, so this saves most work. */
 const stemCache = new Map<string, string>();
+/**
+ * The plural of a verbal noun in „-ние“ (6 or more letters ending in „-ания“, „-ения“ or „-иния“): Lucene's stemmer
+ * reads a final „-ия“ as the short definite article of a masculine word („трудовия“, „наказателния“) and cuts it
+ * whole, which gave „нарушения“ the stem `нарушн` while „нарушение“ and „нарушенията“ have `нарушени`: the singular
+ * and the bare plural of the law's verbal nouns (нарушения, решения, обезщетения, основания) met nowhere. Such a word
+ * loses only its „я“, as its definite plural does. Adjectives, whose „-ния“ follows a consonant („съдебния“,
+ * „наказателния“), keep Lucene's rule; a participle in „-ен“ or „-ан“ is read as the noun („определения“, as in
+ * „определения от съда срок“, meets „определение“, no longer „определен“).
+ */
+const VERBAL_NOUN_PLURAL = /^[\p{L}\p{N}]{2,}[аеи]ния$/u;
+
 /** Bound on the cache, so that a long-running server fed arbitrary queries cannot grow it without limit. */
 const STEM_CACHE_LIMIT = 500_000;
 
@@ -61,24 +72,30 @@ const STEM_CACHE_LIMIT = 500_000;
  *
  * Work-around for a bug of that port: Lucene's stemmer works on a `char[]` and rewrites characters in place (e.g.
  * `-ен` → `-н`, `-ци` → `-к`), and the port does the same on its argument (`word[i] = ...`). On a JS string in strict
- * mode that assignment throws `TypeError: Cannot assign to read only property` (e.g. for "обезщетения"); in sloppy mode
+ * mode that assignment throws `TypeError: Cannot assign to read only property` (e.g. for "съдебен"); in sloppy mode
  * it would silently be lost. Passing a mutable array of the characters that also has the `substring(start, end)`
- * method the port calls at the end makes it behave exactly like Lucene (обезщетения → обезщетн,
+ * method the port calls at the end makes it behave exactly like Lucene (съдебен → съдебн,
  * застрахователи → застраховатял). The port only indexes, compares and calls `substring`, so the array is a faithful
- * stand-in for the string.
+ * stand-in for the string. One rule of Lucene's is replaced, for the plural of verbal nouns
+ * ({@link VERBAL_NOUN_PLURAL}).
  */
 export function stem(lower: string): string {
   const cached = stemCache.get(lower);
   if (cached !== undefined) return cached;
+  const result = VERBAL_NOUN_PLURAL.test(lower) ? lower.slice(0, -1) : lightStem(lower);
+  if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
+  stemCache.set(lower, result);
+  return result;
+}
+
+/** Lucene's light stem of `lower`, through a mutable stand-in for the string (see {@link stem}). */
+function lightStem(lower: string): string {
   const chars = Object.assign([...lower], {
     substring(this: string[], start: number, end: number): string {
       return this.slice(start, end).join('');
     },
   });
-  const result = bulgarianStemmer(chars as unknown as string);
-  if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
-  stemCache.set(lower, result);
-  return result;
+  return bulgarianStemmer(chars as unknown as string);
 }
 
 /**

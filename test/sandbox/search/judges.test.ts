@@ -12,8 +12,8 @@ import {
   decisionJudgeMatcher,
   judgeNameKey,
   judgeNameMatches,
-  transliterateBulgarian,
 } from '../../../src/sandbox/search/judges.js';
+import { transliterateBulgarian } from '../../../src/shared/latin.js';
 import { DECISIONS_PATH } from '../../helpers/real-corpus.js';
 import { tempDir } from '../fixtures.js';
 

@@ -146,11 +146,12 @@ describe('search on a synthetic corpus', () => {
   });
 
   it('returns 0 results for a query of stopwords only and for a query without matches', () => {
-    expect(search(lawsIndex, { query: 'и на за от' })).toEqual({ query: 'и на за от', result_count: 0, results: [] });
-    expect(search(lawsIndex, { query: 'несъществуващадума' })).toEqual({
+    expect(search(lawsIndex, { query: 'и на за от' })).toMatchObject({ query: 'и на за от', result_count: 0, results: [], no_results_reason: { kind: 'no_words' } });
+    expect(search(lawsIndex, { query: 'несъществуващадума' })).toMatchObject({
       query: 'несъществуващадума',
       result_count: 0,
       results: [],
+      no_results_reason: { kind: 'no_match', filters: [{ filter: 'source_types' }] },
     });
   });
 
