@@ -198,8 +198,7 @@ function searchItem(result: SearchResult, rank: number): string[] {
     joined(
       [
         result.document_id === undefined ? undefined : joined([codeSpan(String(result.document_id)), result.collection === undefined ? undefined : `колекция ${codeSpan(String(result.collection))}`], ', '),
-        markdownUrl(stringField(result, ['url'])),
-        pageNote(result),
+        withPageNote(markdownUrl(stringField(result, ['url'])), result),
       ],
       ' · ',
     ),
@@ -279,17 +278,19 @@ function sourceText(source: AnswerSource, label: string | undefined): string {
       escapeMarkdown(stringField(source, ['date']) ?? ''),
       status === undefined ? undefined : escapeMarkdown(status),
       ...decisionParts(source, stringField(source, ['type']), { judge: false }),
-      markdownUrl(stringField(source, ['url'])),
-      pageNote(source),
+      withPageNote(markdownUrl(stringField(source, ['url'])), source),
     ],
     ', ',
   );
 }
 
-/** What the page at an item's link shows when it is not the text cited (`linkNoteOf`, in Bulgarian), escaped, in brackets. */
-function pageNote(item: object): string | undefined {
-  const note = linkNoteOf(item, 'bg');
-  return note === undefined ? undefined : `(${escapeMarkdown(sanitizeLine(note))})`;
+/**
+ * An item's link followed by what its page shows when that is not the text cited (`linkNoteOf`, in Bulgarian), escaped,
+ * in brackets: `<https://lex.bg/…> (страницата показва …)`. `undefined` without a link.
+ */
+function withPageNote(link: string | undefined, item: object): string | undefined {
+  const note = link === undefined ? undefined : linkNoteOf(item, 'bg');
+  return note === undefined ? link : `${link} (${escapeMarkdown(sanitizeLine(note))})`;
 }
 
 /** The label of a resolved citation's excerpt (its `label`, else its `excerpt_id`); `undefined` for a document marker. */

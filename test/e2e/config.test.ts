@@ -105,6 +105,6 @@ describe('pravo config', () => {
   it('unknown settings are usage errors', async () => {
     const result = await pravo(['config', 'set', 'colour', 'blue'], { env });
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toMatch(/base-url, auth-header, sandbox-corpus/);
+    expect(result.stderr).toMatch(/base-url, auth-header, sandbox, sandbox-corpus/);
   });
 });

@@ -51,7 +51,7 @@ describe('pravo answer --sandbox --format md', () => {
       expect(references.has(label), `[^${label}] is used`).toBe(true);
     }
     // Each definition names its source: the labour code is among them, with the article cited.
-    expect(md).toMatch(/^\[\^\d+\]: Кодекс на труда, Чл\. \d+[а-я]*, 1986-04-01, текст към \d\d\.\d\d\.\d{4}, <https:\/\/lex\.bg\/laws\/ldoc\/1594373121>$/m);
+    expect(md).toMatch(/^\[\^\d+\]: Кодекс на труда, Чл\. \d+[а-я]*, 1986-04-01, текст към \d\d\.\d\d\.\d{4}, <https:\/\/lex\.bg\/laws\/ldoc\/1594373121>( \(страницата показва действащия текст [^)]*\))?$/m);
     expect(hasAnsi(md)).toBe(false);
     expect(blockStarts(md, (line) => /^(# |\[\^\d+\]: |## |- )/.test(line))).toEqual([]);
   }, 90_000);

@@ -179,7 +179,7 @@ describe('renderSearchMarkdown', () => {
   it('says, in Bulgarian, when the page a link opens shows a newer text than the one cited', () => {
     const linked = renderSearchMarkdown({ ...response, result_count: 1, results: [result({ as_of: '2006-08-04', consolidated: false, url_as_of: '2026-07-31' } as Partial<SearchResult>)] });
     expect(linked).toContain(
-      '<https://example.invalid/test-act-1> · (страницата показва действащия текст на акта с изменения до 31.07.2026; текстът тук е както е обнародван, 04.08.2006)',
+      '<https://example.invalid/test-act-1> (страницата показва действащия текст на акта с изменения до 31.07.2026; текстът тук е както е обнародван, 04.08.2006)',
     );
     expect(md).not.toContain('страницата показва');
   });
