@@ -104,6 +104,16 @@ describe('pravo login', () => {
     expect(JSON.parse(refused.stdout)).toMatchObject({ signed_in: true, source: 'env', valid: false, code: 'invalid_session_token' });
   });
 
+  it('--status of a profile whose sandbox setting is on: exit 0, saying the in-process sandbox gives each command a session', async () => {
+    writeProfiles({ offline: { sandbox: true } });
+    const text = await runPravo(['login', '--status', '--profile', 'offline'], { env });
+    expect(text.exitCode).toBe(0);
+    expect(text.stderr).toMatch(/runs against the in-process sandbox .* need no sign-in/);
+    const json = await runPravo(['login', '--status', '--json', '--profile', 'offline'], { env });
+    expect(JSON.parse(json.stdout)).toMatchObject({ profile: 'offline', signed_in: true, source: 'sandbox', valid: null });
+    expect(service.requests).toHaveLength(0);
+  });
+
   it('logout forgets the stored token; a second logout has nothing to do', async () => {
     writeProfiles({ default: { base_url: service.url, session_token: SESSION } });
     const first = await runPravo(['logout'], { env });

@@ -104,8 +104,11 @@ interface LoginStatus {
   profile: string;
   /** Whether a token is configured (stored, or in PRAVO_SESSION_TOKEN). */
   signed_in: boolean;
-  /** `env` (PRAVO_SESSION_TOKEN), `profile`, or `unset`. */
-  source: ResolvedProfile['sources']['session_token'];
+  /**
+   * `env` (PRAVO_SESSION_TOKEN), `profile`, `sandbox` (the profile's sandbox setting is on: each command's in-process
+   * sandbox gives it a session of its own), or `unset`.
+   */
+  source: ResolvedProfile['sources']['session_token'] | 'sandbox';
   session_token: string | null;
   base_url: string | null;
   /** The server's verdict: true when `GET /v1/account` accepted it, false when it refused it; null when not asked. */
@@ -138,6 +141,14 @@ async function runLoginStatus(factory: Factory, options: LoginOptions): Promise<
     plan: null,
   };
   const from = status.source === 'env' ? 'from PRAVO_SESSION_TOKEN' : `stored in profile "${profile.name}"`;
+  if (profile.sandbox && status.source !== 'env') {
+    Object.assign(status, { signed_in: true, source: 'sandbox', session_token: null, base_url: null });
+    printer.report(
+      status,
+      `Profile "${profile.name}" runs against the in-process sandbox (\`pravo config set sandbox on\`): each command gets a session of its own there, so \`pravo keys\` and \`pravo account\` need no sign-in.`,
+    );
+    return EXIT.ok;
+  }
   if (profile.session_token === undefined) {
     printer.report(status, `Not signed in: profile "${profile.name}" has no session token, and PRAVO_SESSION_TOKEN is not set. Sign in with \`pravo login\`.`);
     return EXIT.auth;
