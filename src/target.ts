@@ -80,7 +80,7 @@ export async function sandboxTarget(
       options.key.save({ api_key: sandbox.apiKey, key_id: sandbox.keyId });
     } catch (error) {
       // The command can still run with the key; the next run issues another.
-      io.stderr.write(`Warning: the sandbox's key could not be kept for the next run: ${error instanceof Error ? error.message : String(error)}\n`);
+      io.message(`Warning: the sandbox's key could not be kept for the next run: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   return {
@@ -124,7 +124,7 @@ export async function startSandboxWithProgress(
 ): Promise<RunningSandbox> {
   const [{ startSandbox, describeInputs }, { indexProgressText, indexReadyText }] = await Promise.all([import('./sandbox/index.js'), import('./render/progress.js')]);
   const inputs: CorpusInputs = options.inputs ?? { corpusFiles: options.corpusPath === undefined ? [] : [options.corpusPath] };
-  const say = display.say ?? ((line: string) => io.stderr.write(`${line}\n`));
+  const say = display.say ?? ((line: string) => io.message(line));
   const useBar = display.bar !== false && io.showsProgress;
   const started = clock.now();
   let announced = false;

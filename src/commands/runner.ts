@@ -87,7 +87,8 @@ export async function runCommand(host: Host, spec: RunSpec, body: CommandBody): 
     const shown = cancellation.signal.aborted && !explained ? new UserCancelledError() : error;
     const summary = describeError(shown, { ...factory.errorContext(spec.command), ...(spec.local ? { local: true } : {}) });
     const { renderErrorJson, renderErrorText } = await import('../render/errors.js');
-    io.stderr.write(spec.json ? renderErrorJson(summary) : renderErrorText(summary, io.colorStderr));
+    if (spec.json) io.stderr.write(renderErrorJson(summary));
+    else io.message(renderErrorText(summary, io.colorStderr));
     exitCode = summary.exitCode;
   } finally {
     io.stopIndicators();

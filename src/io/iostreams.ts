@@ -11,6 +11,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { PassThrough, Writable, type Readable } from 'node:stream';
 import type { ChildProcess } from 'node:child_process';
 import { childEnvironment } from '../shared/processes.js';
+import { wrapLines } from '../render/text.js';
 
 /** An output stream with the terminal facts renderers need. */
 export type OutputStream = Writable & { isTTY?: boolean; columns?: number; rows?: number };
@@ -213,8 +214,19 @@ export class IOStreams {
   notice(line: string): void {
     const running = [...this.#indicators.values()];
     for (const spinner of running) spinner.clear();
-    this.stderr.write(line.endsWith('\n') ? line : `${line}\n`);
+    this.message(line);
     for (const spinner of running) spinner.render();
+  }
+
+  /**
+   * Writes a message for people on stderr, a newline added when it has none: on a terminal, its lines broken at spaces
+   * to the terminal's width (`wrapLines`), so that the terminal never breaks a word; elsewhere (a pipe, a file, a
+   * log) as it is.
+   */
+  message(text: string): void {
+    const whole = text.endsWith('\n') ? text : `${text}\n`;
+    const columns = this.stderrIsTTY ? this.stderr.columns : undefined;
+    this.stderr.write(columns !== undefined && columns > 0 ? `${wrapLines(whole.slice(0, -1), columns)}\n` : whole);
   }
 
   /**

@@ -107,9 +107,9 @@ export class Printer {
     else this.note(message);
   }
 
-  /** A message for people, on stderr (never mixed with data). */
+  /** A message for people, on stderr (never mixed with data), fitted to a terminal's width (`IOStreams.message`). */
   note(line: string): void {
-    this.#io.stderr.write(line.endsWith('\n') ? line : `${line}\n`);
+    this.#io.message(line);
   }
 
   async #view<T>(data: T, source: ViewSource<T>): Promise<void> {

@@ -216,11 +216,12 @@ describe('pravo search: a search that cannot match', () => {
     expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /v1/catalog/source-types', 'POST /v1/search']);
     expect(server.requests[0]!.headers['x-api-key']).toBe(KEY);
 
-    // On a terminal too: the one line on stderr says it all, and no empty table follows.
+    // On a terminal too: the message on stderr says it all (broken at spaces to the terminal's width), and no empty
+    // table follows.
     const terminal = await runPravo(['search', '--type', 'high_courts_cases', QUERY], { env, stdoutTTY: true, stderrTTY: true });
     expect(terminal.exitCode).toBe(0);
     expect(terminal.stdout).toBe('');
-    expect(terminal.stderr).toContain(`No results for „${QUERY}“. ${NOTE}`);
+    expect(terminal.stderr.replace(/\n/g, ' ')).toContain(`No results for „${QUERY}“. ${NOTE}`);
   });
 
   it('--json: stdout is still the server body exactly, the note goes to stderr', async () => {

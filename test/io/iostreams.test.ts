@@ -23,6 +23,19 @@ describe('colour', () => {
 });
 
 describe('IOStreams', () => {
+  it('breaks a message for people at spaces to the width of a terminal stderr, never inside a word; piped, leaves it whole', () => {
+    const text = 'Not signed in: profile "default" has no session token, and PRAVO_SESSION_TOKEN is not set. Sign in with `pravo login`.';
+    const terminal = testIOStreams({ stderrTTY: true, columns: 80 });
+    terminal.io.message(text);
+    const lines = terminal.stderr().split('\n');
+    expect(lines.every((line) => line.length <= 80)).toBe(true);
+    expect(lines.join(' ').replace(/ +/g, ' ').trim()).toBe(text);
+    expect(terminal.stderr()).toContain('PRAVO_SESSION_TOKEN');
+    const piped = testIOStreams({ columns: 80 });
+    piped.io.message(text);
+    expect(piped.stderr()).toBe(`${text}\n`);
+  });
+
   it('knows the terminal facts once: width, prompting, progress', () => {
     const terminal = testIOStreams({ stdoutTTY: true, stderrTTY: true, stdinTTY: true, columns: 80 }).io;
     expect(terminal.width).toBe(80);

@@ -87,7 +87,7 @@ export async function runToken(factory: Factory, options: TokenOptions): Promise
       const noBaseUrl = store.profile(profileName).base_url
         ? ''
         : ` Profile ${profileName} has no base URL yet: \`pravo sandbox serve --save-to-profile ${profileName}\` sets it (and the key).`;
-      io.stderr.write(`Saved a session token of ${DEFAULT_ACCOUNT_ID} to profile ${profileName}, valid until ${session.expires_at} (${lifetime}).${noBaseUrl}\n`);
+      io.message(`Saved a session token of ${DEFAULT_ACCOUNT_ID} to profile ${profileName}, valid until ${session.expires_at} (${lifetime}).${noBaseUrl}`);
     }
     return 0;
   }
@@ -97,8 +97,8 @@ export async function runToken(factory: Factory, options: TokenOptions): Promise
     return 0;
   }
   io.stdout.write(`${session.session_token}\n`);
-  io.stderr.write(
-    `Session token of ${DEFAULT_ACCOUNT_ID}, valid until ${session.expires_at} (${lifetime}), for /v1/keys and /v1/account of a sandbox on ${dataDir}: send it as Authorization: Bearer <token>.\n`,
+  io.message(
+    `Session token of ${DEFAULT_ACCOUNT_ID}, valid until ${session.expires_at} (${lifetime}), for /v1/keys and /v1/account of a sandbox on ${dataDir}: send it as Authorization: Bearer <token>.`,
   );
   return 0;
 }
