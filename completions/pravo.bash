@@ -1,5 +1,8 @@
-# bash completion for pravo. Generated from pravo's command tree by `pravo completion bash`; do not edit (npm run completions).
-# Install: source it from ~/.bashrc (it needs only bash 4 or newer), or, with the bash-completion package, copy it
+# bash completion for pravo.
+# Generated from pravo's command tree by `pravo completion bash`; do not edit
+# (npm run completions).
+# Install: source it from ~/.bashrc (it needs only bash 4 or newer), or, with
+# the bash-completion package, copy it
 # to ~/.local/share/bash-completion/completions/pravo.
 
 # The subcommands of a command path ("" is pravo itself).

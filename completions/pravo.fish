@@ -1,4 +1,6 @@
-# fish completion for pravo. Generated from pravo's command tree by `pravo completion fish`; do not edit (npm run completions).
+# fish completion for pravo.
+# Generated from pravo's command tree by `pravo completion fish`; do not edit
+# (npm run completions).
 # Install: copy it to ~/.config/fish/completions/pravo.fish.
 
 # The subcommands of a command path, as name<TAB>description lines.

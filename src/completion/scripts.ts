@@ -70,7 +70,7 @@ function argumentCases(nodes: readonly CompletionNode[]): [string, number | '*',
  * The interpreters below are `String.raw` templates in which the shells' `${` is written `$\{` (a template would
  * substitute it) and restored by `replaceAll`.
  */
-const GENERATED = 'Generated from pravo\'s command tree by `pravo completion SHELL`; do not edit (npm run completions).';
+const GENERATED = '\n# Generated from pravo\'s command tree by `pravo completion SHELL`; do not edit\n# (npm run completions).';
 
 // ---------------------------------------------------------------------------------------------------------------- bash
 
@@ -82,8 +82,9 @@ function sq(text: string): string {
 function bashScript(root: CompletionNode): string {
   const nodes = allNodes(root);
   const lines: string[] = [];
-  lines.push(`# bash completion for pravo. ${GENERATED.replace('SHELL', 'bash')}`);
-  lines.push('# Install: source it from ~/.bashrc (it needs only bash 4 or newer), or, with the bash-completion package, copy it');
+  lines.push(`# bash completion for pravo.${GENERATED.replace('SHELL', 'bash')}`);
+  lines.push('# Install: source it from ~/.bashrc (it needs only bash 4 or newer), or, with');
+  lines.push('# the bash-completion package, copy it');
   lines.push('# to ~/.local/share/bash-completion/completions/pravo.');
   lines.push('');
   lines.push('# The subcommands of a command path ("" is pravo itself).');
@@ -222,8 +223,9 @@ function zshScript(root: CompletionNode): string {
   const nodes = allNodes(root);
   const lines: string[] = [];
   lines.push('#compdef pravo');
-  lines.push(`# zsh completion for pravo. ${GENERATED.replace('SHELL', 'zsh')}`);
-  lines.push('# Install: save it as _pravo in a directory of $fpath (before compinit runs), or source it after compinit.');
+  lines.push(`# zsh completion for pravo.${GENERATED.replace('SHELL', 'zsh')}`);
+  lines.push('# Install: save it as _pravo in a directory of $fpath (before compinit runs),');
+  lines.push('# or source it after compinit.');
   lines.push('');
   lines.push('# The subcommands of a command path, as name:description in $reply.');
   lines.push('__pravo_commands() {');
@@ -356,7 +358,7 @@ function fq(text: string): string {
 function fishScript(root: CompletionNode): string {
   const nodes = allNodes(root);
   const lines: string[] = [];
-  lines.push(`# fish completion for pravo. ${GENERATED.replace('SHELL', 'fish')}`);
+  lines.push(`# fish completion for pravo.${GENERATED.replace('SHELL', 'fish')}`);
   lines.push('# Install: copy it to ~/.config/fish/completions/pravo.fish.');
   lines.push('');
   lines.push('# The subcommands of a command path, as name<TAB>description lines.');

@@ -78,7 +78,11 @@ export async function runServe(factory: Factory, options: ServeOptions): Promise
   const dataDir = prepareDataDir(options.dataDir, factory.env);
   const log = (line: string): void => {
     const time = new Date(factory.clock.now()).toISOString();
-    io.stderr.write(options.json ? `${JSON.stringify({ time, message: line })}\n` : `${time} ${line}\n`);
+    if (options.json) io.stderr.write(`${JSON.stringify({ time, message: line })}\n`);
+    // On a terminal, two spaces after the time: `IOStreams.message` breaks the line at spaces to the width, its
+    // continuation lines under the message, not under the time.
+    else if (io.stderrIsTTY) io.message(`${time}  ${line}`);
+    else io.stderr.write(`${time} ${line}\n`);
   };
 
   const sandbox = await startSandboxWithProgress(
