@@ -15,10 +15,9 @@
  * `published` date takes a title only when one document has it. An act amending another („Закон за изменение и
  * допълнение на …“) never takes a page.
  */
-import { INPUT_MAX_BYTES, InputFileError, readRegularFile } from '../input-file.js';
 import { AMENDING_TITLE } from '../../shared/act-titles.js';
 import { isCutTitle, titleKey } from './collect.js';
-import { CorpusError, type CorpusDocument } from './reader.js';
+import { readJsonArrayInput, type CorpusDocument, type CorpusError } from './reader.js';
 
 /** One entry of the links file: an act's public page. */
 export interface ActLink {
@@ -79,29 +78,14 @@ function validateLink(value: unknown): ActLink | string {
  *   not an array, or an entry is not a link (the message and `entry` name the 1-based entry and the field).
  */
 export async function readActLinks(path: string): Promise<ActLink[]> {
-  const fail = (message: string, entry?: number, cause?: unknown): CorpusError =>
-    new CorpusError(path, message, undefined, { what: 'links file', ...(entry === undefined ? {} : { entry }), cause });
-  let text: string;
-  try {
-    // A regular file only (a FIFO would block), at most the cap in bytes actually read: see `input-file.ts`.
-    text = (await readRegularFile(path, { maxBytes: INPUT_MAX_BYTES.courts })).toString('utf8');
-  } catch (error) {
-    if (error instanceof InputFileError) throw fail(error.problem, undefined, error);
-    const code = (error as NodeJS.ErrnoException | undefined)?.code;
-    throw fail(code === 'ENOENT' ? 'file not found' : `cannot be read: ${error instanceof Error ? error.message : String(error)}`, undefined, error);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw fail(`invalid JSON (${error instanceof Error ? error.message : String(error)})`, undefined, error);
-  }
-  if (!Array.isArray(parsed)) throw fail('must be a JSON array of links');
-  return parsed.map((entry, i) => {
+  const links: ActLink[] = [];
+  await readJsonArrayInput(path, 'links file', 'links', (entry) => {
     const link = validateLink(entry);
-    if (typeof link === 'string') throw fail(link, i + 1);
-    return link;
+    if (typeof link === 'string') return link;
+    links.push(link);
+    return undefined;
   });
+  return links;
 }
 
 /** A link's title as compared: {@link titleKey} without its renaming note („(загл. изм. - ДВ, бр. 67 от 2003 г.)“). */

@@ -414,13 +414,36 @@ function validateCourt(value: unknown): CourtRecord | string {
  *   `court_id` names both entries.
  */
 export async function readCourtsFile(path: string): Promise<CourtRecord[]> {
+  const courts: CourtRecord[] = [];
+  const seen = new Map<number, number>();
+  await readJsonArrayInput(path, 'courts file', 'courts', (entry, number) => {
+    const court = validateCourt(entry);
+    if (typeof court === 'string') return court;
+    const first = seen.get(court.court_id);
+    if (first !== undefined) return `court_id ${court.court_id} repeats entry ${first}`;
+    seen.set(court.court_id, number);
+    courts.push(court);
+    return undefined;
+  });
+  return courts;
+}
+
+/**
+ * Reads an input that is a JSON array of records (the courts file, the links file): a regular file of at most
+ * {@link INPUT_MAX_BYTES}`.courts` (16 MiB) actually read, UTF-8 JSON, an array; `take` is given each entry with its
+ * 1-based number, in file order, and returns what is wrong with it (a message naming the field), or undefined.
+ * @param what what the file is, for messages (`courts file`, `links file`); `records` the entries' plural (`courts`).
+ * @throws CorpusError (`<what> FILE…`) when the file is missing, unreadable, not a regular file or too large, is not
+ *   JSON or not an array, or `take` refuses an entry (`entry` names it).
+ */
+export async function readJsonArrayInput(path: string, what: string, records: string, take: (entry: unknown, number: number) => string | undefined): Promise<void> {
   const fail = (message: string, entry?: number, cause?: unknown): CorpusError =>
-    new CorpusError(path, message, undefined, { what: 'courts file', ...(entry === undefined ? {} : { entry }), cause });
+    new CorpusError(path, message, undefined, { what, ...(entry === undefined ? {} : { entry }), cause });
   let text: string;
   try {
     text = (await readRegularFile(path, { maxBytes: INPUT_MAX_BYTES.courts })).toString('utf8');
   } catch (error) {
-    throw fileError(path, error, 'courts file');
+    throw fileError(path, error, what);
   }
   let parsed: unknown;
   try {
@@ -428,16 +451,9 @@ export async function readCourtsFile(path: string): Promise<CourtRecord[]> {
   } catch (error) {
     throw fail(`invalid JSON (${error instanceof Error ? error.message : String(error)})`, undefined, error);
   }
-  if (!Array.isArray(parsed)) throw fail('must be a JSON array of courts');
-  const courts: CourtRecord[] = [];
-  const seen = new Map<number, number>();
-  for (let i = 0; i < parsed.length; i++) {
-    const court = validateCourt(parsed[i]);
-    if (typeof court === 'string') throw fail(court, i + 1);
-    const first = seen.get(court.court_id);
-    if (first !== undefined) throw fail(`court_id ${court.court_id} repeats entry ${first}`, i + 1);
-    seen.set(court.court_id, i + 1);
-    courts.push(court);
-  }
-  return courts;
+  if (!Array.isArray(parsed)) throw fail(`must be a JSON array of ${records}`);
+  parsed.forEach((entry, i) => {
+    const problem = take(entry, i + 1);
+    if (problem !== undefined) throw fail(problem, i + 1);
+  });
 }
