@@ -36,6 +36,11 @@ export interface FactoryDeps {
   version: string;
   /** Told of each wait before a request is tried again (the runner shows it on stderr; the client never prints). */
   onRetry?: (notice: RetryNotice) => void;
+  /**
+   * The config store when the runner opened it already (to read the profile's `sandbox` setting), so that it is read
+   * once; otherwise {@link Factory.config} opens it on first use.
+   */
+  config?: Promise<ConfigStore>;
 }
 
 /** The lazily built world of one command run. */
@@ -63,6 +68,7 @@ export class Factory {
     this.signal = deps.signal;
     this.version = deps.version;
     this.#onRetry = deps.onRetry;
+    this.#config = deps.config;
   }
 
   /** The config store (opened once). @throws ConfigError when the config file cannot be read. */

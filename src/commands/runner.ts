@@ -8,6 +8,7 @@ import { CancelledError } from '../api/errors.js';
 import { describeError } from '../errors/advice.js';
 import { UserCancelledError } from '../errors/cli.js';
 import { EXIT } from '../errors/exit-codes.js';
+import type { ConfigStore } from '../config/store.js';
 import { Factory, type GlobalOptions } from '../factory.js';
 import { IOStreams, type InputStream, type OutputStream } from '../io/iostreams.js';
 import { listenForCancellation, type SignalSource } from '../io/signal.js';
@@ -63,10 +64,13 @@ export type CommandBody = (factory: Factory) => Promise<number | void>;
 export async function runCommand(host: Host, spec: RunSpec, body: CommandBody): Promise<{ exitCode: number; stuck: boolean }> {
   const io = new IOStreams(host, { ...(spec.globals.color === false ? { color: false } : {}), ...(spec.globals.pager === false ? { pager: false } : {}) });
   const cancellation = listenForCancellation(host.onSignal, () => host.exit(EXIT.cancelled));
-  const globals = spec.targetable && spec.globals.sandbox === undefined && (await profileRunsSandbox(host.env, spec.globals.profile)) ? { ...spec.globals, sandbox: true } : spec.globals;
+  // An API command without --sandbox reads the config now, for the profile's sandbox setting; the factory reuses it.
+  const config = spec.targetable && spec.globals.sandbox === undefined ? import('../config/store.js').then(({ ConfigStore }) => ConfigStore.open(host.env)) : undefined;
+  const globals = config !== undefined && (await profileRunsSandbox(config, host.env, spec.globals.profile)) ? { ...spec.globals, sandbox: true } : spec.globals;
   const factory = new Factory({
     io,
     globals,
+    ...(config !== undefined ? { config } : {}),
     clock: host.clock,
     signal: cancellation.signal,
     version: host.version,
@@ -100,14 +104,13 @@ export async function runCommand(host: Host, spec: RunSpec, body: CommandBody): 
 }
 
 /**
- * Whether the active profile (`--profile`, else `PRAVO_PROFILE`, else `default`) has its `sandbox` setting on. A config
- * file that cannot be read, or a bad profile name, counts as off here: the command then reports it when it resolves
- * the profile.
+ * Whether the active profile (`--profile`, else `PRAVO_PROFILE`, else `default`) of the config store `config` has its
+ * `sandbox` setting on. A config file that cannot be read, or a bad profile name, counts as off here: the command then
+ * reports it when it resolves the profile (the factory's `config()` gives the same rejection).
  */
-async function profileRunsSandbox(env: NodeJS.ProcessEnv, flagProfile: string | undefined): Promise<boolean> {
+async function profileRunsSandbox(config: Promise<ConfigStore>, env: NodeJS.ProcessEnv, flagProfile: string | undefined): Promise<boolean> {
   try {
-    const [{ ConfigStore }, { activeProfileName }] = await Promise.all([import('../config/store.js'), import('../config/profile.js')]);
-    const store = await ConfigStore.open(env);
+    const [store, { activeProfileName }] = await Promise.all([config, import('../config/profile.js')]);
     return store.profile(activeProfileName(env, flagProfile)).sandbox === true;
   } catch {
     return false;
