@@ -3,7 +3,7 @@
  * user session, listen. Used by `pravo sandbox serve` (long-lived) and `pravo search --sandbox` (one request, in the
  * same process).
  */
-import fs from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { AnswerRunner, checkAnswerRunnerOptions, type AnswerRunnerOptions } from './answers/jobs.js';
@@ -17,6 +17,7 @@ import { prepareSearch } from './search/pipeline.js';
 import { createSearchPool, MAX_SEARCH_WORKERS } from './search/pool.js';
 import { inProcessSearcher, type Searcher } from './search/searcher.js';
 import { QUOTA_KINDS } from '../contract/types.js';
+import { writeUserFile } from '../shared/user-files.js';
 import {
   checkAuthCacheTtl,
   checkSessionTtl,
@@ -159,10 +160,10 @@ function describeAccount(state: SandboxState): string {
 /**
  * The one log line about the inputs an index build skipped, e.g. `the corpus index skipped 9 input files it could not
  * read (9 not well-formed XML); the list: /data/index-0123456789abcdef.skipped.txt`, after writing that list (one
- * `message` a line, mode 0600, atomically) beside the index, unless it already holds the same. When the list cannot be
- * written, the line says so and gives the first message instead. Never throws.
+ * `message` a line; `writeUserFile`: atomically, 0600) beside the index, unless it already holds the same. When the
+ * list cannot be written, the line says so and gives the first message instead. Never rejects.
  */
-export function reportSkippedInputs(dataDir: string, inputsKey: string, skipped: readonly SkippedInput[]): string {
+export async function reportSkippedInputs(dataDir: string, inputsKey: string, skipped: readonly SkippedInput[]): Promise<string> {
   const reasons = new Map<string, number>();
   for (const input of skipped) {
     const after = input.message.includes(input.path) ? input.message.slice(input.message.indexOf(input.path) + input.path.length) : input.message;
@@ -174,11 +175,7 @@ export function reportSkippedInputs(dataDir: string, inputsKey: string, skipped:
   const file = path.join(dataDir, `index-${inputsKey}.skipped.txt`);
   const text = skipped.map((input) => `${input.message}\n`).join('');
   try {
-    if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== text) {
-      const temp = `${file}.tmp-${process.pid}`;
-      fs.writeFileSync(temp, text, { mode: 0o600 });
-      fs.renameSync(temp, file);
-    }
+    if ((await readFile(file, 'utf8').catch(() => undefined)) !== text) await writeUserFile(file, text);
     return `${head}; the list: ${file}`;
   } catch {
     return `${head}; the first: ${skipped[0]!.message}`;
@@ -221,10 +218,11 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
   });
   // Inputs the build skipped are said at every start of this index, in one line with where the list is, so that a user
   // learns of them without a screenful of the same known-bad files at each start.
-  if (index.skippedInputs.length > 0) log(reportSkippedInputs(options.dataDir, index.inputsKey, index.skippedInputs));
+  if (index.skippedInputs.length > 0) log(await reportSkippedInputs(options.dataDir, index.inputsKey, index.skippedInputs));
   let state: SandboxState;
   let issued: IssuedKey | undefined;
-  let keyIssued = true;
+  // The key an earlier run kept, taken up again (see `persistentKey`); this start issued `issued` when there is none.
+  let reused: IssuedKey | undefined;
   let session: CreatedSession | undefined;
   let searcher: Searcher | undefined;
   try {
@@ -262,7 +260,7 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
       await runSearcher.close();
     } finally {
       try {
-        if (ephemeral && issued && keyIssued) state.deleteEphemeralKey(issued.key_id);
+        if (ephemeral && issued) state.deleteEphemeralKey(issued.key_id);
       } finally {
         try {
           if (ephemeral && session) state.deleteSession(session.session_id);
@@ -279,13 +277,9 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
     if (stale > 0) log(`removed ${stale} ephemeral key(s) left by ended runs`);
     const expired = state.deleteExpiredSessions();
     if (expired > 0) log(`removed ${expired} session(s) expired over a day ago`);
-    const reused = options.persistentKey?.reuse === undefined ? undefined : state.activeKey(options.persistentKey.reuse);
-    if (reused !== undefined) {
-      issued = reused;
-      keyIssued = false;
-    } else {
-      issued = state.issueKey(options.keyName ?? 'sandbox', { ephemeral: ephemeral && options.persistentKey === undefined });
-    }
+    reused = options.persistentKey?.reuse === undefined ? undefined : state.activeKey(options.persistentKey.reuse);
+    // Only a key of this run is ephemeral; a persistent one (issued or taken up) is left alone by the release.
+    issued = reused ?? state.issueKey(options.keyName ?? 'sandbox', { ephemeral: ephemeral && options.persistentKey === undefined });
     session = state.createSession(DEFAULT_ACCOUNT_ID, { ttlMs: sessionTtlMs, ephemeral });
     if (options.overage) state.setOverage(DEFAULT_ACCOUNT_ID, options.overage, { startUp: true });
     log(describeAccount(state));
@@ -321,7 +315,7 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
     baseUrl: `http://${host}:${address.port}`,
     apiKey: key.api_key,
     keyId: key.key_id,
-    keyIssued,
+    keyIssued: reused === undefined,
     sessionToken: runSession.session_token,
     sessionId: runSession.session_id,
     sessionExpiresAt: runSession.expires_at,

@@ -205,17 +205,17 @@ describe("startSandbox: the run's session", () => {
     expect(sessions(dataDir)).toEqual([{ session_id: sandbox.sessionId, expires_at: '2025-03-16T12:00:00.000Z', ephemeral: 0 }]);
   });
 
-  it('says the inputs an index skipped in one line, by reason, with the file that lists them', () => {
+  it('says the inputs an index skipped in one line, by reason, with the file that lists them', async () => {
     const d = dir();
     const skipped = [1, 2, 3].map((n) => ({ path: `/c/akn/${n}.xml`, message: `Akoma Ntoso file /c/akn/${n}.xml: not well-formed XML: ${n}:1: disallowed character.` }));
     skipped.push({ path: '/c/p/7.json', message: 'act payload /c/p/7.json: a second payload of 7; the first is used' });
-    const line = reportSkippedInputs(d, '0123456789abcdef', skipped);
+    const line = await reportSkippedInputs(d, '0123456789abcdef', skipped);
     const file = path.join(d, 'index-0123456789abcdef.skipped.txt');
     expect(line).toBe(`the corpus index skipped 4 input files it could not read (3 not well-formed XML, 1 a second payload of 7); the list: ${file}`);
     expect(line).not.toContain('\n');
     expect(fs.readFileSync(file, 'utf8').split('\n')).toEqual([...skipped.map((s) => s.message), '']);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    expect(reportSkippedInputs(path.join(d, 'missing', 'dir'), 'k', skipped)).toMatch(/; the first: Akoma Ntoso file \/c\/akn\/1\.xml: not well-formed/);
+    expect(await reportSkippedInputs(path.join(d, 'missing', 'dir'), 'k', skipped)).toMatch(/; the first: Akoma Ntoso file \/c\/akn\/1\.xml: not well-formed/);
   });
 
   it('with persistentKey, issues a key that outlives the run and takes it up at the next start; a revoked one is replaced', async () => {
