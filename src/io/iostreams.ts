@@ -7,11 +7,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import { stripVTControlCharacters } from 'node:util';
 import { PassThrough, Writable, type Readable } from 'node:stream';
 import type { ChildProcess } from 'node:child_process';
 import { childEnvironment } from '../shared/processes.js';
-import { wrapLines } from '../render/text.js';
+import { displayWidth, wrapLines } from '../render/text.js';
 
 /** An output stream with the terminal facts renderers need. */
 export type OutputStream = Writable & { isTTY?: boolean; columns?: number; rows?: number };
@@ -82,7 +81,7 @@ export function fitsScreen(text: string, columns: number | undefined, rows: numb
   const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
   let used = 0;
   for (const line of lines) {
-    used += Math.max(1, Math.ceil([...stripVTControlCharacters(line)].length / columns));
+    used += Math.max(1, Math.ceil(displayWidth(line) / columns));
     if (used > rows - 1) return false;
   }
   return true;

@@ -216,7 +216,7 @@ function courtOfJudges(body: JudgesResponse): string | undefined {
   const name = stringField(court, ['name']);
   const id = courtIdOf(court);
   if (name === undefined) return id === undefined ? undefined : `court ${id}`;
-  const abbreviation = Object.entries(COURT_ABBREVIATIONS).find(([short, full]) => full === name && /\p{Script=Cyrillic}/u.test(short))?.[0];
+  const abbreviation = Object.entries(COURT_ABBREVIATIONS).find(([, full]) => full === name)?.[0];
   return `${sanitizeLine(name)}${abbreviation === undefined ? '' : ` (${abbreviation})`}`;
 }
 

@@ -15,10 +15,14 @@ export function waitingText(label: string, elapsedMs: number): string {
  * `done` and `total` are counts; a `total` of 0 or less shows an empty bar.
  */
 export function progressBar(label: string, done: number, total: number, unit: string, barWidth = 20): string {
+  return `${label} ${barAndPercent(done, total, barWidth)} ${done}/${total} ${unit}`;
+}
+
+/** `[██████░░░░░░░░░░░░░░]  30%`: `done` of `total` as a bar of `barWidth` cells and a whole percentage, clamped. */
+function barAndPercent(done: number, total: number, barWidth: number): string {
   const ratio = total > 0 ? Math.min(1, Math.max(0, done / total)) : 0;
   const filled = Math.round(ratio * barWidth);
-  const percent = `${Math.floor(ratio * 100)}%`.padStart(4);
-  return `${label} [${'█'.repeat(filled)}${'░'.repeat(barWidth - filled)}] ${percent} ${done}/${total} ${unit}`;
+  return `[${'█'.repeat(filled)}${'░'.repeat(barWidth - filled)}] ${`${Math.floor(ratio * 100)}%`.padStart(4)}`;
 }
 
 /**
@@ -28,9 +32,7 @@ export function progressBar(label: string, done: number, total: number, unit: st
  * file, an act payload), which are more than the documents served (see {@link indexReadyText}).
  */
 export function indexProgressText(done: number, total: number, barWidth = 20): string {
-  const ratio = total > 0 ? Math.min(1, Math.max(0, done / total)) : 0;
-  const filled = Math.round(ratio * barWidth);
-  return `Building search index [${'█'.repeat(filled)}${'░'.repeat(barWidth - filled)}] ${`${Math.floor(ratio * 100)}%`.padStart(4)} of ${total.toLocaleString('en-US')} input records`;
+  return `Building search index ${barAndPercent(done, total, barWidth)} of ${total.toLocaleString('en-US')} input records`;
 }
 
 /**
