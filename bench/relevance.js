@@ -40,6 +40,11 @@ export const WORDING_RUN = 4;
 export const TUNING_FILES = ['set-a.json', 'set-f.json'];
 /** The parts of the judged set, in table order. */
 export const PARTS = ['tuning', 'held_out'];
+/**
+ * The held-out part split by the subject index (`data/subject-index/`): questions answered by an act with written
+ * questions, and the others (what the translation model alone must serve).
+ */
+export const WRITTEN_PARTS = ['held_out_written', 'held_out_unwritten'];
 
 /**
  * @typedef {{ document_id: string, refs: string[] }} JudgedAnswer
@@ -226,14 +231,16 @@ function groupMetrics(ranks) {
  *   wanted (k), returns the search response `{ results: [{ document_id, excerpts: [{ excerpt_id }] }] }` or a promise of
  *   it. It must pass maxResults on as `max_results`; only the first k results are scored in any case.
  * @param {JudgedQuestion[]} questions
- * @param {{ k?: number }} [options] k: results per question (default 10).
+ * @param {{ k?: number, written?: ReadonlySet<string> }} [options] k: results per question (default 10); written: the
+ *   document_ids of the acts with written questions (the subject index), which split the held-out part in two
+ *   ({@link WRITTEN_PARTS}; not split without it).
  * @returns {Promise<RelevanceResult>} per group (overall; lawyer, citizen, keywords by wording; caselaw: questions
  *   answered by court decisions, see {@link isCaseLaw}): n; article_s1 / article_s3, the share of questions with an
  *   article hit (see {@link rankHits}) at rank 1 / within the first 3; article_mrr, the mean of 1 / article rank (0 when
  *   there is no article hit within k); act_s1 / act_s3, the share with an act hit at rank 1 / within 3. Plus each
  *   question's ranks (Infinity when none within k), in the order given.
  */
-export async function evaluate(searchFn, questions, { k = 10 } = {}) {
+export async function evaluate(searchFn, questions, { k = 10, written } = {}) {
   const perQuestion = [];
   const absent = [];
   for (const question of questions) {
@@ -242,6 +249,15 @@ export async function evaluate(searchFn, questions, { k = 10 } = {}) {
     if (question.absent_act !== undefined) absent.push({ id: question.id, part, noted: notesAbsentAct(question, response) });
     else perQuestion.push({ id: question.id, kind: question.kind, part, ...rankHits(question, response, k) });
   }
+  const result = { perQuestion, absent, k };
+  return { ...result, ...groupResults(result, questions, written) };
+}
+
+/**
+ * The group metrics of per-question ranks (`evaluate`'s, or a baseline's saved ones): overall and by kind, per part
+ * ({@link PARTS}), and, given `written`, the held-out part split by it ({@link WRITTEN_PARTS}).
+ */
+export function groupResults({ perQuestion, absent = [] }, questions, written) {
   const caselaw = new Set(questions.filter(isCaseLaw).map((q) => q.id));
   const metrics = (ranks) => {
     const byKind = {};
@@ -254,7 +270,30 @@ export async function evaluate(searchFn, questions, { k = 10 } = {}) {
     const inPart = absent.filter((a) => a.part === part);
     parts[part] = { ...metrics(perQuestion.filter((r) => r.part === part)), absent: { n: inPart.length, noted: inPart.filter((a) => a.noted).length } };
   }
-  return { ...metrics(perQuestion), parts, absent, perQuestion, k };
+  if (written !== undefined && process.env.PRAVO_X_SPLIT) {
+    const isWritten = new Set(questions.filter((q) => (q.answers ?? []).some((a) => written.has(a.document_id))).map((q) => q.id));
+    const tuning = perQuestion.filter((r) => r.part === 'tuning');
+    parts.tuning_written = metrics(tuning.filter((r) => isWritten.has(r.id)));
+    parts.tuning_unwritten = metrics(tuning.filter((r) => !isWritten.has(r.id)));
+  }
+  if (written !== undefined) {
+    const isWritten = new Set(questions.filter((q) => (q.answers ?? []).some((a) => written.has(a.document_id))).map((q) => q.id));
+    const heldOut = perQuestion.filter((r) => r.part === 'held_out');
+    parts.held_out_written = metrics(heldOut.filter((r) => isWritten.has(r.id)));
+    parts.held_out_unwritten = metrics(heldOut.filter((r) => !isWritten.has(r.id)));
+  }
+  return { ...metrics(perQuestion), parts };
+}
+
+/**
+ * The document_ids of the acts the subject index has written questions for (`data/subject-index/*.json`), read with
+ * dist/'s reader; empty when there is none.
+ */
+export async function writtenActs() {
+  const module = path.join(repo, 'dist', 'sandbox', 'subject-index', 'entries.js');
+  if (!fs.existsSync(module)) return new Set();
+  const { readSubjectIndex } = await import(pathToFileURL(module).href);
+  return new Set(readSubjectIndex(path.join(repo, 'data', 'subject-index')).map((f) => f.document_id));
 }
 
 const COLUMNS = [
@@ -281,12 +320,19 @@ function fixed(value) {
  */
 export function formatRelevance(result, baseline) {
   const lines = formatTable(result, baseline);
-  for (const part of PARTS) {
+  const titles = {
+    tuning: `tuning part (${TUNING_FILES.join(', ')}; constants chosen here)`,
+    held_out: 'held-out part (every other file)',
+    held_out_written: 'held-out, answered in an act with written questions (the subject index)',
+    held_out_unwritten: 'held-out, answered elsewhere (no written questions)',
+    tuning_written: 'tuning, written',
+    tuning_unwritten: 'tuning, unwritten',
+  };
+  for (const part of process.env.PRAVO_X_SPLIT ? ['tuning', 'tuning_written', 'tuning_unwritten'] : [...PARTS, ...WRITTEN_PARTS]) {
     if (result.parts?.[part] === undefined) continue;
     const { absent } = result.parts[part];
-    const title = part === 'tuning' ? `tuning part (${TUNING_FILES.join(', ')}; constants chosen here)` : 'held-out part (every other file)';
-    lines.push('', title, ...formatTable(result.parts[part], baseline?.parts?.[part], false));
-    if (absent.n > 0) {
+    lines.push('', titles[part], ...formatTable(result.parts[part], baseline?.parts?.[part], false));
+    if (absent !== undefined && absent.n > 0) {
       const before = baseline?.parts?.[part]?.absent;
       lines.push(`absent acts noted: ${before ? `${before.noted}/${before.n} → ` : ''}${absent.noted}/${absent.n}`);
     }
@@ -387,6 +433,22 @@ export async function checkWording(questions, corpus) {
   return problems;
 }
 
+function finiteOrNull(rank) {
+  return Number.isFinite(rank) ? rank : null;
+}
+
+/**
+ * The baseline file (undefined when absent). One saved with its per-question ranks is regrouped as the current run is
+ * (its held-out part split by today's subject index), so that both sides of each row count the same questions.
+ */
+export function readBaseline(file, questions, written) {
+  if (!fs.existsSync(file)) return undefined;
+  const saved = JSON.parse(fs.readFileSync(file, 'utf8'));
+  if (!Array.isArray(saved.perQuestion)) return saved;
+  const perQuestion = saved.perQuestion.map((r) => ({ ...r, articleRank: r.articleRank ?? Infinity, actRank: r.actRank ?? Infinity }));
+  return { ...saved, ...groupResults({ perQuestion, absent: saved.absent ?? [] }, questions, written) };
+}
+
 /** The corpus paths: $PRAVO_SANDBOX_CORPUS (a list, like PATH) or ../shared/corpus. */
 function corpusPaths() {
   const fromEnv = (process.env.PRAVO_SANDBOX_CORPUS ?? '').split(path.delimiter).filter((entry) => entry.trim() !== '');
@@ -418,13 +480,14 @@ async function main(argv) {
   }
   const [{ openIndex }, { resolveCorpusInputs }, { search }] = await Promise.all(modules.map((m) => import(pathToFileURL(m).href)));
 
+  const written = await writtenActs();
   const given = process.env.PRAVO_BENCH_DATA_DIR;
   const dataDir = given ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pravo-relevance-'));
   let result;
   try {
     const index = await openIndex({ inputs: resolveCorpusInputs(corpus), dataDir });
     try {
-      result = await evaluate((query, maxResults) => search(index, { query, max_results: maxResults }), questions);
+      result = await evaluate((query, maxResults) => search(index, { query, max_results: maxResults }), questions, { written });
     } finally {
       index.close();
     }
@@ -433,7 +496,7 @@ async function main(argv) {
   }
 
   const baselinePath = path.join(JUDGED_DIR, BASELINE_FILE);
-  const baseline = fs.existsSync(baselinePath) ? JSON.parse(fs.readFileSync(baselinePath, 'utf8')) : undefined;
+  const baseline = readBaseline(baselinePath, questions, written);
   console.log(`${questions.length} judged questions, top ${result.k} results each`);
   for (const line of formatRelevance(result, baseline)) console.log(line);
   const missed = result.perQuestion.filter((r) => !Number.isFinite(r.articleRank)).map((r) => r.id);
@@ -443,7 +506,8 @@ async function main(argv) {
 
   if (argv.includes('--save-baseline')) {
     const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo, encoding: 'utf8' }).trim();
-    const saved = { commit, measured_at: new Date().toISOString(), overall: result.overall, byKind: result.byKind, parts: result.parts };
+    const perQuestion = result.perQuestion.map((r) => ({ ...r, articleRank: finiteOrNull(r.articleRank), actRank: finiteOrNull(r.actRank) }));
+    const saved = { commit, measured_at: new Date().toISOString(), overall: result.overall, byKind: result.byKind, parts: result.parts, perQuestion, absent: result.absent };
     fs.writeFileSync(baselinePath, `${JSON.stringify(saved, null, 2)}\n`);
     console.log(`wrote ${path.relative(repo, baselinePath)}`);
   }

@@ -131,6 +131,9 @@ export interface DocumentRow {
   title_stems: string;
 }
 
+/** One translation of a query stem: the law's stem, t(stem | query stem), and a form of it as the law writes it. */
+export type Translation = [stem: string, probability: number, word: string];
+
 /** One article (element) of a document, as stored. */
 export interface ArticleRow {
   /** Article id (= FTS rowid), 1, 2, … in corpus order. */
@@ -143,6 +146,8 @@ export interface ArticleRow {
   text: string;
   /** Heading lines introducing the article (section and article headings), `''` when none. */
   heading: string;
+  /** The article's questions and keywords of the written subject index, one a line; `''` when it has none. */
+  subject: string;
   /** `<document_id>:<ref>`, unique in the index (see `excerptIds`, `corpus/excerpts.ts`). */
   excerpt_id: string;
 }
@@ -230,6 +235,11 @@ export interface SearchIndex {
    * undefined when it was built without one. Read on each call (about 30 ms on the real thesaurus): call it once.
    */
   thesaurus(): Map<string, ThesaurusSense[]> | undefined;
+  /**
+   * The lay-to-legal translations of a stem (`subject-index/translation.ts`, learned when the index was built): best
+   * first; [] when it has none. One indexed lookup.
+   */
+  translations(stem: string): Translation[];
   /** Every document's metadata row, in rowid order (one array; about 2,000 rows on the full corpus). */
   documentRows(): DocumentRow[];
   /** `[articleId, documentRowid, text length]` of every article, in article order, streamed. */
@@ -237,10 +247,10 @@ export interface SearchIndex {
   /** The largest article id (0 for an index without articles); ids run 1…this. */
   maxArticleId(): number;
   /**
-   * The articles whose indexed stems (text or heading) contain `stem` (an exact FTS5 phrase match on one stem of
-   * `analyze`), each as `[articleId, bm25]` with `bm25` as FTS5's `bm25(fts, 1, HEADING_WEIGHT)` returns it: negative,
+   * The articles whose indexed stems (text, heading or subject) contain `stem` (an exact FTS5 phrase match on one stem of
+   * `analyze`), each as `[articleId, bm25]` with `bm25` as FTS5's `bm25(fts, 1, HEADING_WEIGHT, SUBJECT_WEIGHT)` returns it: negative,
    * lower is a better match; a match in the heading counts `HEADING_WEIGHT` (`corpus/index-db.ts`) times one in the
-   * text. Any order.
+   * text, one in the written questions and keywords (`ArticleRow.subject`) `SUBJECT_WEIGHT` times. Any order.
    * With `prefix`, every stem beginning with `stem` matches (an FTS5 prefix query; BM25 takes them as one term).
    */
   matchStem(stem: string, prefix?: boolean): [article: number, bm25: number][];

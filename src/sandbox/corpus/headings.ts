@@ -66,3 +66,25 @@ export function elementsWithHeadings(elements: readonly { label: string; text: s
   }
   return out;
 }
+
+/**
+ * A line that heads a division of the act, not one article: „Глава първа. ОБЩИ ПОЛОЖЕНИЯ“, „Раздел III“, „Допълнителни
+ * разпоредби“, or a title in capitals („ТРУДОВ ДОГОВОР“).
+ */
+const DIVISION_HEADING = /^(?:част|дял|глава|раздел|подраздел|допълнителн\S* разпоредб|преходн|заключителн)/iu;
+
+/**
+ * The article's own heading (its title, „Прекратяване на трудовия договор без предизвестие“) out of `heading` as the
+ * index stores it (`articles.heading`: the division headings opening before the article and its own title, joined
+ * by ` / ` (Akoma Ntoso, consolidated texts) or one a line (headings moved from the previous article)): the last
+ * part, unless that part heads a division ({@link DIVISION_HEADING}, or written in capitals); `''` when there is none.
+ * The own heading is matched as part of the article; a division heading is not the article's title.
+ */
+export function ownHeading(heading: string): string {
+  if (heading === '') return '';
+  const last = heading.split(/ \/ |\n/u).at(-1)!.trim();
+  if (last === '' || DIVISION_HEADING.test(last)) return '';
+  const letters = last.replace(/[^\p{L}]/gu, '');
+  if (letters.length > 3 && letters === letters.toUpperCase()) return '';
+  return last;
+}

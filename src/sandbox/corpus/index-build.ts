@@ -13,7 +13,8 @@
  *   file), `linked_documents` (JSON `{filled, dated}`: documents given a page's url and its date, `links.ts`),
  *   `analyzer_version`, `schema_version`,
  *   `document_count`, `article_count`, `court_count`, `alias_count`, `skipped_inputs` (JSON: the inputs the build
- *   skipped, `[{path, message}]`), `built_at`.
+ *   skipped, `[{path, message}]`), `translation` (JSON: the translation table's pairs by origin and its size,
+ *   `TranslationBuildReport`), `built_at`.
  * - `documents`: the documents as served (`collect.ts`: every input read, National Assembly acts rebuilt in their
  *   structure, one document per act), every corpus field (`as_of`; `consolidated` as 1/0/null; `url` and `url_as_of`
  *   from the links file when the document matches a page, `links.ts`), the full ordered
@@ -27,15 +28,19 @@
  *   served under ("one act, one document"), so that ids served before keep resolving.
  * - `thesaurus(stem, senses)`: when the inputs hold a thesaurus, its senses by headword stem as JSON
  *   (`ThesaurusSense[]`), restricted to the stems the index holds (`text/thesaurus.ts`, `restrictToIndex`).
+ * - `translations(stem, targets)`: the lay-to-legal translation table (`subject-index/translation.ts`, learned by
+ *   `translation-build.ts`): per source stem, its translations as JSON `[[stem, probability, word], …]`, best first.
  * - `courts`: every court of the courts file, plus each court a decision names (`court_id`) that the file lacks, with
  *   the decision's `court` as its name (`Съд <court_id>` when it has none) and null type, ECLI code and parent.
  * - `articles`: `id` (= FTS rowid), `doc` (documents rowid), `ordinal` (0-based position in `elements`), `ref`,
  *   `label`, `text` (the element's text without the heading lines that belong to the next article, see
  *   `headings.ts`), `heading` (the heading lines moved here from the end of the previous article; `''` when none),
  *   `excerpt_id` (stable, unique: `<document_id>:<ref>`, `~2`, `~3`… appended when a ref repeats within the
- *   document), `stem_count` (number of indexed stems of `text`). Indexed by `(doc, ordinal)` and `(doc, ref)`.
- * - `fts`: contentless FTS5 table (`content=''`) with two columns, the pre-stemmed article text and the pre-stemmed
- *   heading (stems joined by spaces), rowid = `articles.id`; `bm25(fts, …)` works on it (column sizes are kept).
+ *   document), `stem_count` (number of indexed stems of `text`), `subject` (the article's questions and keywords
+ *   of the written subject index, one a line, `subject-index/entries.ts`; `''` when it has none). Indexed by
+ *   `(doc, ordinal)` and `(doc, ref)`.
+ * - `fts`: contentless FTS5 table (`content=''`) with three columns, the pre-stemmed article text, own heading
+ *   (`ownHeading`: the article's title, not its chapter's) and subject (stems joined by spaces), rowid = `articles.id`; `bm25(fts, …)` works on it (column sizes are kept).
  * - `fts_vocab`: fts5vocab (`row`) over `fts`: how many articles hold each stem.
  *
  * Changing the tables, or the texts the build stores (`provision-lines.ts`), must bump `INDEX_SCHEMA_VERSION`
@@ -46,15 +51,17 @@ import { DatabaseSync } from 'node:sqlite';
 import { collectionOf } from '../catalog-rules.js';
 import type { StoredElement } from '../storage.js';
 import { analyze, ANALYZER_VERSION } from '../text/analysis.js';
-import { readThesaurus, restrictToIndex } from '../text/thesaurus.js';
+import { readThesaurus, restrictToIndex, type ThesaurusSense } from '../text/thesaurus.js';
 import { linkAmendments, type ElementLinks } from './amended-by.js';
 import { matchActLinks, readActLinks } from './links.js';
 import { collectCorpus } from './collect.js';
 import { excerptIds } from './excerpts.js';
-import { elementsWithHeadings } from './headings.js';
+import { elementsWithHeadings, ownHeading } from './headings.js';
 import { createTempIndexFile, removeTempFiles } from './index-files.js';
 import { corpusFileKind, INDEX_SCHEMA_VERSION, type InputsDigest } from './inputs.js';
+import { readSubjectIndex, subjectStems, subjectTexts } from '../subject-index/entries.js';
 import { splitProvisionLines } from './provision-lines.js';
+import { TranslationPairs } from './translation-build.js';
 import { cancelledError, countCorpusLines, readCourtsFile, type CorpusElement } from './reader.js';
 
 /**
@@ -108,13 +115,15 @@ CREATE TABLE articles (
   text TEXT NOT NULL,
   excerpt_id TEXT NOT NULL UNIQUE,
   stem_count INTEGER NOT NULL,
-  heading TEXT NOT NULL
+  heading TEXT NOT NULL,
+  subject TEXT NOT NULL
 );
 CREATE INDEX articles_doc ON articles (doc, ordinal);
 CREATE INDEX articles_ref ON articles (doc, ref);
-CREATE VIRTUAL TABLE fts USING fts5 (stems, heading, content = '');
+CREATE VIRTUAL TABLE fts USING fts5 (stems, heading, subject, content = '');
 CREATE VIRTUAL TABLE fts_vocab USING fts5vocab (fts, 'row');
 CREATE TABLE thesaurus (stem TEXT PRIMARY KEY, senses TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE translations (stem TEXT PRIMARY KEY, targets TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE courts (
   court_id INTEGER PRIMARY KEY,
   name TEXT NOT NULL,
@@ -226,9 +235,16 @@ async function buildIndex(
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertArticle = db.prepare(
-      'INSERT INTO articles (id, doc, ordinal, ref, label, text, excerpt_id, stem_count, heading) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO articles (id, doc, ordinal, ref, label, text, excerpt_id, stem_count, heading, subject) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    const insertFts = db.prepare('INSERT INTO fts (rowid, stems, heading) VALUES (?, ?, ?)');
+    const insertFts = db.prepare('INSERT INTO fts (rowid, stems, heading, subject) VALUES (?, ?, ?, ?)');
+    // The written subject index: questions and keywords per article of the acts it covers (by served document_id).
+    const translationPairs = new TranslationPairs();
+    const servedIds = new Set(collected.documents.map((d) => d.document_id));
+    const subjects = subjectTexts(digest.subjectIndex === undefined ? [] : readSubjectIndex(digest.subjectIndex.dir), (id) => {
+      const served = servedIds.has(id) ? id : collected.aliases.get(id);
+      return served !== undefined && servedIds.has(served) ? served : undefined;
+    });
     const collections = new Map<string, string>();
     /** Courts named by decisions: the first name a decision gives each (null while none has given one). */
     const namedCourts = new Map<number, string | null>();
@@ -280,13 +296,21 @@ async function buildIndex(
         d.elements.length,
       );
       const texts = elementsWithHeadings(d.elements);
+      const written = subjects.get(d.document_id);
+      // A ref the document repeats (§§ of several amending acts) names no one element: its entry is not used.
+      const refCounts = new Map<string, number>();
+      if (written !== undefined) for (const e of d.elements) refCounts.set(e.ref, (refCounts.get(e.ref) ?? 0) + 1);
       d.elements.forEach((element, ordinal) => {
         articles++;
         const { body, heading: moved } = texts[ordinal]!;
         const heading = element.heading !== undefined && element.heading !== '' ? element.heading : moved;
         const stems = analyze(body);
-        insertArticle.run(articles, documents, ordinal, element.ref, element.label, body, elementIds[ordinal] ?? '', stems.length, heading);
-        insertFts.run(articles, stems.join(' '), analyze(heading).join(' '));
+        const subject = refCounts.get(element.ref) === 1 ? (written?.get(element.ref) ?? '') : '';
+        insertArticle.run(articles, documents, ordinal, element.ref, element.label, body, elementIds[ordinal] ?? '', stems.length, heading, subject);
+        // The heading column holds the article's own title only: a chapter's heading is not this article's.
+        const own = ownHeading(heading);
+        insertFts.run(articles, stems.join(' '), own === '' ? '' : analyze(own).join(' '), subject === '' ? '' : subjectStems(subject).join(' '));
+        if (d.court_id == null) translationPairs.addArticle(element.ref, own, body, stems, subject);
       });
       if (documents % insertStep === 0) {
         const done = Math.floor(total * readShare + (total * (1 - readShare) * documents) / collected.documents.length);
@@ -317,16 +341,20 @@ async function buildIndex(
     checkCancelled();
     db.exec('ANALYZE');
     checkCancelled();
+    let senses: Map<string, ThesaurusSense[]> | undefined;
     if (digest.thesaurus !== undefined) {
       // The thesaurus, restricted to the stems the index holds (a synonym the corpus lacks can find nothing).
       const held = new Set((db.prepare('SELECT term FROM fts_vocab').all() as { term: string }[]).map((r) => r.term));
-      const senses = restrictToIndex(readThesaurus(digest.thesaurus.path), (s) => held.has(s));
+      senses = restrictToIndex(readThesaurus(digest.thesaurus.path), (s) => held.has(s));
       const insert = db.prepare('INSERT INTO thesaurus (stem, senses) VALUES (?, ?)');
       db.exec('BEGIN');
       for (const [stem, list] of senses) insert.run(stem, JSON.stringify(list));
       db.exec('COMMIT');
       checkCancelled();
     }
+    // The lay-to-legal translation table, learned from the subject index, the corpus, the WordNet and the thesaurus.
+    const translation = translationPairs.learn(db, digest.wordnet?.path, senses);
+    checkCancelled();
     const setMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
     db.exec('BEGIN');
     setMeta.run('inputs_key', digest.key);
@@ -341,6 +369,7 @@ async function buildIndex(
     setMeta.run('court_count', String(listed.size + [...namedCourts.keys()].filter((id) => !listed.has(id)).length));
     setMeta.run('skipped_inputs', JSON.stringify(collected.skipped));
     setMeta.run('alias_count', String(collected.aliases.size));
+    setMeta.run('translation', JSON.stringify(translation));
     setMeta.run('built_at', new Date().toISOString());
     setMeta.run('complete', '1');
     db.exec('COMMIT');

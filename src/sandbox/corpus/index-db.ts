@@ -17,7 +17,7 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { SourceTypeEntry } from '../../contract/types.js';
 import { sourceTypeEntries } from '../catalog-rules.js';
 import { ensurePrivateDir } from '../files.js';
-import type { ArticleRow, CourtRow, DocumentRow, SearchIndex, StoredDocument, StoredElement } from '../storage.js';
+import type { ArticleRow, CourtRow, DocumentRow, SearchIndex, StoredDocument, StoredElement, Translation } from '../storage.js';
 import { ANALYZER_VERSION } from '../text/analysis.js';
 import type { ThesaurusSense } from '../text/thesaurus.js';
 import type { SkippedInput } from './collect.js';
@@ -48,6 +48,12 @@ export interface OpenIndexOptions {
 
 /** Weight of a match in an article's heading relative to one in its text (`bm25` column weight; see `headings.ts`). */
 export const HEADING_WEIGHT = 3;
+/**
+ * Weight of a match in an article's written questions and keywords (the subject index, `subject-index/entries.ts`)
+ * relative to one in its text. Chosen on the tuning part of the judged set only (docs/benchmarks.md): 0.5 and 1 scored
+ * alike overall (0.63 and 0.65 article success@3), 1 better on the acts with written questions.
+ */
+export const SUBJECT_WEIGHT = 1;
 
 /**
  * Reads `meta` of an index file; undefined when the file is not a complete index of the expected versions (and, when
@@ -203,6 +209,7 @@ function createSearchIndex(
 ): SearchIndex {
   let sourceTypes: SourceTypeEntry[] | undefined;
   let matchStatement: StatementSync | undefined;
+  let translationStatement: StatementSync | undefined;
   let articleStatement: StatementSync | undefined;
   let countStatement: StatementSync | undefined;
   let prefixCountStatement: StatementSync | undefined;
@@ -229,6 +236,11 @@ function createSearchIndex(
       const rows = db.prepare('SELECT stem, senses FROM thesaurus').all() as { stem: string; senses: string }[];
       return rows.length === 0 ? undefined : new Map(rows.map((r) => [r.stem, JSON.parse(r.senses) as ThesaurusSense[]]));
     },
+    translations(stem: string): Translation[] {
+      translationStatement ??= db.prepare('SELECT targets FROM translations WHERE stem = ?');
+      const row = translationStatement.get(stem) as { targets: string } | undefined;
+      return row === undefined ? [] : (JSON.parse(row.targets) as Translation[]);
+    },
     sourceTypes(): SourceTypeEntry[] {
       sourceTypes ??= computeSourceTypes(db);
       return sourceTypes.map((entry) => ({ ...entry }));
@@ -252,7 +264,7 @@ function createSearchIndex(
     },
     matchStem(stem: string, prefix = false): [number, number][] {
       if (!matchStatement) {
-        matchStatement = db.prepare(`SELECT rowid, bm25(fts, 1.0, ${HEADING_WEIGHT.toFixed(1)}) FROM fts WHERE fts MATCH ?`);
+        matchStatement = db.prepare(`SELECT rowid, bm25(fts, 1.0, ${HEADING_WEIGHT.toFixed(2)}, ${SUBJECT_WEIGHT.toFixed(2)}) FROM fts WHERE fts MATCH ?`);
         matchStatement.setReturnArrays(true);
       }
       return matchStatement.all(`"${stem.replaceAll('"', '""')}"${prefix ? '*' : ''}`) as unknown as [number, number][];
@@ -278,7 +290,7 @@ function createSearchIndex(
       return (containingStatement.get(document, needle) as { id: number } | undefined)?.id;
     },
     article(id: number): ArticleRow | undefined {
-      articleStatement ??= db.prepare('SELECT id, ordinal, label, text, heading, excerpt_id FROM articles WHERE id = ?');
+      articleStatement ??= db.prepare('SELECT id, ordinal, label, text, heading, subject, excerpt_id FROM articles WHERE id = ?');
       return articleStatement.get(id) as ArticleRow | undefined;
     },
     readDocument(documentId: string, collection: string): StoredDocument | undefined {

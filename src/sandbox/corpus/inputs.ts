@@ -28,15 +28,17 @@ import path from 'node:path';
 import { runPool } from '../../shared/pool.js';
 import { INPUT_MAX_BYTES } from '../input-file.js';
 import { ANALYZER_VERSION } from '../text/analysis.js';
+import { subjectIndexDigest, type SubjectIndexDigest } from '../subject-index/entries.js';
 import { THESAURUS_VERSION } from '../text/thesaurus.js';
 import { cancelledError, CorpusError, hashCorpusFile } from './reader.js';
 
 /**
  * Version of the index's tables and of the texts it stores (`index-build.ts`); part of the inputs key, so a change of
  * either rebuilds indexes. 7: statutes' texts one paragraph, point and letter a line (`provision-lines.ts`); 8: the
- * documents' `url_as_of` (`links.ts`).
+ * documents' `url_as_of` (`links.ts`); 9: the articles' `subject` field (the written subject index) and the
+ * translation table.
  */
-export const INDEX_SCHEMA_VERSION = 8;
+export const INDEX_SCHEMA_VERSION = 9;
 
 /** A resolved set of inputs: absolute paths of existing files. */
 export interface CorpusInputs {
@@ -54,6 +56,16 @@ export interface CorpusInputs {
    * the build gives the documents it matches their page's `url` (`links.ts`).
    */
   linksFile?: string | undefined;
+  /**
+   * A WordNet (`*wordnet*.tab` or `.tab.gz`, e.g. `bg-wordnet.tab.gz`), when there is one: optional; its synsets are
+   * pairs of the translation model (`subject-index/translation.ts`).
+   */
+  wordnetFile?: string | undefined;
+  /**
+   * The written subject index (`subject-index/entries.ts`): a directory of its `*.json` files; default the package's
+   * `data/subject-index/`; null for none.
+   */
+  subjectIndexDir?: string | null | undefined;
 }
 
 /** Name endings of corpus files in a directory. */
@@ -73,6 +85,14 @@ export const LINKS_FILE_SUFFIX = 'act-links.json';
 /** Whether a file name is that of a links file (`bg-act-links.json`). */
 export function isLinksFileName(name: string): boolean {
   return name.endsWith(LINKS_FILE_SUFFIX);
+}
+
+/**
+ * Whether a file name is a WordNet's by the naming rule: `wordnet` in the name, ending `.tab` or `.tab.gz` (the Open
+ * Multilingual Wordnet's tab format, e.g. `bg-wordnet.tab.gz`, the BulTreeBank WordNet).
+ */
+export function isWordnetFileName(name: string): boolean {
+  return /wordnet[^/\\]*\.tab(?:\.gz)?$/iu.test(name);
 }
 
 /** Whether a file name is a thesaurus's by the naming rule: `thesaurus` in the name, ending `.dat` or `.dat.gz`. */
@@ -134,11 +154,12 @@ function isDirectory(dir: string): boolean {
  * The corpus inputs and courts files in `dir` and its sub-directories (recursively; names starting with `.` skipped),
  * by the naming rule, each directory's entries sorted by name, files of a directory before its sub-directories.
  */
-function scanDirectory(dir: string): { corpusFiles: string[]; courtsFiles: string[]; thesaurusFiles: string[]; linksFiles: string[] } {
+function scanDirectory(dir: string): ScannedFiles {
   const corpusFiles: string[] = [];
   const courtsFiles: string[] = [];
   const thesaurusFiles: string[] = [];
   const linksFiles: string[] = [];
+  const wordnetFiles: string[] = [];
   const visit = (current: string): void => {
     let names: string[];
     try {
@@ -158,6 +179,8 @@ function scanDirectory(dir: string): { corpusFiles: string[]; courtsFiles: strin
         if (isFile(file)) linksFiles.push(file);
       } else if (isThesaurusFileName(name)) {
         if (isFile(file)) thesaurusFiles.push(file);
+      } else if (isWordnetFileName(name)) {
+        if (isFile(file)) wordnetFiles.push(file);
       } else if (isCorpusFileName(name) && isFile(file)) {
         corpusFiles.push(file);
       } else if (isDirectory(file)) {
@@ -175,7 +198,16 @@ function scanDirectory(dir: string): { corpusFiles: string[]; courtsFiles: strin
       { what: 'directory' },
     );
   }
-  return { corpusFiles, courtsFiles, thesaurusFiles, linksFiles };
+  return { corpusFiles, courtsFiles, thesaurusFiles, linksFiles, wordnetFiles };
+}
+
+/** The input files a directory holds, by kind. */
+interface ScannedFiles {
+  corpusFiles: string[];
+  courtsFiles: string[];
+  thesaurusFiles: string[];
+  linksFiles: string[];
+  wordnetFiles: string[];
 }
 
 /**
@@ -193,6 +225,7 @@ export function resolveCorpusInputs(paths: readonly string[]): CorpusInputs {
   const courtsFiles: string[] = [];
   const thesaurusFiles: string[] = [];
   const linksFiles: string[] = [];
+  const wordnetFiles: string[] = [];
   for (const given of paths) {
     const absolute = path.resolve(given);
     let info: fs.Stats;
@@ -209,9 +242,19 @@ export function resolveCorpusInputs(paths: readonly string[]): CorpusInputs {
       courtsFiles.push(...found.courtsFiles);
       thesaurusFiles.push(...found.thesaurusFiles);
       linksFiles.push(...found.linksFiles);
+      wordnetFiles.push(...found.wordnetFiles);
     } else if (info.isFile()) {
       const name = path.basename(absolute);
-      (isCourtsFileName(name) ? courtsFiles : isLinksFileName(name) ? linksFiles : isThesaurusFileName(name) ? thesaurusFiles : corpusFiles).push(absolute);
+      const kind = isCourtsFileName(name)
+        ? courtsFiles
+        : isLinksFileName(name)
+          ? linksFiles
+          : isThesaurusFileName(name)
+            ? thesaurusFiles
+            : isWordnetFileName(name)
+              ? wordnetFiles
+              : corpusFiles;
+      kind.push(absolute);
     } else {
       throw new CorpusError(absolute, 'is neither a file nor a directory');
     }
@@ -244,6 +287,8 @@ export function resolveCorpusInputs(paths: readonly string[]): CorpusInputs {
   // One thesaurus: the first found (a second one is not an error, it is simply not read).
   if (thesaurusFiles[0] !== undefined) inputs.thesaurusFile = thesaurusFiles[0];
   if (links[0] !== undefined) inputs.linksFile = links[0];
+  // One WordNet, as one thesaurus: the first found.
+  if (wordnetFiles[0] !== undefined) inputs.wordnetFile = wordnetFiles[0];
   return inputs;
 }
 
@@ -267,6 +312,10 @@ export interface InputsDigest {
   thesaurus?: HashedFile | undefined;
   /** The links file, when there is one. */
   links?: HashedFile | undefined;
+  /** The WordNet, when there is one. */
+  wordnet?: HashedFile | undefined;
+  /** The subject index's files, when there are. */
+  subjectIndex?: SubjectIndexDigest | undefined;
 }
 
 /**
@@ -275,13 +324,22 @@ export interface InputsDigest {
  * the links file's SHA-256s when there are. The order of the corpus files does not matter; a change of any byte of any
  * input, or of the analyzer or the index layout, changes it.
  */
-export function inputsKeyOf(corpusSha256s: readonly string[], courtsSha256: string | undefined, thesaurusSha256?: string, linksSha256?: string): string {
+export function inputsKeyOf(
+  corpusSha256s: readonly string[],
+  courtsSha256: string | undefined,
+  thesaurusSha256?: string,
+  linksSha256?: string,
+  subjectIndexSha256?: string,
+  wordnetSha256?: string,
+): string {
   const corpus = [...corpusSha256s].sort().join(',');
   // Without a thesaurus (or links) the text hashed is the one of before they were read.
   const thesaurus = thesaurusSha256 === undefined ? '' : `;thesaurus:${thesaurusSha256}:${THESAURUS_VERSION}`;
   const links = linksSha256 === undefined ? '' : `;links:${linksSha256}`;
+  const subject =
+    (subjectIndexSha256 === undefined ? '' : `;subject:${subjectIndexSha256}`) + (wordnetSha256 === undefined ? '' : `;wordnet:${wordnetSha256}`);
   return createHash('sha256')
-    .update(`corpus:${corpus};courts:${courtsSha256 ?? 'none'};analyzer:${ANALYZER_VERSION};schema:${INDEX_SCHEMA_VERSION}${thesaurus}${links}`, 'utf8')
+    .update(`corpus:${corpus};courts:${courtsSha256 ?? 'none'};analyzer:${ANALYZER_VERSION};schema:${INDEX_SCHEMA_VERSION}${thesaurus}${links}${subject}`, 'utf8')
     .digest('hex')
     .slice(0, 16);
 }
@@ -309,6 +367,7 @@ export async function digestInputs(
     ...(inputs.courtsFile === undefined ? [] : [inputs.courtsFile]),
     ...(inputs.thesaurusFile === undefined ? [] : [inputs.thesaurusFile]),
     ...(inputs.linksFile === undefined ? [] : [inputs.linksFile]),
+    ...(inputs.wordnetFile === undefined ? [] : [inputs.wordnetFile]),
   ];
   const sizes = await Promise.all(
     files.map(async (file) => {
@@ -329,11 +388,20 @@ export async function digestInputs(
     HASH_CONCURRENCY,
     async (i) => {
       const file = files[i]!;
-      const what = file === inputs.courtsFile ? 'courts file' : file === inputs.thesaurusFile ? 'thesaurus' : file === inputs.linksFile ? 'links file' : 'corpus';
+      const what =
+        file === inputs.courtsFile
+          ? 'courts file'
+          : file === inputs.thesaurusFile
+            ? 'thesaurus'
+            : file === inputs.linksFile
+              ? 'links file'
+              : file === inputs.wordnetFile
+                ? 'wordnet'
+                : 'corpus';
       const maxBytes =
         what === 'courts file' || what === 'links file'
           ? INPUT_MAX_BYTES.courts
-          : what === 'thesaurus'
+          : what === 'thesaurus' || what === 'wordnet'
             ? INPUT_MAX_BYTES.thesaurus
             : INPUT_MAX_BYTES[corpusFileKind(file)];
       const sha256 = await hashCorpusFile(
@@ -351,12 +419,17 @@ export async function digestInputs(
     },
     () => false,
   );
+  const wordnet = inputs.wordnetFile === undefined ? undefined : hashed.pop();
   const links = inputs.linksFile === undefined ? undefined : hashed.pop();
   const thesaurus = inputs.thesaurusFile === undefined ? undefined : hashed.pop();
   const courts = inputs.courtsFile === undefined ? undefined : hashed.pop();
   const corpus = hashed.sort((a, b) => (a.sha256 < b.sha256 ? -1 : a.sha256 > b.sha256 ? 1 : a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const digest: InputsDigest = { key: inputsKeyOf(corpus.map((f) => f.sha256), courts?.sha256, thesaurus?.sha256, links?.sha256), corpus, courts, thesaurus };
+  const subjectIndex = inputs.subjectIndexDir === null ? undefined : subjectIndexDigest(inputs.subjectIndexDir);
+  const key = inputsKeyOf(corpus.map((f) => f.sha256), courts?.sha256, thesaurus?.sha256, links?.sha256, subjectIndex?.sha256, wordnet?.sha256);
+  const digest: InputsDigest = { key, corpus, courts, thesaurus };
   if (links !== undefined) digest.links = links;
+  if (wordnet !== undefined) digest.wordnet = wordnet;
+  if (subjectIndex !== undefined) digest.subjectIndex = subjectIndex;
   return digest;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Excerpt } from '../../contract/types.js';
 import type { ArticleRow, SearchIndex } from '../storage.js';
+import { ownHeading } from '../corpus/headings.js';
 import type { StemMatch } from '../text/analysis.js';
 import { relativeScore, type ArticleHit, type DocumentHit } from './ranking.js';
 
@@ -78,16 +79,14 @@ export function excerptsOf(
 export const EXCERPT_HEADING_MAX_CHARS = 120;
 
 /**
- * The heading the explanation quotes for an excerpt: the article's heading (see `corpus/headings.ts`) when it holds a
- * matched word, lines joined by spaces (its last line alone when the whole is over
- * {@link EXCERPT_HEADING_MAX_CHARS}); `''` otherwise. A heading that matched is the shortest statement of why the
+ * The heading the explanation quotes for an excerpt: the article's own heading (`ownHeading`, `corpus/headings.ts`:
+ * its title, never the heading of the chapter or section above it) when it holds a matched word and is at most
+ * {@link EXCERPT_HEADING_MAX_CHARS} long; `''` otherwise. A heading that matched is the shortest statement of why the
  * article was chosen.
  */
 function matchedHeading(heading: string, matcher: (text: string) => StemMatch[]): string {
-  if (heading === '' || matcher(heading).length === 0) return '';
-  if (heading.length <= EXCERPT_HEADING_MAX_CHARS) return heading.replaceAll('\n', ' ');
-  const last = heading.slice(heading.lastIndexOf('\n') + 1);
-  return last.length <= EXCERPT_HEADING_MAX_CHARS && matcher(last).length > 0 ? last : '';
+  const own = ownHeading(heading);
+  return own === '' || own.length > EXCERPT_HEADING_MAX_CHARS || matcher(own).length === 0 ? '' : own;
 }
 
 /**

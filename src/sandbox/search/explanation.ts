@@ -157,6 +157,18 @@ export function explain(
   if (synonyms.length > 0) {
     parts.push(`${agree(synonyms.length, 'Търсен е и синонимът', 'Търсени са и синонимите')} ${enumerate(quote(synonyms))}.`);
   }
+  // The translation model's words, by the word typed: „шеф“ → „работодател“.
+  const translated = new Map<string, string[]>();
+  for (const s of plan.stems.flat()) {
+    if (s.source !== 'translation' || s.expansion === undefined || s.from === undefined) continue;
+    const list = translated.get(s.from) ?? [];
+    if (!list.includes(s.expansion)) list.push(s.expansion);
+    translated.set(s.from, list);
+  }
+  if (translated.size > 0) {
+    const pairs = [...translated].map(([from, to]) => `„${from}“ → ${enumerate(quote(to))}`);
+    parts.push(`Преведено на езика на закона: ${pairs.join('; ')}.`);
+  }
   const forms = expansions('forms');
   if (forms.length > 0) parts.push(`${agree(forms.length, 'Търсена е и формата', 'Търсени са и формите')} ${enumerate(quote(forms))}.`);
   if (words.frequent.length > 0) {

@@ -27,6 +27,11 @@ export interface DocumentMeta extends Omit<DocumentRow, 'title_stems' | 'judges_
   /** Number of articles (elements) of the document. */
   articleCount: number;
   /**
+   * The document's in-degree in the corpus's amendment graph: how many acts of the corpus amend it (their titles name
+   * it, {@link amends}); 0 for others. The authority prior of `ranking.ts` (`authorityPrior`) reads it.
+   */
+  amendedBy: number;
+  /**
    * For an amending act of an act the index does not hold (no law or code of that title, see {@link holdsTitle}): that
    * act's title in the nominative („Закон за движението по пътищата“, „Търговски закон“, from the amending act's own
    * title by {@link nominativeTitle}); null otherwise. The corpus then holds only the act's amendments, and the search
@@ -45,6 +50,8 @@ export interface SearchMetadata {
   articleLength: Int32Array;
   /** Articles in the index (the `total` of IDF). */
   articleCount: number;
+  /** The largest `DocumentMeta.amendedBy` of the corpus (0 when nothing is amended). */
+  maxAmendedBy: number;
   /** The index's catalog (`SearchIndex.sourceTypes()`). */
   sourceTypes: SourceTypeEntry[];
   /**
@@ -107,6 +114,7 @@ export function searchMetadata(index: SearchIndex): SearchMetadata {
       titleStems: new Set(title_stems.split(' ').filter((s) => s !== '')),
       amending: amending !== null,
       amends: [],
+      amendedBy: 0,
       supersededBy: [],
       articleCount: 0,
       absentAct: null,
@@ -132,6 +140,7 @@ export function searchMetadata(index: SearchIndex): SearchMetadata {
       if (!holdsTitle(primaryTitles, analyze(nominative).join(' '))) meta.absentAct = nominative;
     }
   }
+  for (const meta of documents) for (const id of meta?.amends ?? []) documents[id]!.amendedBy++;
   // Laws and codes of one title: each is followed by the later ones (the corpus holds acts as first published, among
   // them acts replaced since by a new act of the same name). Other kinds (decisions, tariffs) repeat titles freely.
   for (const ids of primaryByTitle.values()) {
@@ -157,6 +166,7 @@ export function searchMetadata(index: SearchIndex): SearchMetadata {
     articleDocument,
     articleLength,
     articleCount: index.articleCount,
+    maxAmendedBy: documents.reduce((max, m) => Math.max(max, m?.amendedBy ?? 0), 0),
     sourceTypes: index.sourceTypes(),
     stemCounts: new Map(),
   };

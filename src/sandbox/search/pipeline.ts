@@ -25,9 +25,9 @@ import { explain } from './explanation.js';
 import { allowedDocuments, noResultsReason } from './filters.js';
 import { isWeakMatch } from '../../shared/weak-match.js';
 import { searchMetadata, type DocumentMeta, type SearchMetadata } from './metadata.js';
-import { FEEDBACK_DOCUMENTS, feedbackWithinDocument, idf, MAX_QUERY_TERMS, orderWithinDocument, resultScore, type ArticleHit, type DocumentHit, pinReferencedArticles, planQuery, rescoreByPassage, scoreArticles, scoreDocuments } from './ranking.js';
+import { FEEDBACK_DOCUMENTS, feedbackWithinDocument, idf, MAX_QUERY_TERMS, orderWithinDocument, resultScore, type ArticleHit, type DocumentHit, pinReferencedArticles, planQuery, queryPhrases, rescoreByPassage, scoreArticles, scoreDocuments } from './ranking.js';
 import { abbreviationTable, parseReferences, planReferences } from './references.js';
-import { SENSE_FEEDBACK_ARTICLES, termGroups, withThesaurus, type FeedbackArticle } from './vocabulary.js';
+import { SENSE_FEEDBACK_ARTICLES, termGroups, withThesaurus, withTranslations, type FeedbackArticle } from './vocabulary.js';
 import { chooseSourceTypes, isCaseLawType } from './source-types.js';
 
 /**
@@ -62,7 +62,7 @@ export function checkSearchRequest(index: SearchIndex, request: SearchRequest): 
  *
  * Results: ranked by score, ties by `document_id`; `score` on one scale for all queries (`absoluteScore`: 0 to 1,
  * 4 decimals, > 0);
- * each result's `excerpts` (≤ 3; `score` relative to the best excerpt of the response; `text` ≤ 400 characters) and a
+ * each result's `excerpts` (≤ 3; `score` relative to the best excerpt of the first 50 ranked, whatever `max_results`; `text` ≤ 400 characters) and a
  * Bulgarian `explanation`; court fields only for documents of case-law types. Never the full document or `elements`.
  * A query with no indexable words (only stopwords) or no matches gives `result_count` 0 and `results` [], with
  * `no_results_reason` (`filters.ts`, `noResultsReason`: what each filter left). A result scoring under half of the
@@ -100,7 +100,8 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
   }
 
   // Stages 2 and 3.
-  let groups = termGroups(terms);
+  // The translation model first (`withTranslations`): the law's words for the words typed, before the first pass.
+  let groups = withTranslations(termGroups(terms), (s) => index.translations(s));
   let plan = planQuery(index, metadata, groups);
   let hits = scoreArticles(index, metadata, plan, allowed);
   // The index's thesaurus, read on the first search that needs it (not at start); an empty map when it has none.
@@ -122,10 +123,12 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
     searched.filter((s) => s.family === true).map((s) => s.stem),
   );
   const groupOf = new Map(plan.stems.flatMap((list, g) => list.map((s): [string, number] => [s.stem, g])));
-  rescoreByPassage(index, metadata.articleLength, hits, plan.weights, matcher, groupOf);
+  rescoreByPassage(index, metadata.articleLength, hits, plan.weights, matcher, groupOf, queryPhrases(rest));
   const maxResults = request.max_results ?? LIMITS.maxResultsDefault;
   const scored = leadWithAbsentAct(scoreDocuments(hits, metadata, groups, plan.weights, allowed, referencePlan.boost));
-  for (const doc of scored.slice(0, maxResults)) orderWithinDocument(doc, groups.length);
+  // Every request ranks the same first RANKED_WINDOW documents and returns its first `max_results` of them, so that
+  // the first k results for k are the first k for any larger k (nothing below depends on `max_results`).
+  for (const doc of scored.slice(0, RANKED_WINDOW)) orderWithinDocument(doc, groups.length);
   if (metadata.feedback === true) {
     // Relevance feedback within the best acts (measured in bench/expansions.js; off unless asked).
     const searchedStems = new Set(plan.stems.flat().map((s) => s.stem));
@@ -133,19 +136,22 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
     const idfOf = (s: string): number => idf(index.stemArticleCount(s), metadata.articleCount);
     for (const doc of scored.slice(0, FEEDBACK_DOCUMENTS)) feedbackWithinDocument(doc, stemsOf, searchedStems, idfOf);
   }
-  const ranked = pinReferencedArticles(scored, referencePlan.pinned, metadata, plan.weights, referencePlan.followers).slice(0, maxResults);
-  if (ranked.length === 0) return empty('searched');
+  const window = pinReferencedArticles(scored, referencePlan.pinned, metadata, plan.weights, referencePlan.followers).slice(0, RANKED_WINDOW);
+  if (window.length === 0) return empty('searched');
 
   // Scores on the absolute scale, with the key-term ceiling; a result the ceiling lowers moves below the results
-  // that kept a higher score (stable otherwise), so that results stay ordered by the score they show.
+  // that kept a higher score (stable otherwise), so that results stay ordered by the score they show. Sorted over the
+  // whole window, then cut: a lowered result is not replaced by one from past the cut.
   const scores = new Map(
-    ranked.map((doc) => [doc, resultScore(doc.score, plan.weights, doc.articles[0], referencePlan.pinned.has(doc.meta.id))]),
+    window.map((doc) => [doc, resultScore(doc.score, plan.weights, doc.articles[0], referencePlan.pinned.has(doc.meta.id))]),
   );
-  ranked.sort((a, b) => scores.get(b)! - scores.get(a)!);
+  window.sort((a, b) => scores.get(b)! - scores.get(a)!);
+  const ranked = window.slice(0, maxResults);
   const firstScore = scores.get(ranked[0]!);
 
-  // Stages 4 and 5.
-  const picked = ranked.map(excerptArticles);
+  // Stages 4 and 5. Excerpt scores are relative to the best excerpt of the whole window, so that a result reads the
+  // same whatever `max_results` cut the list.
+  const picked = window.map(excerptArticles);
   const bestExcerpt = Math.max(...picked.flat().map((a) => a.score));
   const results = ranked.map((doc, i): SearchResult => {
     const articles = picked[i] ?? [];
@@ -187,6 +193,12 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
   });
   return { query: request.query, result_count: results.length, results };
 }
+
+/**
+ * Documents every search ranks in full (articles ordered, key-term ceiling applied), whatever its `max_results`: the
+ * largest `max_results` the contract allows, so that a request's results are the first of the same ranking.
+ */
+const RANKED_WINDOW = LIMITS.maxResultsMax;
 
 /** Most characters of one article read for feedback (the start of a very long article is enough). */
 const FEEDBACK_ARTICLE_CHARS = 4000;
