@@ -21,7 +21,7 @@ import type { ThesaurusSense } from '../text/thesaurus.js';
 /** A target stem counts when at most this share of the articles hold it (the law's common words tell nothing). */
 export const MAX_TARGET_SHARE = 0.03;
 /** Stems of an article's text kept for its pairs (its opening says what it is about). */
-const PAIR_TEXT_STEMS = 250;
+const PAIR_TEXT_STEMS = 150;
 /** Characters of an article's text whose words give the written forms of its stems. */
 const SURFACE_TEXT_CHARS = 2000;
 /** A word, as `analyze` tokenizes. */
@@ -43,6 +43,8 @@ interface GatheredArticle {
   heading: string[] | undefined;
   definitions: [term: string[], definition: string[]][];
   stems: string[];
+  /** The opening of its text, where the written forms of the table's stems are looked for once it is learned. */
+  opening: string;
 }
 
 /**
@@ -87,9 +89,8 @@ export class TranslationPairs {
     const definitions = ref === '§1' && text.includes('„') ? definitionsOf(text) : [];
     if (subject === '' && !isOwn && definitions.length === 0) return;
     const ownStems = isOwn ? this.#analyze(own) : undefined;
-    // The words of the text's opening, for the stems' written forms (the stems themselves are given).
-    this.#analyze(text.slice(0, SURFACE_TEXT_CHARS));
     this.#articles.push({
+      opening: text.slice(0, SURFACE_TEXT_CHARS),
       subject: subject === '' ? [] : subject.split('\n').map((line) => this.#analyze(line).filter((s) => !isQuestionStem(s))).filter((l) => l.length > 0),
       heading: ownStems !== undefined && ownStems.length > 0 ? ownStems : undefined,
       definitions: definitions.map(([term, definition]) => [this.#analyze(term), this.#analyze(definition)]),
@@ -169,6 +170,18 @@ export class TranslationPairs {
       }
     }
     const table = learnTranslations(pairs, informative);
+    // Written forms of the targets that short texts (questions, headings, synsets) did not give: from the articles'
+    // openings, read only until every target has one.
+    const missing = new Set([...table.values()].flatMap((list) => list.map(([t]) => t)).filter((t) => !this.#surfaces.has(t)));
+    for (const article of this.#articles) {
+      if (missing.size === 0) break;
+      for (const m of article.opening.matchAll(WORD)) {
+        const lower = m[0].toLowerCase();
+        if (!isIndexable(lower)) continue;
+        const s = stem(lower);
+        if (missing.delete(s)) this.#surfaces.set(s, lower);
+      }
+    }
     const insert = db.prepare('INSERT INTO translations (stem, targets) VALUES (?, ?)');
     db.exec('BEGIN');
     for (const [source, targets] of table) {

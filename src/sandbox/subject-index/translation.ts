@@ -51,7 +51,7 @@ export const CORPUS_PAIR_WEIGHT = 0.5;
 /** Weight of a thesaurus or WordNet pair (a candidate: a synonym in some sense, not necessarily the law's). */
 export const CANDIDATE_PAIR_WEIGHT = 0.3;
 /** Most target stems of one pair (its rarest ones; see `corpus/translation-build.ts`). */
-export const MAX_PAIR_TARGETS = 24;
+export const MAX_PAIR_TARGETS = 16;
 /** Most source stems of one pair. */
 export const MAX_PAIR_SOURCES = 12;
 
@@ -76,8 +76,9 @@ export function learnTranslations(pairs: readonly TranslationPair[], keepTarget:
     }
     return id;
   };
-  // Per pair: its sources (0 first), its targets, and per (source, target) cell the slot of t(target | source).
-  const slotOf = new Map<number, number>();
+  // Per pair: its sources (0 first), its targets, and per (source, target) cell the slot of t(target | source); the
+  // slots of a source by target id (small integer keys: a Map of them is far faster than one of composite keys).
+  const slotsOf: Map<number, number>[] = [];
   const slotSource: number[] = [];
   const slotTarget: number[] = [];
   const prepared: { sources: Int32Array; targets: number; slots: Int32Array; weight: number }[] = [];
@@ -94,11 +95,11 @@ export function learnTranslations(pairs: readonly TranslationPair[], keepTarget:
     let k = 0;
     for (const a of targets) {
       for (const q of sources) {
-        const key = q * 0x4000000 + a;
-        let slot = slotOf.get(key);
+        const of = (slotsOf[q] ??= new Map());
+        let slot = of.get(a);
         if (slot === undefined) {
           slot = slotSource.length;
-          slotOf.set(key, slot);
+          of.set(a, slot);
           slotSource.push(q);
           slotTarget.push(a);
           support.push(0);
@@ -113,7 +114,7 @@ export function learnTranslations(pairs: readonly TranslationPair[], keepTarget:
     }
     prepared.push({ sources: Int32Array.from(sources), targets: targets.length, slots, weight });
   }
-  slotOf.clear();
+  slotsOf.length = 0;
   const t = new Float64Array(slotSource.length).fill(1);
   const counts = new Float64Array(slotSource.length);
   const totals = new Float64Array(words.length);
