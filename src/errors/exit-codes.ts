@@ -16,7 +16,7 @@ export const EXIT = {
   network: 6,
   /** The answer job ended `failed` (its `error_code`, e.g. `timed_out`, is printed; spec: Answer job). */
   answerFailed: 7,
-  /** `pravo answer --verify`: at least one citation could not be verified against its document. */
+  /** `pravo answer --verify`: at least one cited passage was not found in its document, or could not be checked. */
   verificationFailed: 8,
   /**
    * `pravo batch` ran to its end but not every line of its input succeeded: some failed (their results lines hold the

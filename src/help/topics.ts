@@ -30,7 +30,7 @@ const EXIT_CODES: readonly (readonly string[])[] = [
   ['5', '`monthly_quota_exceeded`'],
   ['6', 'network or timeout: the server could not be reached, or the request may have reached it and been counted'],
   ['7', 'the answer job failed (`pravo answer`: its `error_code`, e.g. `timed_out`, and `error_message` are printed)'],
-  ['8', '`pravo answer --verify`: a citation could not be verified against its document; `pravo cite`: a citation of the memo is not `found`'],
+  ['8', '`pravo answer --verify`: a cited passage was not found in its document (or could not be checked); `pravo cite`: a citation of the memo is not `found`'],
   ['9', '`pravo batch`: not every line of the input succeeded (some failed, were interrupted or are left); the summary lists them'],
   ['130', 'cancelled (Ctrl-C); for `pravo answer`, waiting stopped, not the job'],
 ];

@@ -11,7 +11,7 @@
 import type { DocumentElement, DocumentResponse, Excerpt } from '../contract/types.js';
 import { elementTextOf, excerptTextOf } from '../render/fields.js';
 import { elementsOf } from './documents.js';
-import { excerptsOf, type AnswerSource, type ResolvedAnswer } from './answer-markers.js';
+import { excerptsOf, type AnswerSource, type Citation, type ResolvedAnswer } from './answer-markers.js';
 
 /** Typographic and straight quotes: „ “ ” ‟ « » ‹ › ‘ ’ ‚ ‛ ″ ′ " '. */
 const QUOTES = /[\u201e\u201c\u201d\u201f\u00ab\u00bb\u2039\u203a\u2018\u2019\u201a\u201b\u2033\u2032"']/gu;
@@ -113,7 +113,11 @@ export function findExcerptInDocument(excerptText: string, excerptId: string | u
   return missing === undefined ? { found: false, reason: 'not_found' } : { found: false, reason: 'not_found', missing_fragment: missing };
 }
 
-/** Verdict on one citation. */
+/**
+ * Verdict on one citation, as the JSON report names it. `verified`: every passage compared ({@link passagesCompared})
+ * occurs in the document (after {@link normalizeForComparison}), or, for a document marker with no passage to
+ * compare, the document was retrieved. It checks the wording only, never whether the passage answers the question.
+ */
 export type CitationVerdict = 'verified' | 'text_not_found' | 'document_not_retrievable' | 'unresolved_marker';
 
 /**
@@ -209,6 +213,20 @@ function notFoundDetail(excerpt: Excerpt, match: ExcerptMatch): string {
 }
 
 /**
+ * The passages the check of a citation compares with its document ({@link checkCitations}): the cited excerpt of an
+ * `excerpt_id` marker; for a `document_id` marker, the source's excerpts that no excerpt marker of the answer cites
+ * (none: the check only retrieves the document). `[]` for an unresolved marker.
+ */
+export function passagesCompared(citation: Citation, resolved: ResolvedAnswer, sources: AnswerSource[] | undefined): Excerpt[] {
+  if (!citation.resolved) return [];
+  if (citation.excerpt) return [citation.excerpt];
+  const source = sources?.[citation.sourceIndex];
+  if (typeof source !== 'object' || source === null) return [];
+  const cited = new Set(resolved.citations.flatMap((c) => (c.resolved && c.excerpt ? [c.excerpt.excerpt_id] : [])));
+  return excerptsOf(source).filter((e) => !cited.has(e.excerpt_id));
+}
+
+/**
  * Checks each citation of an answer against the retrieved documents, in citation-number order:
  *
  * - a marker that names no source → `unresolved_marker`;
@@ -228,7 +246,6 @@ export function checkCitations(
   sources: AnswerSource[] | undefined,
   documents: ReadonlyMap<string, RetrievedDocument>,
 ): CitationCheck[] {
-  const citedExcerpts = new Set(resolved.citations.flatMap((c) => (c.resolved && c.excerpt ? [c.excerpt.excerpt_id] : [])));
   return resolved.citations.map((citation) => {
     const { number, marker } = citation;
     if (!citation.resolved) return check({ number, marker, verdict: 'unresolved_marker', detail: 'names no excerpt_id or document_id of the sources' });
@@ -243,8 +260,7 @@ export function checkCitations(
     if (document === undefined) return check({ ...cited, verdict: 'document_not_retrievable', detail: 'the document was not retrieved' });
     if (typeof document.error === 'string') return check({ ...cited, verdict: 'document_not_retrievable', detail: document.error });
 
-    const excerpts = citation.excerpt ? [citation.excerpt] : excerptsOf(source!).filter((e) => !citedExcerpts.has(e.excerpt_id));
-    for (const excerpt of excerpts) {
+    for (const excerpt of passagesCompared(citation, resolved, sources)) {
       const match = findExcerptInDocument(excerptTextOf(excerpt), excerpt.excerpt_id, document as DocumentResponse);
       if (!match.found) return check({ ...cited, excerpt_id: excerpt.excerpt_id, verdict: 'text_not_found', detail: notFoundDetail(excerpt, match) });
       if (citation.excerpt && match.element_excerpt_id !== undefined && match.element_excerpt_id !== excerpt.excerpt_id) {

@@ -11,7 +11,7 @@ import type { AnswerJob } from '../contract/types.js';
 import type { View } from '../io/printer.js';
 import { sanitizeLine, sanitizeText } from '../shared/sanitize.js';
 import { answerWithCitations, resolvedAnswerOf, type AnswerSource, type Citation, type ResolvedAnswer } from '../legal/answer-markers.js';
-import type { CitationCheck, Verification, VerificationReport } from '../legal/verify.js';
+import { passagesCompared, type CitationCheck, type Verification, type VerificationReport } from '../legal/verify.js';
 import { decisionFieldsOf, linkNoteOf, stringField } from './fields.js';
 import { answerMarkdownCounts, renderAnswerMarkdown } from './markdown.js';
 import { hang, plural, wrapText } from './text.js';
@@ -226,12 +226,17 @@ export const answerView: View<AnswerJob> = {
   page: true,
 };
 
-/** The verdict of a check as printed, coloured. */
-function verdictText(check: CitationCheck, c: Painter): string {
+/**
+ * The verdict of a check as printed, coloured: what was found, not a bare "verified": `found in its document`, for a
+ * document marker `its passages found in the document` or, with no passage to compare, `document retrieved (no passage
+ * to compare)`.
+ */
+function verdictText(check: CitationCheck, compared: number | undefined, c: Painter): string {
   const detail = sanitizeLine(check.detail ?? '');
   switch (check.verdict) {
     case 'verified':
-      return c.green('verified');
+      if (check.excerpt_id !== undefined) return c.green('found in its document');
+      return c.green(compared === 0 ? 'document retrieved (no passage to compare)' : 'its passages found in the document');
     case 'text_not_found':
       return c.red.bold('TEXT NOT FOUND in the document');
     case 'document_not_retrievable':
@@ -241,6 +246,12 @@ function verdictText(check: CitationCheck, c: Painter): string {
     default:
       return c.red(sanitizeLine(String(check.verdict)));
   }
+}
+
+/** How many passages the check of citation `number` compared (`passagesCompared`); undefined when there is no such citation. */
+function comparedCount(number: number, resolved: ResolvedAnswer, sources: AnswerSource[]): number | undefined {
+  const citation = resolved.citations.find((c) => c.number === number);
+  return citation === undefined ? undefined : passagesCompared(citation, resolved, sources).length;
 }
 
 /** What a check is about, as in the Sources list: `<title> — <label>` (a resolved citation only). */
@@ -255,16 +266,35 @@ function checkSubject(check: CitationCheck, resolved: ResolvedAnswer, sources: A
   return subject === '' ? undefined : subject;
 }
 
-/** `All 5 citations verified against their documents.`, `2 of 5 citations failed verification.` and the like. */
-function summaryLine(checks: readonly CitationCheck[], c: Painter): string {
+/**
+ * What the checks found, saying what was checked: `Every cited passage found in its document (5 of 5).` (with `; 1
+ * citation names a whole document: retrieved, no passage to compare` when some do), or `2 of 5 citations not
+ * confirmed: 1 passage not found in its document, 1 document not retrievable.` and the like.
+ */
+function summary(checks: readonly CitationCheck[], resolved: ResolvedAnswer, sources: AnswerSource[]): { text: string; tone?: 'green' | 'red' } {
   const total = checks.length;
-  const failed = checks.filter((check) => check.verdict !== 'verified').length;
-  if (total === 0) return 'The answer has no citations to verify.';
+  if (total === 0) return { text: 'The answer has no citations to check.' };
+  const count = (verdict: CitationCheck['verdict']): number => checks.filter((check) => check.verdict === verdict).length;
+  const failed = total - count('verified');
   if (failed === 0) {
-    return c.green(total === 1 ? 'The 1 citation verified against its document.' : `All ${total} citations verified against their documents.`);
+    const whole = checks.filter((check) => comparedCount(check.number, resolved, sources) === 0).length;
+    const passages = total - whole;
+    const documents = 'a whole document: retrieved, no passage to compare';
+    if (passages === 0) return { text: `${whole === 1 ? 'The citation names' : `All ${whole} citations name`} ${documents}.`, tone: 'green' };
+    const also = whole === 0 ? '' : `; ${plural(whole, 'citation names', 'citations name')} ${documents}`;
+    return { text: `Every cited passage found in its document (${passages} of ${passages})${also}.`, tone: 'green' };
   }
-  return c.red.bold(`${failed} of ${total} ${total === 1 ? 'citation' : 'citations'} failed verification.`);
+  const why = [
+    plural(count('text_not_found'), 'passage not found in its document', 'passages not found in their documents'),
+    plural(count('document_not_retrievable'), 'document not retrievable', 'documents not retrievable'),
+    plural(count('unresolved_marker'), 'marker naming no source', 'markers naming no source'),
+  ].filter((part) => !part.startsWith('0 '));
+  return { text: `${failed} of ${plural(total, 'citation')} not confirmed: ${why.join(', ')}.`, tone: 'red' };
 }
+
+/** What the check compares, and what it does not. */
+const SCOPE_LINE =
+  'The check compares wording only: each cited passage with the text of its document (white space, quotes and dashes aside), not whether it answers the question.';
 
 /** `2 retrieval units spent, 1 document from cache.` */
 function costLine(report: VerificationReport): string {
@@ -280,10 +310,11 @@ function verificationLines(report: VerificationReport, resolved: ResolvedAnswer,
   for (const check of report.checks) {
     const number = `[${check.number}]`;
     const prefixWidth = Math.max(numberWidth, number.length + 1);
-    const head = `${c.bold(number)}${' '.repeat(prefixWidth - number.length)}${verdictText(check, c)}`;
+    const compared = comparedCount(check.number, resolved, sources);
+    const head = `${c.bold(number)}${' '.repeat(prefixWidth - number.length)}${verdictText(check, compared, c)}`;
     const subject = check.verdict === 'verified' || check.verdict === 'text_not_found' ? checkSubject(check, resolved, sources) : undefined;
     if (subject === undefined) lines.push(head);
-    else if (layout.width === undefined || prefixWidth + verdictWidth(check) + 2 + [...subject].length <= layout.width) {
+    else if (layout.width === undefined || prefixWidth + verdictWidth(check, compared) + 2 + [...subject].length <= layout.width) {
       lines.push(`${head}  ${c.dim(subject)}`);
     } else {
       lines.push(head, ...hanging(' '.repeat(prefixWidth), prefixWidth, subject, layout).map((line) => c.dim(line)));
@@ -293,23 +324,29 @@ function verificationLines(report: VerificationReport, resolved: ResolvedAnswer,
       lines.push(...(check.verdict === 'verified' ? detail.map((line) => c.dim(line)) : detail));
     }
   }
-  lines.push(summaryLine(report.checks, c), c.dim(costLine(report)));
+  const { text, tone } = summary(report.checks, resolved, sources);
+  const paint = tone === 'green' ? c.green : tone === 'red' ? c.red.bold : (line: string): string => line;
+  lines.push(...hanging('', 0, text, layout).map((line) => paint(line)));
+  if (report.checks.length > 0) lines.push(...hanging('', 0, SCOPE_LINE, layout).map((line) => c.dim(line)));
+  lines.push(c.dim(costLine(report)));
   return lines;
 }
 
 /** Columns the verdict text of a check takes (uncoloured). */
-function verdictWidth(check: CitationCheck): number {
-  return [...verdictText(check, new Chalk({ level: 0 }))].length;
+function verdictWidth(check: CitationCheck, compared: number | undefined): number {
+  return [...verdictText(check, compared, new Chalk({ level: 0 }))].length;
 }
 
 /**
  * The verification of an answer's citations (`--verify`), the lines the command prints after the answer (it adds the
- * blank line between): one per check, `[n] verified` (green), `[n] TEXT NOT FOUND in the document` (red; the detail on
- * the next line), `[n] document not retrievable: <detail>`, `[n] unresolved marker "<marker>"`, a verified or
- * not-found check followed by the title and label of what it cites (on the next line when the line has no room); then the summary
- * (`All 5 citations verified against their documents.` or `2 of 5 citations failed verification.`) and the cost
- * (`2 retrieval units spent, 1 document from cache.`). Without `options`: the plain form for pipes (no colour, no
- * wrapping). Every foreign string is sanitized. Returns the lines joined, each ending in a newline.
+ * blank line between): one per check, `[n] found in its document` (green; for a document marker `its passages found in
+ * the document` or `document retrieved (no passage to compare)`), `[n] TEXT NOT FOUND in the document` (red; the detail
+ * on the next line), `[n] document not retrievable: <detail>`, `[n] unresolved marker "<marker>"`, a found or
+ * not-found check followed by the title and label of what it cites (on the next line when the line has no room); then
+ * the summary, saying what was found (`Every cited passage found in its document (5 of 5).` or `2 of 5 citations not
+ * confirmed: 1 passage not found in its document, 1 document not retrievable.`), what the check compares and what not
+ * (dim), and the cost (`2 retrieval units spent, 1 document from cache.`). Without `options`: the plain form for pipes
+ * (no colour, no wrapping). Every foreign string is sanitized. Returns the lines joined, each ending in a newline.
  */
 export function renderVerification(
   report: VerificationReport,

@@ -290,7 +290,7 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
   const key = issued;
   const runSession = session;
 
-  const answers = new AnswerRunner(runSearcher, state, { ...options.answers, log });
+  const answers = new AnswerRunner(runSearcher, index, state, { ...options.answers, log });
   const server = createSandboxServer({ index, searcher: runSearcher, state, answers, log }, ROUTES);
   try {
     await new Promise<void>((resolve, reject) => {

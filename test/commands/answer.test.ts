@@ -319,7 +319,8 @@ describe('pravo answer --verify', () => {
     const result = await drive(clock, ['answer', '--verify', '--yes', QUESTION]);
     expect(result.exitCode, result.stdout + result.stderr).toBe(0);
     expect(result.stderr).toContain('needs 2 documents: 0 cached, 2 to retrieve (up to 2 retrieval units)');
-    expect(result.stdout).toMatch(/verified/);
+    expect(result.stdout).toMatch(/^Every cited passage found in its document \(\d of \d\)/mu);
+    expect(result.stdout).not.toMatch(/\bverified\b/u);
     expect(server.requests.filter((r) => r.url.startsWith('/v1/documents'))).toHaveLength(2);
 
     const again = await drive(clock, ['answer', '--verify', '--yes', '--json', QUESTION]);

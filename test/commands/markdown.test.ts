@@ -256,7 +256,7 @@ describe('pravo answer --format md', () => {
     expect(result.stdout).toBe('');
     // Three footnotes (the statute is cited twice: as a whole and at Чл. 4), from two sources, all cited.
     expect(result.stderr).toContain(`Wrote the answer with 3 footnotes (Markdown) to ${out}.`);
-    expect(result.stderr).toContain('[3] verified');
+    expect(result.stderr).toContain('[3] found in its document');
     expect(result.stderr).toContain('[4] unresolved marker "act-999:1"');
     expect(fs.readFileSync(out, 'utf8')).toContain('[^3]: Закон за примерните уведомления (ТЕСТОВИ ДАННИ), Чл. 4');
     expect(server.requests.filter((r) => r.url.startsWith('/v1/documents'))).toHaveLength(2);

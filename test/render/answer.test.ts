@@ -225,30 +225,50 @@ describe('renderVerification', () => {
       '    occur in the document',
       '[2] document not retrievable: HTTP 404 not_found: no such document',
       '[3] unresolved marker "syn-act-9:1"',
-      '[4] verified  Трети синтетичен тестов закон',
-      '3 of 4 citations failed verification.',
+      '[4] document retrieved (no passage to compare)  Трети синтетичен тестов закон',
+      '3 of 4 citations not confirmed: 1 passage not found in its document, 1 document',
+      'not retrievable, 1 marker naming no source.',
+      'The check compares wording only: each cited passage with the text of its',
+      'document (white space, quotes and dashes aside), not whether it answers the',
+      'question.',
       '2 retrieval units spent, 1 document from cache.',
     ]);
     expect(hasAnsi(out)).toBe(false);
   });
 
-  it('colours a verified check green and a failed one red', () => {
+  it('colours a check that found its text green and a failed one red', () => {
     const out = renderVerification(report, resolved, answerJob.sources, { width: 80, color: true });
-    expect(out).toContain(`${GREEN}verified`);
+    expect(out).toContain(`${GREEN}document retrieved`);
     expect(out).toMatch(/\x1b\[31m(\x1b\[1m)?TEXT NOT FOUND/);
   });
 
-  it('says when every citation verified', () => {
+  it('says what was found, never a bare "verified": passages found, or whole documents retrieved with nothing to compare', () => {
     const good = resolvedAnswerOf({ answer: 'Само [syn-act-3] и пак [syn-act-3].', sources: answerJob.sources });
     const all = verificationReport(checkCitations(good, answerJob.sources, documents), { retrieval_units_spent: 0, documents_from_cache: 1 });
-    expect(linesOf(renderVerification(all, good, answerJob.sources, { width: 80, color: false })).slice(-2)).toEqual([
-      'The 1 citation verified against its document.',
+    const one = renderVerification(all, good, answerJob.sources);
+    expect(linesOf(one)).toEqual([
+      '[1] document retrieved (no passage to compare)  Трети синтетичен тестов закон',
+      'The citation names a whole document: retrieved, no passage to compare.',
+      'The check compares wording only: each cited passage with the text of its document (white space, quotes and dashes aside), not whether it answers the question.',
       '0 retrieval units spent, 1 document from cache.',
     ]);
     const twoSources = [{ ...answerJob.sources![2]!, excerpts: [{ excerpt_id: 'syn-act-3:1', text: 'Синтетичен текст.' }] }];
     const two = resolvedAnswerOf({ answer: '[syn-act-3] [syn-act-3:1]', sources: twoSources });
     const both = verificationReport(checkCitations(two, twoSources, documents), { retrieval_units_spent: 1, documents_from_cache: 0 });
-    expect(renderVerification(both, two, twoSources)).toContain('All 2 citations verified against their documents.\n1 retrieval unit spent, 0 documents from cache.\n');
+    const out = renderVerification(both, two, twoSources);
+    expect(linesOf(out).slice(0, 3)).toEqual([
+      '[1] document retrieved (no passage to compare)  Трети синтетичен тестов закон',
+      '[2] found in its document  Трети синтетичен тестов закон — syn-act-3:1',
+      'Every cited passage found in its document (1 of 1); 1 citation names a whole document: retrieved, no passage to compare.',
+    ]);
+    // A document marker whose source carries an excerpt no marker cites is judged on that excerpt: a passage.
+    const alone = resolvedAnswerOf({ answer: 'Само [syn-act-3].', sources: twoSources });
+    const found = verificationReport(checkCitations(alone, twoSources, documents), { retrieval_units_spent: 0, documents_from_cache: 1 });
+    expect(linesOf(renderVerification(found, alone, twoSources)).slice(0, 2)).toEqual([
+      '[1] its passages found in the document  Трети синтетичен тестов закон',
+      'Every cited passage found in its document (1 of 1).',
+    ]);
+    for (const text of [one, out]) expect(text).not.toMatch(/\bverified\b/u);
   });
 
   it('has a plain form for pipes: no colour, no wrapping, nothing from the server left unsanitized', () => {

@@ -23,7 +23,8 @@ Examples:
 The service writes the answer in Bulgarian (usually in 30 to 90 s) with citation markers; pravo numbers them [1],
 [2] ... and lists the sources under the answer. A marker that names no source stays visible, flagged "unresolved".
 --verify retrieves each cited document (through the document cache; each retrieval spends a unit of the retrieval
-quota, and pravo asks first on a terminal: --yes for scripts) and checks that the cited text is in it.
+quota, and pravo asks first on a terminal: --yes for scripts) and checks that the cited text is in it, word for
+word: the wording, not whether it answers the question.
 --format md prints the answer as Markdown for a memo, on a terminal too: each marker a footnote [^n] (n as in [n]),
 one footnote per cited source with its title, article or paragraph, date, court and case, and link; --out FILE
 writes it to FILE atomically. With --format md, --verify reports its checks on stderr.
@@ -31,8 +32,9 @@ writes it to FILE atomically. With --format md, --verify reports its checks on s
 Every job is recorded before pravo waits for it: Ctrl-C stops waiting, not the job (\`pravo answer wait\` resumes),
 and --no-wait prints the job id at once. Polling follows the contract: first check after 2 s, then 4, 8, 10, 10 s.
 
-Exit codes: 0 answered (and verified), 7 the job failed (timed_out: its quota unit was restored, ask again),
-8 a citation failed verification, 130 stopped waiting (the job goes on); see \`pravo --help\` for the others.`;
+Exit codes: 0 answered (with --verify: every cited passage found in its document), 7 the job failed (timed_out: its
+quota unit was restored, ask again), 8 a cited passage not found or not checkable, 130 stopped waiting (the job goes
+on); see \`pravo --help\` for the others.`;
 
 const WAIT_EXAMPLES = `
 Examples:

@@ -1,29 +1,45 @@
 /**
  * The sandbox's written answer (spec: Answer job, `answer` and `sources`; "Answer text in Bulgarian with citation
- * markers in square brackets"; GUIDE: "No legal content is ever invented"): composed extractively from the excerpts of
- * a search, so that it says nothing its sources do not say.
+ * markers in square brackets"; GUIDE: "No legal content is ever invented"): whole provisions quoted verbatim from the
+ * documents the search found, so that it says nothing its sources do not say.
+ *
+ * What is quoted ({@link composeAnswer}):
+ * - documents: the first search result and at most one more ({@link MAX_DOCUMENTS} in all), in rank order; a further
+ *   result only when it scores at least {@link CLOSE_RATIO} of the first's score and is not marked `weak_match`;
+ * - of a document, the provision of its excerpted articles that best matches the question, and at most one more that
+ *   matches nearly as well ({@link MAX_PICKS_PER_DOCUMENT}); a provision is one line of the element's text as the index
+ *   serves it (one ал., т. or буква a line, `corpus/provision-lines.ts`; a decision's paragraph), quoted whole: a
+ *   lead-in ending in `:` with its points (or letters), a point with its lead-in. The element's text is read from the
+ *   index ({@link AnswerDocuments}); without it, the excerpt's lines that are not cut (`…`) are the provisions.
+ * - amendment notes („(Изм. - ДВ, бр. 25 от 2001 г., в сила от 31.03.2001 г.)“, „(Нов - ДВ …)“, „(Отм. - …)“,
+ *   „(Доп. - …)“, „(предишна т. 2 - ДВ …)“) are left out: a line is quoted as the text before, between and after them,
+ *   each such piece a substring of the element's text, pieces joined by ` … ` (an excerpt's cut mark); a line that is
+ *   only notes (a repealed provision) is not quoted.
  *
  * Shape of `answer` (paragraphs separated by a blank line, `\n\n`):
- * 1. a lead sentence in Bulgarian naming each cited act or decision by its title, each title followed by
- *    ` [<document_id>]`;
- * 2. one paragraph per cited document, in rank order: up to {@link MAX_SENTENCES_PER_DOCUMENT} sentences quoted
- *    verbatim from its excerpts, at most one per excerpt, each followed by ` [<excerpt_id>]`; at most
- *    {@link MAX_QUOTED_SENTENCES} sentences in all, from the top results.
+ * 1. the lead {@link ANSWER_LEAD} (no marker);
+ * 2. one paragraph per cited document, in rank order: a block per quoted provision, best match first; a block's first
+ *    line is `<title>, <чл. 330, ал. 2>: „<text>“`, each of its points on a line of its own, `т. 2: „<text>“`; the
+ *    block's last quoted line ends with ` [<excerpt_id>]`; when points of the lead-in are not quoted (past
+ *    {@link MAX_BLOCK_CHARS}, or others than the point chosen; repealed ones aside), a line says how many:
+ *    `(Не са цитирани още 3 точки.)`.
  *
- * Every quoted sentence is a substring of the `text` of the excerpt its marker names, exactly; every marker names a
- * `document_id` or `excerpt_id` of `sources`; `sources` are the cited results only, with only the cited excerpts.
- * When no excerpt has a usable sentence (or the search found nothing), the answer is {@link NOTHING_FOUND_ANSWER} and
- * `sources` is empty.
+ * `sources` are the cited results in rank order, each with only its cited excerpts; a cited excerpt's `text` is what
+ * the answer quotes from its element: the quoted pieces in the element's order, joined by ` … `. So every quotation of
+ * the answer is a substring of the excerpt its marker names, and every piece of that excerpt occurs, in order, in the
+ * element of the same `excerpt_id`: what `pravo answer --verify` checks (`legal/verify.ts`: an excerpt's pieces between
+ * cut marks, in order, in one element). When nothing is quotable (or the search found nothing), the answer is
+ * {@link NOTHING_FOUND_ANSWER} and `sources` is empty.
  */
-import type { Excerpt, SearchRequest, SearchResponse, SearchResult } from '../../contract/types.js';
-import { analyzeQuery, createStemMatcher, type StemMatch } from '../text/analysis.js';
+import type { DocumentElement, Excerpt, SearchRequest, SearchResponse, SearchResult } from '../../contract/types.js';
+import { analyzeQuery, createStemMatcher, isIndexable, stem, tokenSpans, type StemMatch } from '../text/analysis.js';
 
 /**
  * One source of an answer: a search result as `POST /v1/search` sends it (`document_id`, `collection`, `type`,
  * `title`, `date`, `author`, `url`, `score`, `source_type` and, for court decisions, `court`, `court_id`,
  * `case_number`, `decision_number`, `reporting_judge` when the search sends them) without its `explanation` (which
- * speaks of excerpts that may not be cited), and with `excerpts` reduced to the cited ones, each exactly as the search
- * sent it.
+ * speaks of excerpts that may not be cited), and with `excerpts` reduced to the cited ones, each with the search's
+ * `excerpt_id`, `label` and `score` and, as `text`, the passages the answer quotes from it (see the module's doc).
  */
 export type AnswerSource = Omit<SearchResult, 'explanation'>;
 
@@ -33,20 +49,388 @@ export interface ComposedAnswer {
   sources: AnswerSource[];
 }
 
-/** Most sentences quoted in one answer. */
-export const MAX_QUOTED_SENTENCES = 5;
-/** Most sentences quoted from one document (each from a different excerpt). */
-export const MAX_SENTENCES_PER_DOCUMENT = 2;
+/**
+ * Where the composer reads the elements of a document it quotes (the index, `SearchIndex.readDocument`: the elements
+ * `GET /v1/documents` sends, each `excerpt_id` the search's). `undefined` for a document it does not hold.
+ */
+export interface AnswerDocuments {
+  readDocument(documentId: string, collection: string): { elements: readonly DocumentElement[] } | undefined;
+}
+
+/** Most documents cited in one answer. */
+export const MAX_DOCUMENTS = 2;
+/**
+ * How close is close: a result after the first is cited only when its score is at least this share of the first's;
+ * a provision after a document's best only when its match is at least this share of the best's. On the search's
+ * scale (docs/sandbox.md, "The score scale") a result holding every key word of the question scores about 0.9, one
+ * lacking a key word at most 0.5: 0.75 keeps the second kind away from the first.
+ */
+export const CLOSE_RATIO = 0.75;
+/** Most provisions chosen from one document (each with its lead-in or its points). */
+export const MAX_PICKS_PER_DOCUMENT = 2;
+/** A line longer than this (UTF-16 code units) is quoted by its best whole sentence instead (a decision's paragraph). */
+export const MAX_LINE_CHARS = 700;
+/** Most characters quoted in one block: the points of a lead-in after this are left out, and the answer says so. */
+export const MAX_BLOCK_CHARS = 1500;
 /** Shortest sentence quoted, in UTF-16 code units (shorter ones are headings, labels, fragments). */
 export const SENTENCE_MIN_CHARS = 30;
-/** Longest sentence quoted, in UTF-16 code units (an excerpt holds at most 400). */
+/** Longest sentence quoted, in UTF-16 code units. */
 export const SENTENCE_MAX_CHARS = 300;
 /** Fewest words of a sentence quoted. */
 export const SENTENCE_MIN_WORDS = 4;
 
+/** The first paragraph of an answer with sources (Bulgarian: the most relevant texts found, quoted verbatim, without the amendment notes). */
+export const ANSWER_LEAD = 'Най-относимите текстове, намерени по въпроса, цитирани дословно (без бележките за изменения):';
+
 /** The answer of a job whose search found nothing usable (Bulgarian: nothing relevant was found in the sources). */
 export const NOTHING_FOUND_ANSWER =
   'В наличните източници не е намерено нищо относимо към този въпрос. Опитайте с други думи или с други типове източници.';
+
+/** What a text is matched against: the question's stems (the search's stemming) and its pairs of adjacent words. */
+interface QueryModel {
+  matcher: (text: string) => StemMatch[];
+  /** Stems of adjacent words of the question, `a b`, except pairs of two stopwords („може да“). */
+  pairs: ReadonlySet<string>;
+}
+
+/** One line of an element's text, parsed (see {@link parseLines}). */
+interface Line {
+  /** 0: unnumbered (a decision's paragraph, an article without ал.); 1: ал. `(2)`; 2: т. `2.`; 3: буква `а)`. */
+  level: number;
+  /** Where the line stands in its element: `['ал. 2', 'т. 6']`; `[]` for an unnumbered line. */
+  where: string[];
+  /** What is quoted of the line: its text without numbering and amendment notes, in pieces of the element's text. `[]`: nothing. */
+  pieces: string[];
+}
+
+/** A document's element (or, without one, the search's excerpt) as quotable lines. */
+interface Quotable {
+  excerpt: Excerpt;
+  /** Position of the excerpt among the result's. */
+  excerptIndex: number;
+  /** The element's label as cited after the title: `чл. 330`, `§ 7`, `¶ 9`; `''` when it has none. */
+  label: string;
+  lines: Line[];
+}
+
+/** A provision chosen: a line of a quotable, its match. */
+interface Pick {
+  quotable: Quotable;
+  line: number;
+  score: number;
+}
+
+/** A quoted block: a line and the points (or letters) quoted under it, as indexes into the quotable's lines. */
+interface Block {
+  quotable: Quotable;
+  head: number;
+  items: number[];
+  /** Order of the pick that made it (best first). */
+  rank: number;
+}
+
+/**
+ * Composes the answer to `request` from `response`, the search's response to the same request (spec: Answer job;
+ * the rules in this module's doc). Pure and deterministic given `documents`.
+ *
+ * A line's match with the question: the distinct query stems it holds (the search's stemming, `text/analysis.ts`)
+ * plus the pairs of adjacent question words it holds adjacent (by stem; „прекрати трудовия договор без предизвестие“
+ * holds four): 0 when it holds no query stem (never quoted). Ties go to the search's order (excerpt, then line). A line
+ * already quoted from an earlier document (amending acts repeat their act's text) is not quoted again.
+ * @param documents the index, whose elements are quoted whole; without it (or for a document it lacks) the search's
+ *   excerpts are quoted, line by line, leaving out the lines cut at either end.
+ * @returns the answer and the cited sources (rank order); {@link NOTHING_FOUND_ANSWER} and `[]` when nothing is quotable.
+ */
+export function composeAnswer(request: SearchRequest, response: SearchResponse, documents?: AnswerDocuments): ComposedAnswer {
+  const query = queryModel(request.query);
+  const first = response.results[0];
+  const quoted = new Set<string>();
+  const cited: { result: SearchResult; blocks: Block[] }[] = [];
+  for (const result of response.results) {
+    if (cited.length >= MAX_DOCUMENTS) break;
+    if (result !== first && !isClose(result, first!)) continue;
+    const blocks = blocksOf(result, query, quoted, documents);
+    if (blocks.length === 0) continue;
+    for (const block of blocks) for (const i of [block.head, ...block.items]) quoted.add(quoteOf(block.quotable.lines[i]!));
+    cited.push({ result, blocks });
+  }
+  if (cited.length === 0) return { answer: NOTHING_FOUND_ANSWER, sources: [] };
+  const names = namesOf(cited.map(({ result }) => result));
+  const paragraphs = cited.map(({ blocks }, i) => blocks.flatMap((block) => blockLines(names[i]!, block)).join('\n'));
+  return { answer: [ANSWER_LEAD, ...paragraphs].join('\n\n'), sources: cited.map(({ result, blocks }) => sourceOf(result, blocks)) };
+}
+
+/** Whether `result` scores close to the first result (see {@link CLOSE_RATIO}) and is not a weak match. */
+function isClose(result: SearchResult, first: SearchResult): boolean {
+  const { score } = result;
+  const best = first.score;
+  if (result.weak_match === true || typeof score !== 'number' || typeof best !== 'number' || !(best > 0)) return false;
+  return score >= CLOSE_RATIO * best;
+}
+
+function queryModel(query: string): QueryModel {
+  return { matcher: createStemMatcher(analyzeQuery(query).terms.map((t) => t.stem)), pairs: wordPairs(query) };
+}
+
+/** The stems of adjacent words of `text`, `a b`, but pairs of two stopwords. */
+function wordPairs(text: string): Set<string> {
+  const words = tokenSpans(text).map((t) => t.lower);
+  const pairs = new Set<string>();
+  for (let i = 1; i < words.length; i++) {
+    const [a, b] = [words[i - 1]!, words[i]!];
+    if (isIndexable(a) || isIndexable(b)) pairs.add(`${stem(a)} ${stem(b)}`);
+  }
+  return pairs;
+}
+
+/** A text's match with the question (see {@link composeAnswer}); 0 when it holds no query stem. */
+function matchScore(text: string, query: QueryModel): number {
+  const distinct = new Set(query.matcher(text).map((m) => m.stem)).size;
+  if (distinct === 0) return 0;
+  let pairs = 0;
+  for (const pair of wordPairs(text)) if (query.pairs.has(pair)) pairs++;
+  return distinct + pairs;
+}
+
+/** What is quoted of a line: its pieces, joined by the cut mark. */
+function quoteOf(line: Line): string {
+  return line.pieces.join(' … ');
+}
+
+/**
+ * The blocks quoted from one result: its excerpts' elements as lines, the best-matching line and at most one more
+ * close to it ({@link CLOSE_RATIO}), each with its lead-in or its points; none when no line matches.
+ */
+function blocksOf(result: SearchResult, query: QueryModel, quoted: ReadonlySet<string>, documents: AnswerDocuments | undefined): Block[] {
+  const elements = elementsOf(result, documents);
+  const quotables = result.excerpts.flatMap((excerpt, excerptIndex) => {
+    if (typeof excerpt.excerpt_id !== 'string') return [];
+    const element = elements?.get(excerpt.excerpt_id);
+    const text = typeof element?.text === 'string' ? element.text : excerpt.text;
+    if (typeof text !== 'string') return [];
+    const label = typeof element?.label === 'string' ? element.label : excerpt.label;
+    const numbered = /^(?:Чл\.|§|Член|Параграф)/u.test(label ?? '');
+    const lines = parseLines(text, numbered, query);
+    if (element === undefined) {
+      // An excerpt is a window of its element: the lines cut at either end are not whole provisions.
+      if (text.startsWith('…')) lines[0]!.pieces = [];
+      if (text.endsWith('…')) lines.at(-1)!.pieces = [];
+    }
+    return [{ excerpt, excerptIndex, label: citedLabel(label), lines }];
+  });
+  const picks: Pick[] = quotables
+    .flatMap((quotable) =>
+      quotable.lines.map((line, i) => {
+        const text = quoteOf(line);
+        return { quotable, line: i, score: text === '' || quoted.has(text) ? 0 : matchScore(text, query) };
+      }),
+    )
+    .filter((pick) => pick.score > 0)
+    .sort((a, b) => b.score - a.score || a.quotable.excerptIndex - b.quotable.excerptIndex || a.line - b.line);
+  const blocks: Block[] = [];
+  let taken = 0;
+  for (const pick of picks) {
+    if (taken >= MAX_PICKS_PER_DOCUMENT || pick.score < CLOSE_RATIO * picks[0]!.score) break;
+    const covered = blocks.some((b) => b.quotable === pick.quotable && (b.head === pick.line || b.items.includes(pick.line)));
+    if (covered) continue;
+    const block = blockOf(pick.quotable, pick.line, taken++);
+    const same = blocks.find((b) => b.quotable === block.quotable && b.head === block.head);
+    if (same) same.items = [...new Set([...same.items, ...block.items])].sort((x, y) => x - y);
+    else blocks.push(block);
+  }
+  // The element of the best pick first; within an element, in the text's order.
+  const rankOf = (q: Quotable): number => Math.min(...blocks.filter((b) => b.quotable === q).map((b) => b.rank));
+  return blocks.sort((a, b) => rankOf(a.quotable) - rankOf(b.quotable) || a.head - b.head);
+}
+
+/** The elements of a result's document by `excerpt_id`, when `documents` holds it. */
+function elementsOf(result: SearchResult, documents: AnswerDocuments | undefined): Map<string, DocumentElement> | undefined {
+  if (documents === undefined || typeof result.document_id !== 'string' || typeof result.collection !== 'string') return undefined;
+  const document = documents.readDocument(result.document_id, result.collection);
+  if (document === undefined) return undefined;
+  const byId = new Map<string, DocumentElement>();
+  for (const element of document.elements) if (typeof element.excerpt_id === 'string') byId.set(element.excerpt_id, element);
+  return byId;
+}
+
+/** Whether a line introduces points or letters: its text ends with `:`. */
+function isLeadIn(line: Line): boolean {
+  return line.pieces.at(-1)?.endsWith(':') ?? false;
+}
+
+/** The points (or letters) under the lead-in at `head` that have text to quote (not repealed); `[]` for any other line. */
+function itemsUnder(lines: readonly Line[], head: number): number[] {
+  const line = lines[head]!;
+  if (!isLeadIn(line)) return [];
+  const items: number[] = [];
+  for (let i = head + 1; i < lines.length && lines[i]!.level > Math.max(line.level, 1); i++) if (lines[i]!.pieces.length > 0) items.push(i);
+  return items;
+}
+
+/**
+ * The block of the line `at`: a point (or letter) with the lead-in above it, when that ends with `:`; a lead-in with its
+ * points (or letters) but the repealed ones, up to {@link MAX_BLOCK_CHARS} in all; any other line alone.
+ */
+function blockOf(quotable: Quotable, at: number, rank: number): Block {
+  const { lines } = quotable;
+  const line = lines[at]!;
+  if (line.level >= 2) {
+    let up = at - 1;
+    while (up >= 0 && lines[up]!.level >= line.level) up--;
+    if (up >= 0 && lines[up]!.pieces.length > 0 && itemsUnder(lines, up).includes(at)) return { quotable, head: up, items: [at], rank };
+  }
+  const items: number[] = [];
+  let length = quoteOf(line).length;
+  for (const i of itemsUnder(lines, at)) {
+    length += quoteOf(lines[i]!).length;
+    if (length > MAX_BLOCK_CHARS) break;
+    items.push(i);
+  }
+  return { quotable, head: at, items, rank };
+}
+
+/**
+ * A block as lines of the answer: `<title>, <label>, <where>: „<text>“`, then each item as `<where>: „<text>“` (its
+ * place below the head's), the last one followed by the marker; then how many points of the lead-in are not quoted,
+ * if any (repealed ones are not counted).
+ */
+function blockLines(title: string, block: Block): string[] {
+  const { quotable } = block;
+  const head = quotable.lines[block.head]!;
+  const where = [quotable.label, ...head.where].filter((part) => part !== '').join(', ');
+  const out = [`${title}${where === '' ? '' : `, ${where}`}: „${quoteOf(head)}“`];
+  for (const i of block.items) {
+    const item = quotable.lines[i]!;
+    const place = item.where.filter((part) => !head.where.includes(part)).join(', ');
+    out.push(`${place === '' ? '…' : place}: „${quoteOf(item)}“`);
+  }
+  out[out.length - 1] += ` [${quotable.excerpt.excerpt_id}]`;
+  const omitted = itemsUnder(quotable.lines, block.head).length - block.items.length;
+  if (omitted > 0) {
+    const letters = head.level >= 2;
+    const noun = omitted === 1 ? (letters ? 'буква' : 'точка') : letters ? 'букви' : 'точки';
+    out.push(omitted === 1 ? `(Не е цитирана още 1 ${noun}.)` : `(Не са цитирани още ${omitted} ${noun}.)`);
+  }
+  return out;
+}
+
+/**
+ * The result as a source: every field but `explanation`, and only the cited excerpts, each with the quoted pieces of
+ * its element as `text` (see {@link AnswerSource}).
+ */
+function sourceOf(result: SearchResult, blocks: readonly Block[]): AnswerSource {
+  const { explanation: _explanation, ...fields } = result;
+  const excerpts = result.excerpts.flatMap((excerpt) => {
+    const mine = blocks.filter((b) => b.quotable.excerpt === excerpt);
+    if (mine.length === 0) return [];
+    const lines = [...new Set(mine.flatMap((b) => [b.head, ...b.items]))].sort((x, y) => x - y);
+    const text = lines.flatMap((i) => mine[0]!.quotable.lines[i]!.pieces).join(' … ');
+    return [{ ...excerpt, text }];
+  });
+  return { ...fields, excerpts };
+}
+
+/** A leading article label of an element's text: `Чл. 12а.`, `§ 3.`, `Член единствен.`. */
+const ARTICLE_LABEL = /^(?:Чл\.\s*\d+[\p{L}\d]*\.|§\s*\d+[\p{L}\d]*\.|Член\s+единствен\.|Параграф\s+единствен\.)\s*/u;
+/** The numbering opening a line: `(2)`, `(2а)` (ал.); `6.`, `6а.` (т.); `а)` (буква). */
+const NUMBERING = /^(?:\((\d{1,3}[а-я]?)\)|(\d{1,3}[а-я]?)\.(?=\s)|([а-я])\)(?=\s))/u;
+
+/**
+ * The lines of an element's text (statutes: one ал., т. or буква a line), each without its numbering and amendment
+ * notes ({@link notesIn}), with where it stands (`numbered`: a statute's article or §; otherwise no numbering is read).
+ * A line longer than {@link MAX_LINE_CHARS} keeps only its best-matching whole sentence ({@link quotableSentences});
+ * a line with square brackets (they would read as markers) keeps nothing.
+ */
+function parseLines(text: string, numbered: boolean, query: QueryModel): Line[] {
+  let paragraph: string | undefined;
+  let point: string | undefined;
+  return text.split('\n').map((raw, i) => {
+    let rest = i === 0 ? raw.replace(ARTICLE_LABEL, '') : raw;
+    let level = 0;
+    let letter: string | undefined;
+    for (;;) {
+      rest = rest.trimStart();
+      const note = notesIn(rest)[0];
+      if (note !== undefined && note[0] === 0) {
+        rest = rest.slice(note[1]);
+        continue;
+      }
+      const numbering = numbered && level === 0 ? NUMBERING.exec(rest) : null;
+      if (numbering === null) break;
+      rest = rest.slice(numbering[0].length);
+      if (numbering[1] !== undefined) [level, paragraph, point] = [1, numbering[1], undefined];
+      else if (numbering[2] !== undefined) [level, point] = [2, numbering[2]];
+      else [level, letter] = [3, numbering[3]];
+    }
+    const where =
+      level === 0
+        ? []
+        : [paragraph === undefined ? '' : `ал. ${paragraph}`, level >= 2 && point !== undefined ? `т. ${point}` : '', letter === undefined ? '' : `б. „${letter}“`];
+    const line: Line = { level, where: where.filter((part) => part !== ''), pieces: withoutNotes(rest) };
+    if (/[[\]]/u.test(rest)) line.pieces = [];
+    else if (quoteOf(line).length > MAX_LINE_CHARS) line.pieces = bestSentence(line.pieces, query);
+    return line;
+  });
+}
+
+/** A statute's label as cited after the act's title: `Чл. 330.` → `чл. 330`, `§ 7.` → `§ 7`; `¶ 9` as it is. */
+function citedLabel(label: string | undefined): string {
+  const trimmed = (label ?? '').replace(/\s+/gu, ' ').replace(/[[\]]/gu, '').trim().replace(/\.$/u, '');
+  return trimmed.replace(/^(?:Чл|Член|Параграф)(?=[\s.])/u, (word) => word.toLowerCase());
+}
+
+/** Where a bracketed text of a statute is an amendment note: it names the State Gazette or a КС decision. */
+const NOTE_SOURCE = /(?<!\p{L})(?:ДВ|РКС)(?!\p{L})|Д\.\s?В\./u;
+/** An amendment note without its gazette: „(Отм.)“, „(Отменен)“, „(Нова)“, „(Изм.)“. */
+const BARE_NOTE = /^\(\s*(?:изм|доп|отм|нов|предишн|загл)\p{L}*\.?\s*\)$/iu;
+
+/**
+ * The amendment notes of a text, as `[start, end)`, in order: bracketed texts (nested brackets allowed) that begin with
+ * a letter and name the State Gazette (`ДВ`, `Д. В.`) or a decision of the Constitutional Court (`РКС`), or say only
+ * „Отм.“, „Нова“, „Изм.“ and the like: „(Изм. - ДВ, бр. 25 от 2001 г., в сила от 31.03.2001 г.)“, „(нова - ДВ, бр.
+ * 83 от 1998 г.)“, „(отм., предишна т. 2 - ДВ, бр. 100 от 1992 г.)“, „(Отм.)“.
+ */
+function notesIn(text: string): [number, number][] {
+  const notes: [number, number][] = [];
+  for (let open = text.indexOf('('); open >= 0; open = text.indexOf('(', open + 1)) {
+    let depth = 0;
+    let end = -1;
+    for (let j = open; j < text.length && end < 0; j++) {
+      if (text[j] === '(') depth++;
+      else if (text[j] === ')' && --depth === 0) end = j + 1;
+    }
+    if (end < 0) break;
+    const bracketed = text.slice(open, end);
+    if (/^\(\s*\p{L}/u.test(bracketed) && (NOTE_SOURCE.test(bracketed) || BARE_NOTE.test(bracketed))) {
+      notes.push([open, end]);
+      open = end - 1;
+    }
+  }
+  return notes;
+}
+
+/** The text before, between and after its amendment notes, each trimmed; empty pieces left out. */
+function withoutNotes(text: string): string[] {
+  const pieces: string[] = [];
+  let from = 0;
+  for (const [start, end] of [...notesIn(text), [text.length, text.length] as [number, number]]) {
+    const piece = text.slice(from, start).trim();
+    if (piece !== '') pieces.push(piece);
+    from = end;
+  }
+  return pieces;
+}
+
+/** The best-matching whole sentence of the pieces of a long line (else its first), as its only piece; `[]` when none is quotable. */
+function bestSentence(pieces: readonly string[], query: QueryModel): string[] {
+  const sentences = pieces.flatMap((piece) => quotableSentences(piece).map((s) => s.text));
+  let best: { text: string; score: number } | undefined;
+  for (const text of sentences) {
+    const score = matchScore(text, query);
+    if (best === undefined || score > best.score) best = { text, score };
+  }
+  return best === undefined ? [] : [best.text];
+}
 
 /**
  * Words written with a final period that does not end a sentence (lower case; compared to the word before a period):
@@ -75,85 +459,9 @@ export interface QuotableSentence {
   text: string;
 }
 
-/** A quotable sentence chosen from one excerpt, with how well it matches the query. */
-interface Candidate {
-  excerpt: Excerpt;
-  excerptIndex: number;
-  sentence: QuotableSentence;
-  /** Distinct query stems in the sentence. */
-  distinct: number;
-  /** Occurrences of query stems in the sentence. */
-  occurrences: number;
-}
-
 /**
- * Composes the answer to `request` from `response`, the search's response to the same request (spec: Answer job;
- * the rule in this module's doc). Pure and deterministic.
- *
- * Choice: for each result in rank order, each excerpt's best quotable sentence (see {@link quotableSentences}): the one
- * with the most distinct query words (the search's stemming, `text/analysis.ts`), then the most occurrences, then the
- * first; a sentence with no query word is not chosen, nor one already quoted from another result (amending acts repeat
- * their acts' text). Of those, the document's {@link MAX_SENTENCES_PER_DOCUMENT} best, quoted in excerpt order; until
- * {@link MAX_QUOTED_SENTENCES} are quoted.
- * @returns the answer and the cited sources (rank order); {@link NOTHING_FOUND_ANSWER} and `[]` when nothing is quotable.
- */
-export function composeAnswer(request: SearchRequest, response: SearchResponse): ComposedAnswer {
-  const matcher = createStemMatcher(analyzeQuery(request.query).terms.map((t) => t.stem));
-  const quoted = new Set<string>();
-  const cited: { result: SearchResult; candidates: Candidate[] }[] = [];
-  let total = 0;
-  for (const result of response.results) {
-    if (total >= MAX_QUOTED_SENTENCES) break;
-    const candidates = result.excerpts
-      .map((excerpt, excerptIndex) => bestSentence(excerpt, excerptIndex, matcher, quoted))
-      .filter((c): c is Candidate => c !== undefined)
-      .sort(byMatch)
-      .slice(0, Math.min(MAX_SENTENCES_PER_DOCUMENT, MAX_QUOTED_SENTENCES - total))
-      .sort((a, b) => a.excerptIndex - b.excerptIndex);
-    if (candidates.length === 0) continue;
-    for (const c of candidates) quoted.add(c.sentence.text);
-    total += candidates.length;
-    cited.push({ result, candidates });
-  }
-  if (cited.length === 0) return { answer: NOTHING_FOUND_ANSWER, sources: [] };
-
-  const lead = leadSentence(cited.map(({ result }) => result));
-  const paragraphs = cited.map(({ candidates }) =>
-    candidates.map((c) => `${c.sentence.text} [${c.excerpt.excerpt_id}]`).join(' '),
-  );
-  const sources = cited.map(({ result, candidates }) => sourceOf(result, new Set(candidates.map((c) => c.excerpt.excerpt_id))));
-  return { answer: [lead, ...paragraphs].join('\n\n'), sources };
-}
-
-/** Better match first: more distinct query words, then more occurrences, then the earlier excerpt. */
-function byMatch(a: Candidate, b: Candidate): number {
-  return b.distinct - a.distinct || b.occurrences - a.occurrences || a.excerptIndex - b.excerptIndex;
-}
-
-/** The excerpt's best quotable sentence with at least one query word (see {@link composeAnswer}), not in `quoted`. */
-function bestSentence(
-  excerpt: Excerpt,
-  excerptIndex: number,
-  matcher: (text: string) => StemMatch[],
-  quoted: ReadonlySet<string>,
-): Candidate | undefined {
-  if (typeof excerpt.text !== 'string' || typeof excerpt.excerpt_id !== 'string') return undefined;
-  let best: Candidate | undefined;
-  for (const sentence of quotableSentences(excerpt.text)) {
-    if (quoted.has(sentence.text)) continue;
-    const matches = matcher(sentence.text);
-    const distinct = new Set(matches.map((m) => m.stem)).size;
-    if (distinct === 0) continue;
-    const candidate: Candidate = { excerpt, excerptIndex, sentence, distinct, occurrences: matches.length };
-    if (!best || candidate.distinct > best.distinct || (candidate.distinct === best.distinct && candidate.occurrences > best.occurrences)) {
-      best = candidate;
-    }
-  }
-  return best;
-}
-
-/**
- * The whole sentences of an excerpt's `text` that may be quoted, in text order, each with its position.
+ * The whole sentences of a text that may be quoted (a line too long to quote whole, or an excerpt's `text`), in text
+ * order, each with its position.
  *
  * Sentences end at a line break, or at `.`, `!` or `?` (with any closing quote or parenthesis) followed by white
  * space and a capital letter (or an opening quote or parenthesis and a capital), unless the period ends an
@@ -257,26 +565,12 @@ function count(text: string, char: string): number {
   return n;
 }
 
-/** A title as it may appear in the lead: on one line, without square brackets (which only markers may use). */
-function nameOf(result: SearchResult): string {
-  return result.title.replace(/\s+/gu, ' ').replace(/\[/gu, '(').replace(/\]/gu, ')').trim() || result.document_id;
-}
-
 /**
- * The lead sentence: the cited acts and decisions by title, each followed by its `[document_id]`; a title that several
- * of them share (amending acts of one law) is told apart by its date, `(от 2011-06-10)`.
+ * The titles of the cited results as they head their blocks: on one line, without square brackets (which only markers
+ * may use); a title both share (two texts of one act, amending acts of one law) followed by the result's date,
+ * `(от 2011-06-10)`.
  */
-function leadSentence(results: readonly SearchResult[]): string {
-  const names = results.map(nameOf);
-  const shared = (name: string): boolean => names.filter((n) => n === name).length > 1;
-  const named = results.map((r, i) => `${names[i]}${shared(names[i]!) && r.date ? ` (от ${r.date})` : ''} [${r.document_id}]`);
-  if (named.length === 1) return `Най-относимият източник, намерен по въпроса, е ${named[0]}.`;
-  const list = `${named.slice(0, -1).join(', ')} и ${named.at(-1)}`;
-  return `Най-относимите източници, намерени по въпроса, са ${list}.`;
-}
-
-/** The result as a source: every field but `explanation`, and only the cited excerpts (see {@link AnswerSource}). */
-function sourceOf(result: SearchResult, cited: ReadonlySet<string>): AnswerSource {
-  const { explanation: _explanation, ...fields } = result;
-  return { ...fields, excerpts: result.excerpts.filter((e) => cited.has(e.excerpt_id)) };
+function namesOf(results: readonly SearchResult[]): string[] {
+  const names = results.map((r) => r.title.replace(/\s+/gu, ' ').replace(/\[/gu, '(').replace(/\]/gu, ')').trim() || r.document_id);
+  return names.map((name, i) => (names.indexOf(name) !== names.lastIndexOf(name) && results[i]!.date ? `${name} (от ${results[i]!.date})` : name));
 }

@@ -7,7 +7,7 @@
  * - created `queued`, its `answers` unit consumed in the same transaction (`SandboxState.createAnswerJob`);
  * - `running` after a quarter of the delay;
  * - after the whole delay: the search runs (through the server's `Searcher`, on a worker thread or on the event loop)
- *   and the answer is composed (`composeAnswer`) → `succeeded`; or, with probability `failureRate`, or when the search
+ *   and the answer is composed (`composeAnswer`, quoting whole provisions from the documents of the index) → `succeeded`; or, with probability `failureRate`, or when the search
  *   or the composition fails, → `failed` with `error_code` {@link ANSWER_FAILED}, its unit given back (spec: "a failed
  *   job consumes no unit"). A job whose search is still running when the runner closes stays unfinished.
  * Every change is conditional on the stored status: a job another process (or the 15-minute rule) made final stays as
@@ -27,7 +27,7 @@ import { buildPath, PATHS } from '../../contract/paths.js';
 import type { AnswerJob, AnswerJobCreated, SearchRequest } from '../../contract/types.js';
 import type { Searcher } from '../search/searcher.js';
 import { UNFINISHED_STATUSES, type AnswerJobRecord, type Consumption, type SandboxState } from '../state/store.js';
-import { composeAnswer, type ComposedAnswer } from './compose.js';
+import { composeAnswer, type AnswerDocuments, type ComposedAnswer } from './compose.js';
 
 /** Default time from a job's creation to its final status, in ms (`running` after a quarter of it). */
 export const DEFAULT_ANSWER_DELAY_MS = 3000;
@@ -80,6 +80,7 @@ export type AnswerJobCreateResult =
  */
 export class AnswerRunner {
   readonly #searcher: Searcher;
+  readonly #documents: AnswerDocuments;
   readonly #state: SandboxState;
   readonly #delayMs: number;
   readonly #failureRate: number;
@@ -94,11 +95,13 @@ export class AnswerRunner {
 
   /**
    * @param searcher runs each job's search (the server's; its owner closes it after this runner).
+   * @param documents the index the search runs on: the answer quotes whole provisions from its documents' elements.
    * @throws RangeError when `delayMs` is not a finite number ≥ 0 or `failureRate` is not from 0 to 1.
    */
-  constructor(searcher: Searcher, state: SandboxState, options: AnswerRunnerOptions = {}) {
+  constructor(searcher: Searcher, documents: AnswerDocuments, state: SandboxState, options: AnswerRunnerOptions = {}) {
     checkAnswerRunnerOptions(options);
     this.#searcher = searcher;
+    this.#documents = documents;
     this.#state = state;
     this.#delayMs = options.delayMs ?? DEFAULT_ANSWER_DELAY_MS;
     this.#failureRate = options.failureRate ?? 0;
@@ -221,7 +224,7 @@ export class AnswerRunner {
       why = 'simulated failure (answer failure rate)';
     } else {
       try {
-        outcome = composeAnswer(request, await this.#searcher.search(request));
+        outcome = composeAnswer(request, await this.#searcher.search(request), this.#documents);
         why = '';
       } catch (error) {
         why = `composing failed: ${error instanceof Error ? error.message : String(error)}`;

@@ -1,25 +1,23 @@
 /**
- * The composed answer (`src/sandbox/answers/compose.ts`): which sentences of an excerpt may be quoted, how the answer
- * cites them, and what the sources hold; over made-up search responses (titles say they are test data) and over the
- * real corpus of `../shared/corpus` (read at run time; skipped when absent).
+ * The composed answer (`src/sandbox/answers/compose.ts`): which documents and provisions it quotes, whole and without
+ * amendment notes, how it cites them, what the sources hold and that `--verify`'s check finds every quotation; over
+ * made-up documents and search responses (titles say they are test data) and over the real corpus of
+ * `../shared/corpus` (read at run time; skipped when absent).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { SearchRequest, SearchResponse, SearchResult } from '../../../src/contract/types.js';
-import {
-  composeAnswer,
-  MAX_QUOTED_SENTENCES,
-  NOTHING_FOUND_ANSWER,
-  quotableSentences,
-} from '../../../src/sandbox/answers/compose.js';
+import type { DocumentElement, SearchRequest, SearchResponse, SearchResult } from '../../../src/contract/types.js';
+import { resolveCitations } from '../../../src/legal/answer-markers.js';
+import { checkCitations, documentKey, findExcerptInDocument, type RetrievedDocument } from '../../../src/legal/verify.js';
+import { ANSWER_LEAD, composeAnswer, NOTHING_FOUND_ANSWER, quotableSentences, type AnswerDocuments } from '../../../src/sandbox/answers/compose.js';
 import { openIndex } from '../../../src/sandbox/corpus/index-db.js';
 import type { SearchIndex } from '../../../src/sandbox/storage.js';
 import { resolveCorpusInputs } from '../../../src/sandbox/corpus/inputs.js';
 import { search } from '../../../src/sandbox/search/pipeline.js';
 import { linkedDataDir } from '../../e2e/helpers.js';
 import { tempDir } from '../fixtures.js';
-import { expectWellCited, parseAnswer } from './answer-text.js';
+import { AMENDMENT_NOTE, expectWellCited } from './answer-text.js';
 
 const texts = (text: string): string[] => quotableSentences(text).map((s) => s.text);
 
@@ -80,105 +78,197 @@ describe('quotableSentences', () => {
   });
 });
 
-/** A made-up search result (its title says it is test data). */
-function result(documentId: string, excerpts: [id: string, text: string][], extra: Partial<SearchResult> = {}): SearchResult {
+const LAW = 'Закон за пазителите на фарове (ТЕСТОВИ ДАННИ)';
+
+/** Made-up elements of the test law `test-a`: чл. 2 with amendment notes, a lead-in, a repealed point and a repealed ал. */
+const A1 = 'Чл. 1. (1) Пазителят на фара води дневник на корабите.\n(2) Дневникът се пази десет години.';
+const A2 =
+  '(1) (Изм. - ДВ, бр. 25 от 2001 г., в сила от 31.03.2001 г.) Пазителят на фара може да напусне фара без разрешение, когато корабите не плават.\n' +
+  '(2) (Нова - ДВ, бр. 10 от 2005 г.) Пазителят на фара напуска фара без разрешение, когато:\n' +
+  '1. (отм. - ДВ, бр. 3 от 2010 г.)\n' +
+  '2. (изм. - ДВ, бр. 3 от 2010 г.) фарът е обхванат от пожар;\n' +
+  '3. има опасност за живота му (доп. - ДВ, бр. 4 от 2012 г.) или за живота на близките му.\n' +
+  '(3) (Отм. - ДВ, бр. 3 от 2010 г.)';
+
+/** The elements of the made-up documents, by document_id. */
+const ELEMENTS: Record<string, DocumentElement[]> = {
+  'test-a': [
+    { excerpt_id: 'test-a:1', ref: '1', label: 'Чл. 1.', text: A1 },
+    { excerpt_id: 'test-a:2', ref: '2', label: 'Чл. 2.', text: A2 },
+  ],
+};
+
+/** A made-up one-article act whose чл. 5 says `text` (its title says it is test data). */
+function act(documentId: string, title: string, text: string, extra: Partial<SearchResult> = {}): SearchResult {
+  ELEMENTS[documentId] = [{ excerpt_id: `${documentId}:5`, ref: '5', label: 'Чл. 5.', text: `Чл. 5. ${text}` }];
+  return result(documentId, title, [[`${documentId}:5`, 'Чл. 5.', `Чл. 5. ${text}`]], extra);
+}
+
+/** A made-up search result; excerpts as `[excerpt_id, label, text]`. */
+function result(documentId: string, title: string, excerpts: [string, string, string][], extra: Partial<SearchResult> = {}): SearchResult {
   return {
     document_id: documentId,
     collection: 'c_test',
     type: 'Закон',
-    title: `Закон за пазителите на фарове ${documentId} (ТЕСТОВИ ДАННИ)`,
+    title,
     date: '2020-01-15',
     author: 'ТЕСТОВИ ДАННИ: измислен автор',
     url: `https://example.invalid/${documentId}`,
-    excerpts: excerpts.map(([id, text], i) => ({ excerpt_id: `${documentId}:${id}`, label: `Чл. ${id}.`, score: 1 - i / 10, text })),
-    score: 1,
-    explanation: 'Съвпадение с „фар“ в Чл. 1.',
+    excerpts: excerpts.map(([excerpt_id, label, text], i) => ({ excerpt_id, label, score: 1 - i / 10, text })),
+    score: 0.9,
+    explanation: 'Съвпадение с „фар“.',
     source_type: 'bulgarian_laws_regulations',
     ...extra,
   };
 }
 
-const response = (results: SearchResult[]): SearchResponse => ({ query: 'пазител на фар', result_count: results.length, results });
-const request: SearchRequest = { query: 'пазител на фар' };
+/** The search's result for the test law: чл. 1 whole and first, чл. 2 a window cut at both ends. */
+const lawResult = (): SearchResult =>
+  result('test-a', LAW, [
+    ['test-a:1', 'Чл. 1.', A1],
+    ['test-a:2', 'Чл. 2.', `…напусне фара без разрешение, когато корабите не плават.\n${A2.split('\n').slice(1, 4).join('\n')}\n3. има опасност…`],
+  ]);
 
-describe('composeAnswer', () => {
-  it('leads with the sources by title and [document_id], then quotes sentences with [excerpt_id], at most 2 per document', () => {
-    const a = result('test-a', [
-      ['1', 'Пазителят на фара поддържа светлината на фара всяка нощ.'],
-      ['2', 'Общината изплаща възнаграждение всеки месец. Пазителят на фара води дневник на корабите.'],
-      ['3', 'Пазителят на фара има право на почивка веднъж седмично.'],
-    ]);
-    const b = result('test-b', [['4', 'Съдът приема, че пазителят на фара е изпълнил задълженията си.']], {
-      type: 'Решение',
-      title: 'Решение № 1 по измислено дело за фар [ТЕСТОВИ ДАННИ]',
-      source_type: 'high_courts_cases',
-      court_id: 10,
-      court: 'ТЕСТОВИ ДАННИ: Първи измислен съд',
-      case_number: '100/2020',
-      decision_number: '1',
-      reporting_judge: 'Мария Петрова',
-    });
-    const { answer, sources } = composeAnswer(request, response([a, b]));
+/** The made-up documents as the index serves them. */
+const documents: AnswerDocuments = {
+  readDocument: (documentId, collection) => (collection === 'c_test' && ELEMENTS[documentId] ? { elements: ELEMENTS[documentId] } : undefined),
+};
+
+const response = (query: string, results: SearchResult[]): SearchResponse => ({ query, result_count: results.length, results });
+const answerTo = (query: string, results: SearchResult[]) => composeAnswer({ query }, response(query, results), documents);
+
+const LEAVE = 'Кога пазителят на фара може да напусне фара без разрешение?';
+
+/** Characters quoted in an answer (between „ and “ of its quoted lines). */
+const quotedLength = (answer: string): number => [...answer.matchAll(/: „(.*)“/gu)].reduce((sum, m) => sum + m[1]!.length, 0);
+
+describe('composeAnswer: what it quotes', () => {
+  it('quotes the provision of the first result that best answers the question, whole, from its element, without its amendment note, headed by the title and label', () => {
+    // The search put чл. 1 first and cut чл. 2's ал. 1; the answer is ал. 1 of чл. 2, whole, read from the element.
+    const { answer, sources } = answerTo(LEAVE, [lawResult()]);
     expect(answer).toBe(
-      'Най-относимите източници, намерени по въпроса, са Закон за пазителите на фарове test-a (ТЕСТОВИ ДАННИ) [test-a] и ' +
-        'Решение № 1 по измислено дело за фар (ТЕСТОВИ ДАННИ) [test-b].\n\n' +
-        'Пазителят на фара поддържа светлината на фара всяка нощ. [test-a:1] Пазителят на фара води дневник на корабите. [test-a:2]\n\n' +
-        'Съдът приема, че пазителят на фара е изпълнил задълженията си. [test-b:4]',
+      `${ANSWER_LEAD}\n\n${LAW}, чл. 2, ал. 1: „Пазителят на фара може да напусне фара без разрешение, когато корабите не плават.“ [test-a:2]`,
     );
-    // Sources: the search's fields without the explanation, excerpts reduced to the cited ones, unchanged.
-    const { explanation: _a, ...aFields } = a;
-    const { explanation: _b, ...bFields } = b;
-    expect(sources).toEqual([{ ...aFields, excerpts: a.excerpts.slice(0, 2) }, bFields]);
-    expect(Object.keys(sources[1]!)).toEqual(Object.keys(bFields));
+    // The source: the search's fields without the explanation; the cited excerpt with what the answer quotes of it.
+    const { explanation: _explanation, ...fields } = lawResult();
+    expect(sources).toEqual([
+      {
+        ...fields,
+        excerpts: [{ excerpt_id: 'test-a:2', label: 'Чл. 2.', score: 0.9, text: 'Пазителят на фара може да напусне фара без разрешение, когато корабите не плават.' }],
+      },
+    ]);
   });
 
-  it('tells apart sources that share a title (amending acts of one law) by their date in the lead', () => {
+  it('quotes a lead-in with its points, each on its own line, leaving out repealed points and the notes inside a point', () => {
+    const { answer, sources } = answerTo('пазителят на фара напуска фара без разрешение при пожар', [lawResult()]);
+    expect(answer).toBe(
+      `${ANSWER_LEAD}\n\n` +
+        `${LAW}, чл. 2, ал. 2: „Пазителят на фара напуска фара без разрешение, когато:“\n` +
+        'т. 2: „фарът е обхванат от пожар;“\n' +
+        'т. 3: „има опасност за живота му … или за живота на близките му.“ [test-a:2]',
+    );
+    expect(answer).not.toMatch(/ДВ|т\. 1:|ал\. 3/u);
+    // The excerpt holds the quoted pieces, in the element's order, between cut marks.
+    expect(sources[0]!.excerpts[0]!.text).toBe(
+      'Пазителят на фара напуска фара без разрешение, когато: … фарът е обхванат от пожар; … има опасност за живота му … или за живота на близките му.',
+    );
+    expectWellCited(answer, sources);
+  });
+
+  it('quotes a point with the lead-in above it, not the other points, and says how many are not quoted', () => {
+    const { answer } = answerTo('обхванат от пожар', [lawResult()]);
+    expect(answer).toBe(
+      `${ANSWER_LEAD}\n\n${LAW}, чл. 2, ал. 2: „Пазителят на фара напуска фара без разрешение, когато:“\n` +
+        'т. 2: „фарът е обхванат от пожар;“ [test-a:2]\n(Не е цитирана още 1 точка.)',
+    );
+  });
+
+  it('quotes the points of a lead-in up to 1,500 characters and says how many are left out', () => {
+    const point = (n: number): string => `${n}. пазителят на фара ${'не е получил тестовото си възнаграждение за месеца '.repeat(6).trim()} (случай ${n});`;
+    const text = `Чл. 5. Пазителят на фара може да напусне фара без разрешение, когато:\n${[1, 2, 3, 4, 5, 6].map(point).join('\n')}`;
+    const { answer, sources } = answerTo(LEAVE, [act('test-l', 'Закон за дългите списъци (ТЕСТОВИ ДАННИ)', text.slice('Чл. 5. '.length))]);
+    const lines = answer.split('\n\n')[1]!.split('\n');
+    expect(lines[0]).toBe('Закон за дългите списъци (ТЕСТОВИ ДАННИ), чл. 5: „Пазителят на фара може да напусне фара без разрешение, когато:“');
+    expect(lines.slice(1, -1).map((line) => line.slice(0, line.indexOf(':')))).toEqual(['т. 1', 'т. 2', 'т. 3', 'т. 4']);
+    expect(lines.at(-1)).toBe('(Не са цитирани още 2 точки.)');
+    expect(quotedLength(answer)).toBeLessThanOrEqual(1500);
+    expectWellCited(answer, sources);
+  });
+
+  it('without the documents, quotes the whole lines of an excerpt, never a line cut at either end', () => {
+    const { answer, sources } = composeAnswer({ query: LEAVE }, response(LEAVE, [lawResult()]));
+    // ал. 1 and т. 3 are cut in the excerpt: the lead-in and т. 2, whole in it, are quoted.
+    expect(answer).toBe(
+      `${ANSWER_LEAD}\n\n${LAW}, чл. 2, ал. 2: „Пазителят на фара напуска фара без разрешение, когато:“\nт. 2: „фарът е обхванат от пожар;“ [test-a:2]`,
+    );
+    expectWellCited(answer, sources);
+  });
+
+  it('quotes the best whole sentence of a long paragraph of a decision', () => {
+    const filler = Array.from({ length: 12 }, (_, i) => `Свидетел № ${i + 1} даде показания пред състава в открито заседание.`).join(' ');
+    const sentence = 'Пазителят на фара може да напусне фара без разрешение само при опасност за живота.';
+    const title = 'Решение № 1 по измислено дело за фар (ТЕСТОВИ ДАННИ)';
+    ELEMENTS['test-r'] = [{ excerpt_id: 'test-r:4', ref: '4', label: '¶ 4', text: `${filler} ${sentence} ${filler}` }];
+    const decision = result('test-r', title, [['test-r:4', '¶ 4', `…${sentence}…`]], { type: 'Решение', source_type: 'high_courts_cases' });
+    expect(answerTo(LEAVE, [decision]).answer).toBe(`${ANSWER_LEAD}\n\n${title}, ¶ 4: „${sentence}“ [test-r:4]`);
+  });
+});
+
+describe('composeAnswer: which documents', () => {
+  const close = (id: string, score: number, extra: Partial<SearchResult> = {}): SearchResult =>
+    act(id, `Правилник за фаровете ${id} (ТЕСТОВИ ДАННИ)`, `Пазителят на фара ${id} може да напусне фара без разрешение на капитана.`, { score, ...extra });
+
+  it('cites a further document only when it scores close to the first and is no weak match, and at most two, one paragraph each', () => {
+    const { answer, sources } = answerTo(LEAVE, [
+      lawResult(),
+      close('test-w', 0.88, { weak_match: true }),
+      close('test-b', 0.7),
+      close('test-d', 0.69),
+    ]);
+    expect(sources.map((s) => s.document_id)).toEqual(['test-a', 'test-b']);
+    const { paragraphs } = expectWellCited(answer, sources);
+    expect(paragraphs.map((blocks) => blocks.map((b) => b.id))).toEqual([['test-a:2'], ['test-b:5']]);
+    expect(answer.split('\n\n')[2]).toBe(
+      'Правилник за фаровете test-b (ТЕСТОВИ ДАННИ), чл. 5: „Пазителят на фара test-b може да напусне фара без разрешение на капитана.“ [test-b:5]',
+    );
+  });
+
+  it('leaves out a result under 3/4 of the first one\'s score, though the search does not call it a weak match', () => {
+    const { sources } = answerTo(LEAVE, [lawResult(), close('test-c', 0.5)]);
+    expect(sources.map((s) => s.document_id)).toEqual(['test-a']);
+  });
+
+  it('tells apart two documents of one title by their dates', () => {
     const title = 'Закон за изменение на Закона за пазителите на фарове (ТЕСТОВИ ДАННИ)';
-    const a = result('test-a', [['1', 'Пазителят на фара поддържа светлината на фара всяка нощ.']], { title, date: '2011-06-10' });
-    const b = result('test-b', [['2', 'Пазителят на фара води дневник на корабите всяка нощ.']], { title, date: '2018-08-01' });
-    const c = result('test-c', [['3', 'Пазителят на фара има право на почивка веднъж седмично.']]);
-    const { answer } = composeAnswer(request, response([a, b, c]));
-    expect(answer.split('\n')[0]).toBe(
-      `Най-относимите източници, намерени по въпроса, са ${title} (от 2011-06-10) [test-a], ${title} (от 2018-08-01) [test-b] и ` +
-        'Закон за пазителите на фарове test-c (ТЕСТОВИ ДАННИ) [test-c].',
-    );
+    const a = act('test-e', title, 'Пазителят на фара може да напусне фара без разрешение в неделя.', { date: '2011-06-10' });
+    const b = act('test-f', title, 'Пазителят на фара може да напусне фара без разрешение в събота.', { date: '2018-08-01' });
+    const { answer } = answerTo(LEAVE, [a, b]);
+    expect(answer.split('\n\n').slice(1).map((p) => p.slice(0, p.indexOf(':')))).toEqual([`${title} (от 2011-06-10), чл. 5`, `${title} (от 2018-08-01), чл. 5`]);
   });
 
-  it('quotes at most 5 sentences, from the top results, and never the same sentence twice', () => {
-    const same = 'Пазителят на фара поддържа светлината на фара всяка нощ.';
-    const results = ['a', 'b', 'c', 'd', 'e'].map((d) =>
-      result(`test-${d}`, [
-        ['1', same],
-        ['2', `Пазителят на фара ${d} води свой дневник на корабите.`],
-      ]),
-    );
-    const { answer, sources } = composeAnswer(request, response(results));
-    const { quotes } = expectWellCited(answer, sources);
-    expect(quotes).toHaveLength(MAX_QUOTED_SENTENCES);
-    expect(quotes.filter((q) => q.sentence === same)).toHaveLength(1);
-    expect(sources.map((s) => s.document_id)).toEqual(['test-a', 'test-b', 'test-c', 'test-d']);
-  });
-
-  it('chooses the sentence of an excerpt with the most query words, by stem', () => {
-    // „пазителят“ and „пазителя“ share the stem of „пазител“, „фара“ that of „фар“; the query has both stems.
-    const a = result('test-a', [
-      ['1', 'Пазителят получава заплата от общината всеки месец. Общината плаща на пазителя на фара в началото на месеца.'],
-    ]);
-    expect(parseAnswer(composeAnswer(request, response([a])).answer).quotes).toEqual([
-      { sentence: 'Общината плаща на пазителя на фара в началото на месеца.', id: 'test-a:1' },
-    ]);
-  });
-
-  it('says in Bulgarian that nothing relevant was found when the search found nothing, or nothing quotable', () => {
-    expect(composeAnswer(request, response([]))).toEqual({ answer: NOTHING_FOUND_ANSWER, sources: [] });
-    const unusable = result('test-a', [
-      ['1', '…светлината на фара всяка нощ.'],
-      ['2', 'Кратко е.'],
-      ['3', 'Общината изплаща възнаграждение всеки месец на служителите си.'],
-    ]);
-    expect(composeAnswer(request, response([unusable]))).toEqual({ answer: NOTHING_FOUND_ANSWER, sources: [] });
+  it('says in Bulgarian that nothing relevant was found when the search found nothing, or nothing that holds a word of the question', () => {
+    expect(answerTo(LEAVE, [])).toEqual({ answer: NOTHING_FOUND_ANSWER, sources: [] });
+    const unrelated = act('test-u', 'Закон за пчелите (ТЕСТОВИ ДАННИ)', 'Пчеларят води регистър на кошерите.');
+    expect(answerTo(LEAVE, [unrelated])).toEqual({ answer: NOTHING_FOUND_ANSWER, sources: [] });
     expect(NOTHING_FOUND_ANSWER).toMatch(/^В наличните източници не е намерено нищо относимо/);
   });
+});
+
+describe('composeAnswer and pravo answer --verify', () => {
+  const retrieved = (elements: DocumentElement[]): Map<string, RetrievedDocument> => new Map([[documentKey('test-a', 'c_test'), { elements }]]);
+
+  it.each([LEAVE, 'пазителят на фара напуска фара без разрешение при пожар', 'обхванат от пожар'])(
+    'every quotation of „%s“ is found in its document by the check --verify runs, and a changed word is not',
+    (query) => {
+      const { answer, sources } = answerTo(query, [lawResult()]);
+      const resolved = resolveCitations(answer, sources);
+      expect(checkCitations(resolved, sources, retrieved(ELEMENTS['test-a']!)).map((c) => c.verdict)).toEqual(
+        resolved.citations.map(() => 'verified'),
+      );
+      const changed = ELEMENTS['test-a']!.map((e) => ({ ...e, text: e.text!.replace('напуска', 'изоставя').replace('може да напусне', 'може да изостави') }));
+      expect(checkCitations(resolved, sources, retrieved(changed)).map((c) => c.verdict)).toContain('text_not_found');
+    },
+  );
 });
 
 const SHARED_CORPUS = fileURLToPath(new URL('../../../../shared/corpus', import.meta.url));
@@ -199,6 +289,17 @@ describe.skipIf(!haveCorpus)('composeAnswer over ../shared/corpus', () => {
     t.cleanup();
   });
 
+  it('the labour code\'s question is answered from КТ чл. 330, and no other act comes first', () => {
+    // Depends on the search returning чл. 330 among the excerpts of its first result (the Кодекс на труда).
+    const req = { query: 'Кога работодателят може да прекрати трудовия договор без предизвестие?' };
+    const { answer, sources } = composeAnswer(req, search(index, req), index);
+    const { paragraphs } = expectWellCited(answer, sources);
+    expect(sources[0]!.title).toBe('Кодекс на труда');
+    expect(paragraphs[0]![0]!.id).toMatch(/:330$/u);
+    expect(paragraphs[0]![0]!.lines[0]!.where).toMatch(/^Кодекс на труда, чл\. 330\b/u);
+    expect(paragraphs[0]![0]!.lines[0]!.quote).toMatch(/^Работодателят може да прекрати трудовия договор без предизвестие/u);
+  });
+
   it.each<[string, SearchRequest]>([
     ['statutes: an insurer refusing to pay', { query: 'застрахователят отказва да изплати обезщетение' }],
     ['statutes: public procurement appeals', { query: 'обжалване на решение на възложителя по обществена поръчка' }],
@@ -207,18 +308,24 @@ describe.skipIf(!haveCorpus)('composeAnswer over ../shared/corpus', () => {
     ['decisions: a cassation appeal against a sentence', { query: 'касационна жалба срещу присъдата наказание', source_types: ['high_courts_cases'] }],
     ['decisions: the Constitutional Court on unconstitutionality', { query: 'противоконституционност на закон решение на Конституционния съд' }],
     ['decisions of ВКС by court id', { query: 'отмяна на присъдата', court_ids: [1] }],
-  ])('%s: every marker resolves, every quote is in its excerpt, the lead names the sources', (_name, req) => {
+  ])('%s: well cited, no amendment note, every cited excerpt found in its element as --verify checks it', (_name, req) => {
     const found = search(index, req);
-    const { answer, sources } = composeAnswer(req, found);
-    expect(sources.length).toBeGreaterThan(0);
+    const { answer, sources } = composeAnswer(req, found, index);
     expectWellCited(answer, sources);
-    // Each source is a result of the search, in rank order, with its cited excerpts exactly as the search sent them.
+    expect(answer).not.toMatch(AMENDMENT_NOTE);
+    // Each source is a result of the search, in rank order, with its fields; its excerpts are the search's, by id and label.
     const ranks = sources.map((s) => found.results.findIndex((r) => r.document_id === s.document_id));
     expect(ranks.every((r) => r >= 0)).toBe(true);
     expect(ranks).toEqual([...ranks].sort((x, y) => x - y));
     for (const source of sources) {
       const { explanation: _explanation, excerpts, ...fields } = found.results.find((r) => r.document_id === source.document_id)!;
-      expect(source).toEqual({ ...fields, excerpts: excerpts.filter((e) => source.excerpts.some((c) => c.excerpt_id === e.excerpt_id)) });
+      expect({ ...source, excerpts: [] }).toEqual({ ...fields, excerpts: [] });
+      const document = index.readDocument(source.document_id, source.collection)!;
+      for (const excerpt of source.excerpts) {
+        const searched = excerpts.find((e) => e.excerpt_id === excerpt.excerpt_id)!;
+        expect(excerpt.label).toBe(searched.label);
+        expect(findExcerptInDocument(excerpt.text!, excerpt.excerpt_id, document)).toEqual({ found: true, element_excerpt_id: excerpt.excerpt_id });
+      }
     }
     if (req.source_types?.[0] === 'high_courts_cases' || req.court_ids) {
       expect(sources.every((s) => s.court !== undefined && s.case_number !== undefined)).toBe(true);
@@ -227,6 +334,6 @@ describe.skipIf(!haveCorpus)('composeAnswer over ../shared/corpus', () => {
 
   it('a nonsense query succeeds with no sources', () => {
     const req = { query: 'ксилофонни пингвини блорпират зъзъф' };
-    expect(composeAnswer(req, search(index, req))).toEqual({ answer: NOTHING_FOUND_ANSWER, sources: [] });
+    expect(composeAnswer(req, search(index, req), index)).toEqual({ answer: NOTHING_FOUND_ANSWER, sources: [] });
   });
 });

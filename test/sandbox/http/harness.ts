@@ -122,7 +122,7 @@ export async function startTestServer(root: string, index: SearchIndex, options:
     }
   };
   const searcher = options.searcher?.(index) ?? inProcessSearcher(index);
-  const answers = new AnswerRunner(searcher, state, { ...options.answers, log });
+  const answers = new AnswerRunner(searcher, index, state, { ...options.answers, log });
   const server = createSandboxServer({ index, searcher, state, answers, log, now: () => 0 }, options.routes ?? ROUTES, options.server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;
