@@ -170,16 +170,22 @@ export class TranslationPairs {
       }
     }
     const table = learnTranslations(pairs, informative);
-    // Written forms of the targets that short texts (questions, headings, synsets) did not give: from the articles'
-    // openings, read only until every target has one.
+    // Written forms of the targets that short texts (questions, headings, synsets) did not give: each from the
+    // opening of the first article whose stems hold it (one article read per target at most).
     const missing = new Set([...table.values()].flatMap((list) => list.map(([t]) => t)).filter((t) => !this.#surfaces.has(t)));
+    const readFrom = new Set<GatheredArticle>();
     for (const article of this.#articles) {
       if (missing.size === 0) break;
+      for (const s of article.stems) {
+        if (missing.delete(s)) readFrom.add(article);
+      }
+    }
+    for (const article of readFrom) {
       for (const m of article.opening.matchAll(WORD)) {
         const lower = m[0].toLowerCase();
         if (!isIndexable(lower)) continue;
         const s = stem(lower);
-        if (missing.delete(s)) this.#surfaces.set(s, lower);
+        if (!this.#surfaces.has(s)) this.#surfaces.set(s, lower);
       }
     }
     const insert = db.prepare('INSERT INTO translations (stem, targets) VALUES (?, ?)');

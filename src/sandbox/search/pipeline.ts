@@ -100,8 +100,10 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
   }
 
   // Stages 2 and 3.
-  // The translation model first (`withTranslations`): the law's words for the words typed, before the first pass.
-  let groups = withTranslations(termGroups(terms), (s) => index.translations(s));
+  // The translation model first (`withTranslations`): the law's words for the words typed, before the first pass; not
+  // for a query of more words than one query searches (a list of words, not a question), as for the thesaurus.
+  let groups = termGroups(terms);
+  if (groups.length <= MAX_QUERY_TERMS) groups = [...withTranslations(groups, (s) => index.translations(s))];
   let plan = planQuery(index, metadata, groups);
   let hits = scoreArticles(index, metadata, plan, allowed);
   // The index's thesaurus, read on the first search that needs it (not at start); an empty map when it has none.

@@ -547,19 +547,25 @@ export function queryPhrases(query: string): string[] {
   return [...phrases];
 }
 
-/** The {@link queryPhrases} a text holds (its words read the same way: stems, and the meaningful function words). */
-function phrasesIn(text: string, phrases: ReadonlySet<string>, firstWords: ReadonlySet<string>): number {
+/**
+ * How many of the {@link queryPhrases} a text holds, read from the matches of the searched stems in it (`matches`, in
+ * text order): two matches with only white space between them, or a match preceded by a meaningful function word.
+ * Linear in the matches; the text is not tokenized again.
+ */
+function phrasesIn(text: string, matches: readonly StemMatch[], phrases: ReadonlySet<string>): number {
   const found = new Set<string>();
-  let previous: string | undefined;
-  let previousEnd = -1;
-  for (const span of tokenSpans(text)) {
-    const key = MEANINGFUL_STOPWORDS.has(span.lower) ? span.lower : isIndexable(span.lower) ? stem(span.lower) : undefined;
-    if (previous !== undefined && key !== undefined && /^\s+$/u.test(text.slice(previousEnd, span.start))) {
-      const pair = `${previous} ${key}`;
+  for (let i = 0; i < matches.length; i++) {
+    const m = matches[i]!;
+    const before = matches[i - 1];
+    if (before !== undefined && /^\s+$/u.test(text.slice(before.end, m.start))) {
+      const pair = `${before.stem} ${m.stem}`;
       if (phrases.has(pair)) found.add(pair);
     }
-    previous = key !== undefined && firstWords.has(key) ? key : undefined;
-    previousEnd = span.end;
+    const word = /(\p{L}+)\s+$/u.exec(text.slice(Math.max(0, m.start - 12), m.start))?.[1]?.toLowerCase();
+    if (word !== undefined && MEANINGFUL_STOPWORDS.has(word)) {
+      const pair = `${word} ${m.stem}`;
+      if (phrases.has(pair)) found.add(pair);
+    }
   }
   return found.size;
 }
@@ -627,7 +633,6 @@ export function rescoreByPassage(
   phrases: readonly string[] = [],
 ): void {
   const phraseSet = new Set(phrases);
-  const firstWords = new Set(phrases.map((p) => p.slice(0, p.indexOf(' '))));
   hits.sort((a, b) => b.score - a.score || a.article - b.article);
   const totalWeight = weights.reduce((a, b) => a + b.weight, 0) || 1;
   const counts = new Int32Array(weights.length);
@@ -648,7 +653,7 @@ export function rescoreByPassage(
     const coverage = Math.min(hit.coverage, (passage + headingWeight) / totalWeight);
     const held = hit.coverage * totalWeight;
     const closeness = held > 0 ? Math.min(1, (near + headingWeight) / held) : 0;
-    const phrased = phraseSet.size === 0 ? 0 : phrasesIn(`${ownHeading(row.heading)}\n${row.text}`, phraseSet, firstWords) / phraseSet.size;
+    const phrased = phraseSet.size === 0 ? 0 : phrasesIn(row.text, matches, phraseSet) / phraseSet.size;
     hit.score = articleScore(hit.bm25, coverage) * (1 + PROXIMITY_WEIGHT * closeness) * (1 + PHRASE_WEIGHT * phrased);
   }
 }

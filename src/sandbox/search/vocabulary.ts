@@ -249,9 +249,12 @@ export function withThesaurus(
  */
 export const TRANSLATION_WEIGHT = 0.25;
 
+/** Translations searched per word of a query (its best ones): each adds postings to read. */
+export const TRANSLATIONS_SEARCHED = 2;
+
 /**
- * The lay-to-legal translation model applied to a query (`subject-index/translation.ts`): each typed word's
- * translations (`translations`, best first) are searched with it, the best with weight {@link TRANSLATION_WEIGHT} and
+ * The lay-to-legal translation model applied to a query (`subject-index/translation.ts`): each typed word's best
+ * {@link TRANSLATIONS_SEARCHED} translations (`translations`, best first) are searched with it, the best with weight {@link TRANSLATION_WEIGHT} and
  * each other in proportion to its probability (`expansion` = the law's word, `from` = the word typed). Stems the
  * query already searches are not added twice; pairs the law sets apart ({@link DISTINCT_LEGAL_TERMS}) are not
  * translations of each other.
@@ -271,7 +274,7 @@ export function withTranslations(
     const best = list[0]?.[1] ?? 0;
     const setApart = distinctTerms().get(group.term.stem);
     const added: GroupStem[] = [];
-    for (const [target, p, word] of list) {
+    for (const [target, p, word] of list.slice(0, TRANSLATIONS_SEARCHED)) {
       if (searched.has(target) || setApart?.has(target) === true) continue;
       searched.add(target);
       added.push({ stem: target, weight: (TRANSLATION_WEIGHT * p) / best, expansion: word, source: 'translation', from: typed });

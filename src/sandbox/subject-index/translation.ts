@@ -35,7 +35,7 @@ export interface TranslationPair {
 export type TranslationTable = Map<string, [target: string, probability: number][]>;
 
 /** EM iterations. */
-export const TRANSLATION_ITERATIONS = 5;
+export const TRANSLATION_ITERATIONS = 3;
 /** Translations kept per source stem. */
 export const MAX_TRANSLATIONS = 4;
 /** Least probability of a translation kept: a word whose renderings are spread thin (мога, трябва) gets none. */
@@ -51,7 +51,7 @@ export const CORPUS_PAIR_WEIGHT = 0.5;
 /** Weight of a thesaurus or WordNet pair (a candidate: a synonym in some sense, not necessarily the law's). */
 export const CANDIDATE_PAIR_WEIGHT = 0.3;
 /** Most target stems of one pair (its rarest ones; see `corpus/translation-build.ts`). */
-export const MAX_PAIR_TARGETS = 16;
+export const MAX_PAIR_TARGETS = 12;
 /** Most source stems of one pair. */
 export const MAX_PAIR_SOURCES = 12;
 
