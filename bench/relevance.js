@@ -9,6 +9,9 @@
 //                                            with dist/'s collectCorpus): every answer ref exists, no query copies 4
 //                                            words in a row from its answer's text; exits 1 on problems
 //
+// With PRAVO_BENCH_TUNING_SPLIT=1, the tables show the tuning part only, split like the held-out part into the
+// questions answered in acts with written questions (data/subject-index/) and the others: what a constant is chosen on.
+//
 // Corpus: $PRAVO_SANDBOX_CORPUS (paths separated by the platform's path delimiter, as for `pravo sandbox`) or
 // ../shared/corpus. Index: built in $PRAVO_BENCH_DATA_DIR, or in a temporary directory removed at the end.
 //
@@ -270,7 +273,7 @@ export function groupResults({ perQuestion, absent = [] }, questions, written) {
     const inPart = absent.filter((a) => a.part === part);
     parts[part] = { ...metrics(perQuestion.filter((r) => r.part === part)), absent: { n: inPart.length, noted: inPart.filter((a) => a.noted).length } };
   }
-  if (written !== undefined && process.env.PRAVO_X_SPLIT) {
+  if (written !== undefined && process.env.PRAVO_BENCH_TUNING_SPLIT) {
     const isWritten = new Set(questions.filter((q) => (q.answers ?? []).some((a) => written.has(a.document_id))).map((q) => q.id));
     const tuning = perQuestion.filter((r) => r.part === 'tuning');
     parts.tuning_written = metrics(tuning.filter((r) => isWritten.has(r.id)));
@@ -328,7 +331,7 @@ export function formatRelevance(result, baseline) {
     tuning_written: 'tuning, written',
     tuning_unwritten: 'tuning, unwritten',
   };
-  for (const part of process.env.PRAVO_X_SPLIT ? ['tuning', 'tuning_written', 'tuning_unwritten'] : [...PARTS, ...WRITTEN_PARTS]) {
+  for (const part of process.env.PRAVO_BENCH_TUNING_SPLIT ? ['tuning', 'tuning_written', 'tuning_unwritten'] : [...PARTS, ...WRITTEN_PARTS]) {
     if (result.parts?.[part] === undefined) continue;
     const { absent } = result.parts[part];
     lines.push('', titles[part], ...formatTable(result.parts[part], baseline?.parts?.[part], false));

@@ -45,13 +45,15 @@ beforeAll(async () => {
 }, 300_000);
 
 describe('npm pack, npm i -g', () => {
-  it('packs the CLI alone: no sources, tests, benchmarks, CI scripts or corpus data', () => {
+  it('packs the CLI and its written subject index alone: no sources, tests, benchmarks, CI scripts or corpus data', () => {
     expect(path.basename(tarball)).toMatch(/^pravo-\d+\.\d+\.\d+\.tgz$/);
     expect(files).toContain('bin/pravo.js');
     expect(files).toContain('dist/cli.js');
     expect(files).toContain('dist/help/help.json');
     expect(files).toEqual(expect.arrayContaining(['completions/pravo.bash', 'completions/_pravo', 'completions/pravo.fish']));
-    expect(files.filter((f) => !/^(bin|dist|completions|docs)\/|^README\.md$|^package\.json$/.test(f))).toEqual([]);
+    // The subject index the team wrote ships (the sandbox indexes it); nothing of ../shared does.
+    expect(files).toContain('data/subject-index/kt.json');
+    expect(files.filter((f) => !/^(bin|dist|completions|docs)\/|^data\/subject-index\/[a-z]+\.json$|^README\.md$|^package\.json$/.test(f))).toEqual([]);
     expect(files.filter((f) => /\.jsonl(\.gz)?$|courts\.json$/.test(f))).toEqual([]);
   });
 

@@ -3,12 +3,9 @@
  * synthetic entries (titles say ТЕСТОВИ ДАННИ), the shipped files against the real corpus (every entry names one
  * element, nothing copied), and the model learned from pairs.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openIndex } from '../../src/sandbox/corpus/index-db.js';
-import { resolveCorpusInputs } from '../../src/sandbox/corpus/inputs.js';
+import { describe, expect, it } from 'vitest';
 import type { SearchIndex } from '../../src/sandbox/storage.js';
 import {
   checkSubjectIndex,
@@ -19,9 +16,8 @@ import {
   type SubjectIndexFile,
 } from '../../src/sandbox/subject-index/entries.js';
 import { definitionsOf, learnTranslations, parseWordnet } from '../../src/sandbox/subject-index/translation.js';
-import { linkedDataDir, tempDir } from '../e2e/helpers.js';
-
-const SHARED_CORPUS = fileURLToPath(new URL('../../../shared/corpus', import.meta.url));
+import { tempDir } from '../e2e/helpers.js';
+import { haveSharedCorpus, useRealIndex } from './real-index.js';
 
 const TEXT = 'Работодателят може да прекрати трудовия договор писмено, без да отправи предизвестие, в изброените случаи.';
 const lookup = (id: string, ref: string) =>
@@ -114,21 +110,12 @@ describe('the translation model', () => {
   });
 });
 
-describe.skipIf(!existsSync(SHARED_CORPUS))('the shipped subject index over the real corpus', () => {
-  const t = tempDir('pravo-subject-real-');
-  let index: SearchIndex;
-
-  beforeAll(async () => {
-    index = await openIndex({ inputs: resolveCorpusInputs([SHARED_CORPUS]), dataDir: linkedDataDir(t.dir, inject('sandbox').dataDir) });
-  }, 300_000);
-
-  afterAll(() => {
-    index?.close();
-    t.cleanup();
-  });
+describe.skipIf(!haveSharedCorpus)('the shipped subject index over the real corpus', () => {
+  const realIndex = useRealIndex('pravo-subject-real-');
 
   it('names only existing articles, copies no phrase of them and repeats no question, over the thirteen consolidated acts and more', () => {
     const files = readSubjectIndex();
+    const index = realIndex();
     const collections = new Map(index.documentRows().map((d) => [d.document_id, d.collection]));
     const documents = new Map<string, ReturnType<SearchIndex['readDocument']>>();
     const problems = checkSubjectIndex(files, (id, ref) => {
@@ -147,7 +134,7 @@ describe.skipIf(!existsSync(SHARED_CORPUS))('the shipped subject index over the 
   });
 
   it('learned a translation table the explanation can name', () => {
-    const [best] = index.translations('шеф');
+    const [best] = realIndex().translations('шеф');
     expect(best?.[2]).toMatch(/^работодател/u);
   });
 });

@@ -37,7 +37,8 @@
  *   `headings.ts`), `heading` (the heading lines moved here from the end of the previous article; `''` when none),
  *   `excerpt_id` (stable, unique: `<document_id>:<ref>`, `~2`, `~3`… appended when a ref repeats within the
  *   document), `stem_count` (number of indexed stems of `text`), `subject` (the article's questions and keywords
- *   of the written subject index, one a line, `subject-index/entries.ts`; `''` when it has none). Indexed by
+ *   of the written subject index, one a line, `subject-index/entries.ts`; `''` when it has none; indexed without
+ *   the words its text or own heading holds). Indexed by
  *   `(doc, ordinal)` and `(doc, ref)`.
  * - `fts`: contentless FTS5 table (`content=''`) with three columns, the pre-stemmed article text, own heading
  *   (`ownHeading`: the article's title, not its chapter's) and subject (stems joined by spaces), rowid = `articles.id`; `bm25(fts, …)` works on it (column sizes are kept).
@@ -309,7 +310,15 @@ async function buildIndex(
         insertArticle.run(articles, documents, ordinal, element.ref, element.label, body, elementIds[ordinal] ?? '', stems.length, heading, subject);
         // The heading column holds the article's own title only: a chapter's heading is not this article's.
         const own = ownHeading(heading);
-        insertFts.run(articles, stems.join(' '), own === '' ? '' : analyze(own).join(' '), subject === '' ? '' : subjectStems(subject).join(' '));
+        const ownStems = own === '' ? [] : analyze(own);
+        // The subject column holds the words people use that the article does not: the law's own words in its
+        // questions would count twice, and draw to the articles that have questions what their text already says.
+        let subjectColumn = '';
+        if (subject !== '') {
+          const held = new Set([...stems, ...ownStems]);
+          subjectColumn = subjectStems(subject).filter((s) => !held.has(s)).join(' ');
+        }
+        insertFts.run(articles, stems.join(' '), ownStems.join(' '), subjectColumn);
         if (d.court_id == null) translationPairs.addArticle(element.ref, own, body, stems, subject);
       });
       if (documents % insertStep === 0) {

@@ -547,13 +547,23 @@ export function queryPhrases(query: string): string[] {
   return [...phrases];
 }
 
+/** Function words that turn the word after them into its opposite: „без предизвестие“ is not „с предизвестие“. */
+const NEGATIONS: ReadonlySet<string> = new Set(['без', 'не']);
+
 /**
- * How many of the {@link queryPhrases} a text holds, read from the matches of the searched stems in it (`matches`, in
- * text order): two matches with only white space between them, or a match preceded by a meaningful function word.
- * Linear in the matches; the text is not tokenized again.
+ * The {@link queryPhrases} a text holds, read from the matches of the searched stems in it (`matches`, in text
+ * order): two matches with only white space between them, or a match preceded by a meaningful function word. Linear
+ * in the matches; the text is not tokenized again.
+ * @returns how many it holds, and the stems of the query's negated words („без предизвестие“: `предизвести`) that
+ *   the text holds only without their negation: the text speaks of the opposite.
  */
-function phrasesIn(text: string, matches: readonly StemMatch[], phrases: ReadonlySet<string>): number {
+function phrasesIn(text: string, matches: readonly StemMatch[], phrases: ReadonlySet<string>): { found: number; opposite: Set<string> } {
   const found = new Set<string>();
+  const negated = new Map<string, boolean>(); // negated stem of the query → whether the text negates it somewhere
+  for (const p of phrases) {
+    const [first, second] = p.split(' ') as [string, string];
+    if (NEGATIONS.has(first)) negated.set(second, false);
+  }
   for (let i = 0; i < matches.length; i++) {
     const m = matches[i]!;
     const before = matches[i - 1];
@@ -564,10 +574,15 @@ function phrasesIn(text: string, matches: readonly StemMatch[], phrases: Readonl
     const word = /(\p{L}+)\s+$/u.exec(text.slice(Math.max(0, m.start - 12), m.start))?.[1]?.toLowerCase();
     if (word !== undefined && MEANINGFUL_STOPWORDS.has(word)) {
       const pair = `${word} ${m.stem}`;
-      if (phrases.has(pair)) found.add(pair);
+      if (phrases.has(pair)) {
+        found.add(pair);
+        if (NEGATIONS.has(word)) negated.set(m.stem, true);
+      }
     }
   }
-  return found.size;
+  const held = new Set(matches.map((m) => m.stem));
+  const opposite = new Set([...negated].filter(([s, seen]) => !seen && held.has(s)).map(([s]) => s));
+  return { found: found.size, opposite };
 }
 
 /**
@@ -617,8 +632,9 @@ function windowCoverage(
  * `bm25 × passage coverage × (1 + PROXIMITY_WEIGHT × near)`, `near` being the window's weight over the weight of all
  * the groups the article holds (1 when every word of the question the article holds stands within one sentence-long
  * window, or in its heading), times `1 + PHRASE_WEIGHT × the share of the query's phrases it holds as typed`
- * ({@link queryPhrases}: „без предизвестие“ together outweighs „без“ and „предизвестие“ apart). The others keep their
- * score.
+ * ({@link queryPhrases}: „без предизвестие“ together outweighs „без“ and „предизвестие“ apart); and a word the query
+ * negates („без предизвестие“) that the article holds only un-negated does not count in its coverage (it speaks of
+ * notice, the question of its absence). The others keep their score.
  * @param articleLength text length per article id (`SearchMetadata.articleLength`), to bound the text read.
  * @param matcher finds the words of the searched stems in a text (`createStemMatcher` over every searched stem).
  * @param groupOf the group index of each searched stem.
@@ -653,8 +669,18 @@ export function rescoreByPassage(
     const coverage = Math.min(hit.coverage, (passage + headingWeight) / totalWeight);
     const held = hit.coverage * totalWeight;
     const closeness = held > 0 ? Math.min(1, (near + headingWeight) / held) : 0;
-    const phrased = phraseSet.size === 0 ? 0 : phrasesIn(row.text, matches, phraseSet) / phraseSet.size;
-    hit.score = articleScore(hit.bm25, coverage) * (1 + PROXIMITY_WEIGHT * closeness) * (1 + PHRASE_WEIGHT * phrased);
+    const own = ownHeading(row.heading);
+    const phrases = phraseSet.size === 0 ? undefined : phrasesIn(own === '' ? row.text : `${own}\n${row.text}`, own === '' ? matches : matcher(`${own}\n${row.text}`), phraseSet);
+    const phrased = phrases === undefined ? 0 : phrases.found / phraseSet.size;
+    // A negated word of the question the article holds only un-negated („предизвестие“ where the question says „без
+    // предизвестие“) counts as not held: the article speaks of the opposite.
+    let opposite = 0;
+    for (const s of phrases?.opposite ?? []) {
+      const g = groupOf.get(s);
+      if (g !== undefined) opposite += weights[g]!.weight;
+    }
+    hit.score =
+      articleScore(hit.bm25, Math.max(0, coverage - opposite / totalWeight)) * (1 + PROXIMITY_WEIGHT * closeness) * (1 + PHRASE_WEIGHT * phrased);
   }
 }
 

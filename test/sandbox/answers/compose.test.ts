@@ -4,20 +4,15 @@
  * made-up documents and search responses (titles say they are test data) and over the real corpus of
  * `../shared/corpus` (read at run time; skipped when absent).
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { DocumentElement, SearchRequest, SearchResponse, SearchResult } from '../../../src/contract/types.js';
 import { resolveCitations } from '../../../src/legal/answer-markers.js';
 import { checkCitations, documentKey, findExcerptInDocument, type RetrievedDocument } from '../../../src/legal/verify.js';
 import { ANSWER_LEAD, composeAnswer, NOTHING_FOUND_ANSWER, quotableSentences, type AnswerDocuments } from '../../../src/sandbox/answers/compose.js';
-import { openIndex } from '../../../src/sandbox/corpus/index-db.js';
 import type { SearchIndex } from '../../../src/sandbox/storage.js';
-import { resolveCorpusInputs } from '../../../src/sandbox/corpus/inputs.js';
 import { search } from '../../../src/sandbox/search/pipeline.js';
-import { linkedDataDir } from '../../e2e/helpers.js';
-import { tempDir } from '../fixtures.js';
 import { AMENDMENT_NOTE, expectWellCited } from './answer-text.js';
+import { haveSharedCorpus, SHARED_CORPUS, useRealIndex } from '../real-index.js';
 
 const texts = (text: string): string[] => quotableSentences(text).map((s) => s.text);
 
@@ -271,22 +266,15 @@ describe('composeAnswer and pravo answer --verify', () => {
   );
 });
 
-const SHARED_CORPUS = fileURLToPath(new URL('../../../../shared/corpus', import.meta.url));
-const haveCorpus = existsSync(SHARED_CORPUS);
+const haveCorpus = haveSharedCorpus;
 if (!haveCorpus) console.warn(`skipping the real-corpus answer tests: ${SHARED_CORPUS} is absent`);
 
 describe.skipIf(!haveCorpus)('composeAnswer over ../shared/corpus', () => {
-  const t = tempDir('pravo-answers-real-');
+  const realIndex = useRealIndex('pravo-answers-real-');
   let index: SearchIndex;
 
-  beforeAll(async () => {
-    // The shared test sandbox's index is of the same inputs: opened from a link to it, not built a second time.
-    index = await openIndex({ inputs: resolveCorpusInputs([SHARED_CORPUS]), dataDir: linkedDataDir(t.dir, inject('sandbox').dataDir) });
-  }, 300_000);
-
-  afterAll(() => {
-    index?.close();
-    t.cleanup();
+  beforeAll(() => {
+    index = realIndex();
   });
 
   it('the labour code\'s question is answered from КТ чл. 330, and no other act comes first', () => {

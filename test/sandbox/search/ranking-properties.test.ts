@@ -5,18 +5,13 @@
  * subject index and the translation model useful: a question in everyday words reaches the article it asks about,
  * and the explanation names the law's words the translation model searched for. (Phrases: `phrases.test.ts`.)
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SearchResponse } from '../../../src/contract/types.js';
-import { openIndex } from '../../../src/sandbox/corpus/index-db.js';
-import { resolveCorpusInputs } from '../../../src/sandbox/corpus/inputs.js';
 import { search } from '../../../src/sandbox/search/pipeline.js';
-import type { SearchIndex } from '../../../src/sandbox/storage.js';
-import { linkedDataDir, tempDir } from '../../e2e/helpers.js';
-
-const SHARED_CORPUS = fileURLToPath(new URL('../../../../shared/corpus', import.meta.url));
+import { haveSharedCorpus, useRealIndex } from '../real-index.js';
 const JUDGED = fileURLToPath(new URL('../../../bench/judged', import.meta.url));
 
 /** Every query of the judged set (the questions only: the answers are not read here). */
@@ -26,18 +21,8 @@ function judgedQueries(): string[] {
     .flatMap((name) => (JSON.parse(readFileSync(path.join(JUDGED, name), 'utf8')) as { query: string }[]).map((q) => q.query));
 }
 
-describe.skipIf(!existsSync(SHARED_CORPUS))('the ranking over the judged set’s queries (real corpus)', () => {
-  const t = tempDir('pravo-ranking-properties-');
-  let index: SearchIndex;
-
-  beforeAll(async () => {
-    index = await openIndex({ inputs: resolveCorpusInputs([SHARED_CORPUS]), dataDir: linkedDataDir(t.dir, inject('sandbox').dataDir) });
-  }, 300_000);
-
-  afterAll(() => {
-    index?.close();
-    t.cleanup();
-  });
+describe.skipIf(!haveSharedCorpus)('the ranking over the judged set’s queries (real corpus)', () => {
+  const realIndex = useRealIndex('pravo-ranking-properties-');
 
   const ids = (r: SearchResponse): string[] => r.results.map((x) => x.document_id);
 
@@ -46,9 +31,9 @@ describe.skipIf(!existsSync(SHARED_CORPUS))('the ranking over the judged set’s
     expect(queries.length).toBeGreaterThan(200);
     const broken: string[] = [];
     for (const query of queries) {
-      const all = search(index, { query, max_results: 50 });
+      const all = search(realIndex(), { query, max_results: 50 });
       for (const k of [7]) {
-        const first = search(index, { query, max_results: k });
+        const first = search(realIndex(), { query, max_results: k });
         if (JSON.stringify(ids(first)) !== JSON.stringify(ids(all).slice(0, k))) broken.push(`${k}: ${query}`);
         // The same results, scores and excerpts: only the cut differs.
         expect(first.results).toEqual(all.results.slice(0, k));
@@ -60,7 +45,7 @@ describe.skipIf(!existsSync(SHARED_CORPUS))('the ranking over the judged set’s
   }, 300_000);
 
   it('answers a question in everyday words with the article it asks about, and says which words of the law it searched', () => {
-    const reply = search(index, { query: 'може ли шефът да ме уволни веднага без предупреждение', max_results: 5 });
+    const reply = search(realIndex(), { query: 'може ли шефът да ме уволни веднага без предупреждение', max_results: 5 });
     const first = reply.results[0]!;
     expect(first.title).toBe('Кодекс на труда');
     expect(first.excerpts.map((e) => e.excerpt_id)).toContain('akn-1986-dv-26-86-1:330');
