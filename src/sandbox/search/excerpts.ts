@@ -41,7 +41,8 @@ export function excerptArticles(doc: DocumentHit): ArticleHit[] {
  * The excerpts of one result, in the order of `articles`: `excerpt_id`, `label`, `score` relative to `bestExcerpt`
  * (the best article score among the response's excerpts) and `text` cut by {@link excerptPassage} to at most
  * {@link EXCERPT_MAX_CHARS}; and, per excerpt, its article's heading when the heading holds a matched word (`''`
- * otherwise; see `matchedHeading`), for the explanation. The heading stays out of the excerpt's text: the corpus
+ * otherwise; see `matchedHeading`), for the explanation; and the articles' rows as read, with the searched stems each
+ * one's text holds. The heading stays out of the excerpt's text: the corpus
  * prints it at the end of the previous element, and an excerpt is a passage of its own element (`pravo answer
  * --verify` checks that). Short-document rule: when the excerpts would be every article of the document, each
  * whole, each is cut to at most {@link EXCERPT_SHARE_OF_SHORT_DOCUMENT} of its article, so no result carries a
@@ -54,7 +55,7 @@ export function excerptsOf(
   articles: readonly ArticleHit[],
   bestExcerpt: number,
   matcher: (text: string) => StemMatch[],
-): { excerpts: Excerpt[]; headings: string[] } {
+): { excerpts: Excerpt[]; headings: string[]; rows: ArticleRow[]; matched: Set<string>[] } {
   const rows = articles.map((a): ArticleRow => {
     const row = index.article(a.article);
     if (!row) throw new Error(`index ${index.path} has no article ${a.article}`);
@@ -62,17 +63,21 @@ export function excerptsOf(
   });
   const wholeDocument =
     rows.length === doc.meta.articleCount && rows.every((row) => row.text.length <= EXCERPT_MAX_CHARS);
+  // The searched stems each article's text holds (read once: its passage is found from the same matches).
+  const matched: Set<string>[] = [];
   const excerpts = articles.map((a, k): Excerpt => {
     const row = rows[k]!;
+    const matches = matcher(row.text);
+    matched.push(new Set(matches.map((m) => m.stem)));
     const maxChars = wholeDocument ? Math.floor(row.text.length * EXCERPT_SHARE_OF_SHORT_DOCUMENT) : EXCERPT_MAX_CHARS;
     return {
       excerpt_id: row.excerpt_id,
       label: row.label,
       score: relativeScore(a.score, bestExcerpt),
-      text: excerptPassage(row.text, matcher, maxChars),
+      text: excerptPassage(row.text, () => matches, maxChars),
     };
   });
-  return { excerpts, headings: rows.map((row) => matchedHeading(row.heading, matcher)) };
+  return { excerpts, headings: rows.map((row) => matchedHeading(row.heading, matcher)), rows, matched };
 }
 
 /** Longest heading the explanation quotes, in characters (longer headings: their last line, if it fits). */

@@ -31,6 +31,8 @@ function agree(count: number, singular: string, plural: string): string {
  * case) is in exactly one list, in query order.
  * - `excerptsAndTitle`: its stem is in one of the result's excerpted articles and in the title.
  * - `excerpts`: its stem is in one of the excerpted articles, not in the title.
+ * - `questions`: its stem is in the written questions or keywords of an excerpted article (the subject index), not
+ *   in the text or own heading of any excerpted article, nor in the title.
  * - `title`: its stem is in the title, not in an excerpted article.
  * - `elsewhere`: otherwise, its stem is in another article of the document (one that is not excerpted).
  * - `missing`: its stem was found nowhere in the document.
@@ -42,6 +44,7 @@ function agree(count: number, singular: string, plural: string): string {
 export interface WordPlacement {
   excerptsAndTitle: string[];
   excerpts: string[];
+  questions: string[];
   title: string[];
   elsewhere: string[];
   missing: string[];
@@ -55,17 +58,20 @@ export interface WordPlacement {
  * and digits, `analyzeQuery`), so punctuation never counts; a word typed twice, in any case, is placed once, as first
  * typed.
  * @param excerpted the document's excerpted articles.
+ * @param questionsOnly the query groups the excerpted articles hold only in their written questions and keywords.
  */
 export function placeWords(
   doc: DocumentHit,
   excerpted: readonly ArticleHit[],
   query: AnalyzedQuery,
   weights: readonly GroupWeight[] = [],
+  questionsOnly: ReadonlySet<number> = new Set(),
 ): WordPlacement {
   const inExcerpts = new Set(excerpted.flatMap((a) => a.terms));
   const placement: WordPlacement = {
     excerptsAndTitle: [],
     excerpts: [],
+    questions: [],
     title: [],
     elsewhere: [],
     missing: [],
@@ -79,7 +85,9 @@ export function placeWords(
       : inExcerpts.has(i)
       ? doc.termsInTitle.has(i)
         ? placement.excerptsAndTitle
-        : placement.excerpts
+        : questionsOnly.has(i)
+          ? placement.questions
+          : placement.excerpts
       : doc.termsInTitle.has(i)
         ? placement.title
         : doc.termsInArticles.has(i)
@@ -109,6 +117,8 @@ export function placeWords(
  * @param plan the query's plan (`planQuery`): which words were skipped as too frequent, which legal terms searched.
  * @param headings per excerpted article, its heading when the heading matched (`''` otherwise): quoted, e.g.
  *   `Чл. 72 е озаглавен „Необичайно благоприятни оферти“.`
+ * @param questionsOnly the query groups the excerpted articles hold only in their written questions (see
+ *   {@link placeWords}): said apart, `„шефът“ е във въпросите, написани към Чл. 330 (предметен указател), не в текста.`
  */
 export function explain(
   doc: DocumentHit,
@@ -117,8 +127,9 @@ export function explain(
   query: AnalyzedQuery,
   plan: { weights: readonly GroupWeight[]; stems: readonly GroupStem[][] } = { weights: [], stems: [] },
   headings: readonly string[] = [],
+  questionsOnly: ReadonlySet<number> = new Set(),
 ): string {
-  const words = placeWords(doc, excerpted, query, plan.weights);
+  const words = placeWords(doc, excerpted, query, plan.weights, questionsOnly);
   const parts: string[] = [];
   // Labels without their final period ("Чл. 405." → "Чл. 405"), each once (a ref can repeat within a document).
   const where = enumerate([...new Set(labels.map((l) => l.trim().replace(/\.$/u, '')).filter((l) => l !== ''))]);
@@ -127,6 +138,11 @@ export function explain(
     const quoted = quote(group);
     const places = [inTitle ? 'в заглавието' : '', where !== '' ? `в ${where}` : ''].filter((p) => p !== '').join(' и ');
     parts.push(`Съвпадение ${withPreposition(quoted[0]!)} ${enumerate(quoted)}${places !== '' ? ` ${places}` : ''}.`);
+  }
+  // Words found only in the questions the team wrote for the excerpted articles (the subject index), not in their text.
+  if (words.questions.length > 0) {
+    const n = words.questions.length;
+    parts.push(`${enumerate(quote(words.questions))} ${agree(n, 'е', 'са')} във въпросите, написани към ${where !== '' ? where : 'откъсите'} (предметен указател), не в текста.`);
   }
   // The headings of excerpted articles that matched (`Чл. 72 е озаглавен „Необичайно благоприятни оферти“.`).
   const titled = labels.flatMap((label, k) => {

@@ -18,8 +18,9 @@
  */
 import { LIMITS } from '../../contract/limits.js';
 import type { SearchRequest, SearchResponse, SearchResult } from '../../contract/types.js';
-import type { SearchIndex } from '../storage.js';
-import { analyze, analyzeQuery, createStemMatcher, stem } from '../text/analysis.js';
+import type { ArticleRow, SearchIndex } from '../storage.js';
+import { analyze, analyzeQuery, createStemMatcher, stem, type StemMatch } from '../text/analysis.js';
+import { ownHeading } from '../corpus/headings.js';
 import { excerptArticles, excerptsOf } from './excerpts.js';
 import { explain } from './explanation.js';
 import { allowedDocuments, noResultsReason } from './filters.js';
@@ -157,7 +158,7 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
   const bestExcerpt = Math.max(...picked.flat().map((a) => a.score));
   const results = ranked.map((doc, i): SearchResult => {
     const articles = picked[i] ?? [];
-    const { excerpts, headings } = excerptsOf(index, doc, articles, bestExcerpt, matcher);
+    const { excerpts, headings, rows, matched } = excerptsOf(index, doc, articles, bestExcerpt, matcher);
     const m = doc.meta;
     const result: SearchResult = {
       document_id: m.document_id,
@@ -173,7 +174,7 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
       explanation: [
         ...referencePlan.notes,
         absentActNote(m),
-        explain(doc, articles, excerpts.map((e) => e.label ?? ''), analyzed, plan, headings),
+        explain(doc, articles, excerpts.map((e) => e.label ?? ''), analyzed, plan, headings, questionsOnly(rows, matched, matcher, groupOf)),
         supersededNote(m, metadata),
       ]
         .filter((p) => p !== '')
@@ -194,6 +195,28 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
     return result;
   });
   return { query: request.query, result_count: results.length, results };
+}
+
+/**
+ * The query groups that `rows` (a result's excerpted articles) hold only in their written questions and keywords
+ * (`ArticleRow.subject`), not in the text or own heading of any of them: the explanation says so rather than
+ * „Съвпадение … в Чл. N“. `inText`: per row, the searched stems its text holds (`excerptsOf`).
+ */
+function questionsOnly(
+  rows: readonly ArticleRow[],
+  inText: readonly ReadonlySet<string>[],
+  matcher: (text: string) => StemMatch[],
+  groupOf: ReadonlyMap<string, number>,
+): Set<number> {
+  const inQuestions = new Set<number>();
+  for (const row of rows) if (row.subject !== '') for (const m of matcher(row.subject)) inQuestions.add(groupOf.get(m.stem) ?? -1);
+  inQuestions.delete(-1);
+  if (inQuestions.size === 0) return inQuestions;
+  rows.forEach((row, k) => {
+    for (const s of inText[k] ?? []) inQuestions.delete(groupOf.get(s) ?? -1);
+    for (const m of matcher(ownHeading(row.heading))) inQuestions.delete(groupOf.get(m.stem) ?? -1);
+  });
+  return inQuestions;
 }
 
 /**

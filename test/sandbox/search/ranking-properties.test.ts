@@ -50,5 +50,8 @@ describe.skipIf(!haveSharedCorpus)('the ranking over the judged set’s queries 
     expect(first.title).toBe('Кодекс на труда');
     expect(first.excerpts.map((e) => e.excerpt_id)).toContain('akn-1986-dv-26-86-1:330');
     expect(first.explanation).toMatch(/Преведено на езика на закона: .*„шефът“ → „работодател/u);
+    // A word found only in the questions written for the article is said to be there, not in its text.
+    expect(first.explanation).toMatch(/„предупреждение“ (?:е|са) във въпросите, написани към Чл\. 330.* \(предметен указател\), не в текста\./u);
+    expect(first.explanation).not.toMatch(/Съвпадение с [^.]*„предупреждение“/u);
   });
 });
