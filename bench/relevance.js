@@ -273,17 +273,13 @@ export function groupResults({ perQuestion, absent = [] }, questions, written) {
     const inPart = absent.filter((a) => a.part === part);
     parts[part] = { ...metrics(perQuestion.filter((r) => r.part === part)), absent: { n: inPart.length, noted: inPart.filter((a) => a.noted).length } };
   }
-  if (written !== undefined && process.env.PRAVO_BENCH_TUNING_SPLIT) {
-    const isWritten = new Set(questions.filter((q) => (q.answers ?? []).some((a) => written.has(a.document_id))).map((q) => q.id));
-    const tuning = perQuestion.filter((r) => r.part === 'tuning');
-    parts.tuning_written = metrics(tuning.filter((r) => isWritten.has(r.id)));
-    parts.tuning_unwritten = metrics(tuning.filter((r) => !isWritten.has(r.id)));
-  }
   if (written !== undefined) {
     const isWritten = new Set(questions.filter((q) => (q.answers ?? []).some((a) => written.has(a.document_id))).map((q) => q.id));
-    const heldOut = perQuestion.filter((r) => r.part === 'held_out');
-    parts.held_out_written = metrics(heldOut.filter((r) => isWritten.has(r.id)));
-    parts.held_out_unwritten = metrics(heldOut.filter((r) => !isWritten.has(r.id)));
+    for (const part of process.env.PRAVO_BENCH_TUNING_SPLIT ? PARTS : ['held_out']) {
+      const inPart = perQuestion.filter((r) => r.part === part);
+      parts[`${part}_written`] = metrics(inPart.filter((r) => isWritten.has(r.id)));
+      parts[`${part}_unwritten`] = metrics(inPart.filter((r) => !isWritten.has(r.id)));
+    }
   }
   return { ...metrics(perQuestion), parts };
 }

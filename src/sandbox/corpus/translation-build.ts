@@ -15,7 +15,7 @@ import {
   type TranslationPair,
 } from '../subject-index/translation.js';
 import { isQuestionStem } from '../subject-index/entries.js';
-import { isIndexable, stem } from '../text/analysis.js';
+import { isIndexable, stem, tokenSpans } from '../text/analysis.js';
 import type { ThesaurusSense } from '../text/thesaurus.js';
 
 /** A target stem counts when at most this share of the articles hold it (the law's common words tell nothing). */
@@ -24,8 +24,6 @@ export const MAX_TARGET_SHARE = 0.03;
 const PAIR_TEXT_STEMS = 150;
 /** Characters of an article's text whose words give the written forms of its stems. */
 const SURFACE_TEXT_CHARS = 2000;
-/** A word, as `analyze` tokenizes. */
-const WORD = /[\p{L}\p{N}]+/gu;
 /** A stem with a digit (a year, a number) translates nothing. */
 const HAS_DIGIT = /\p{N}/u;
 
@@ -65,11 +63,10 @@ export class TranslationPairs {
   /** A word as written for each stem met in a pair's text (its first form seen, lowercase), for the explanation. */
   readonly #surfaces = new Map<string, string>();
 
-  /** {@link analyze}, noting each stem's first form in {@link #surfaces}. */
+  /** `analyze` (its tokens, `tokenSpans`), noting each stem's first form in {@link #surfaces}. */
   #analyze(text: string): string[] {
     const stems: string[] = [];
-    for (const m of text.matchAll(WORD)) {
-      const lower = m[0].toLowerCase();
+    for (const { lower } of tokenSpans(text)) {
       if (!isIndexable(lower)) continue;
       const s = stem(lower);
       if (!this.#surfaces.has(s)) this.#surfaces.set(s, lower);
@@ -180,14 +177,7 @@ export class TranslationPairs {
         if (missing.delete(s)) readFrom.add(article);
       }
     }
-    for (const article of readFrom) {
-      for (const m of article.opening.matchAll(WORD)) {
-        const lower = m[0].toLowerCase();
-        if (!isIndexable(lower)) continue;
-        const s = stem(lower);
-        if (!this.#surfaces.has(s)) this.#surfaces.set(s, lower);
-      }
-    }
+    for (const article of readFrom) this.#analyze(article.opening);
     const insert = db.prepare('INSERT INTO translations (stem, targets) VALUES (?, ?)');
     db.exec('BEGIN');
     for (const [source, targets] of table) {

@@ -659,8 +659,12 @@ export function rescoreByPassage(
     if (budget < 0) break;
     const row = index.article(hit.article);
     if (!row) continue;
-    // Words of the heading, and of the article's written questions (the subject index), hold for every passage.
-    const inHeading = new Set(matcher(`${ownHeading(row.heading)}\n${row.subject}`).map((m) => groupOf.get(m.stem)));
+    // Words of the own heading, and of the article's written questions (the subject index), hold for every passage.
+    const own = ownHeading(row.heading);
+    const headingMatches = own === '' ? [] : matcher(own);
+    const inHeading = new Set(
+      [...headingMatches, ...(row.subject === '' ? [] : matcher(row.subject))].map((m) => groupOf.get(m.stem)),
+    );
     const matches = matcher(row.text);
     const passage = windowCoverage(matches, PASSAGE_CHARS, weights, groupOf, inHeading, counts);
     const near = windowCoverage(matches, PROXIMITY_CHARS, weights, groupOf, inHeading, counts);
@@ -669,8 +673,14 @@ export function rescoreByPassage(
     const coverage = Math.min(hit.coverage, (passage + headingWeight) / totalWeight);
     const held = hit.coverage * totalWeight;
     const closeness = held > 0 ? Math.min(1, (near + headingWeight) / held) : 0;
-    const own = ownHeading(row.heading);
-    const phrases = phraseSet.size === 0 ? undefined : phrasesIn(own === '' ? row.text : `${own}\n${row.text}`, own === '' ? matches : matcher(`${own}\n${row.text}`), phraseSet);
+    // Phrases over the own heading and the text as one text (the text's matches shifted past the heading's line).
+    const shift = own.length + 1;
+    const phrases =
+      phraseSet.size === 0
+        ? undefined
+        : own === ''
+          ? phrasesIn(row.text, matches, phraseSet)
+          : phrasesIn(`${own}\n${row.text}`, [...headingMatches, ...matches.map((m) => ({ ...m, start: m.start + shift, end: m.end + shift }))], phraseSet);
     const phrased = phrases === undefined ? 0 : phrases.found / phraseSet.size;
     // A negated word of the question the article holds only un-negated („предизвестие“ where the question says „без
     // предизвестие“) counts as not held: the article speaks of the opposite.

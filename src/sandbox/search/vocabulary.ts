@@ -270,7 +270,7 @@ export function withTranslations(
   const result = groups.map((group) => {
     const typed = group.term.surfaces[0];
     if (typed === undefined) return group;
-    const list = TRANSLATION_WEIGHT > 0 ? translations(group.term.stem) : [];
+    const list = translations(group.term.stem);
     const best = list[0]?.[1] ?? 0;
     const setApart = distinctTerms().get(group.term.stem);
     const added: GroupStem[] = [];

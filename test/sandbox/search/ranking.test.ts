@@ -62,7 +62,7 @@ describe('acts replaced by a later act of the same title', () => {
 describe('article-level ranking', () => {
   it('scores a long article by its best passage: words far apart do not answer the question', () => {
     const text = (id: number): string => (id === 1 ? 'лодката пристанището' : `лодката ${FILLER.repeat(20)} пристанището`);
-    const fake = { article: (id: number) => ({ id, ordinal: 0, label: '', heading: '', excerpt_id: '', text: text(id) }) };
+    const fake = { article: (id: number) => ({ id, ordinal: 0, label: '', heading: '', subject: '', excerpt_id: '', text: text(id) }) };
     const hit = (article: number): ArticleHit => ({ article, document: 1, bm25: 10, terms: [0, 1], coverage: 1, score: 10 });
     const hits = [hit(1), hit(2)];
     const weights = [{ weight: 1 }, { weight: 1 }];
@@ -77,7 +77,7 @@ describe('article-level ranking', () => {
   it('ranks first, among articles holding the same words, the one where they stand close together', () => {
     const spread = `лодката ${'дума '.repeat(60)}пристанището`;
     const text = (id: number): string => (id === 1 ? spread : 'лодката влиза в пристанището');
-    const fake = { article: (id: number) => ({ id, ordinal: 0, label: '', heading: '', excerpt_id: '', text: text(id) }) };
+    const fake = { article: (id: number) => ({ id, ordinal: 0, label: '', heading: '', subject: '', excerpt_id: '', text: text(id) }) };
     const hit = (article: number): ArticleHit => ({ article, document: 1, bm25: 10, terms: [0, 1], coverage: 1, score: 10 });
     const hits = [hit(1), hit(2)];
     const stems = ['лодката', 'пристанището'].map((w) => stem(w));
