@@ -1,0 +1,107 @@
+/**
+ * The case law tied to the law (docs/sandbox.md, "Case law under the articles"): the shapes the index stores on
+ * document elements and `GET /v1/documents` sends (sandbox extensions of the Document response's `elements`, spec:
+ * GET /v1/documents), shared by the readers that find them (`decision-citations.ts`, `rulings.ts`), the index build
+ * and the CLI's renderers.
+ *
+ * - On an element of a statute: `cited_by`, the court decisions of the corpus that cite it, newest first; `rulings`,
+ *   the rulings of the Constitutional Court that declared it (or a part of it) unconstitutional.
+ * - On a paragraph (¶) of a court decision: `cites`, the provisions of the corpus's acts that it cites, resolved.
+ */
+
+/** A court decision that cites an element (an entry of a statute element's `cited_by`). */
+export interface CitedByEntry {
+  /** The decision's `document_id` (`ks-2016-12-13-2015`). */
+  document_id: string;
+  /** The decision's `collection` (what `GET /v1/documents` takes with the `document_id`). */
+  collection: string;
+  /** The decision's title (`Решение № 12 от 13.10.2016 г. по к. д. № 13/2015 г., КС`). */
+  title: string;
+  /** The court's name (`Конституционен съд`). */
+  court: string;
+  /** `Решение`, `Определение`, … */
+  type: string;
+  /** The decision's number; null when it has none (an unnumbered Определение). */
+  decision_number: string | null;
+  /** The decision's date, `YYYY-MM-DD`. */
+  date: string;
+  /** The case (`13/2015`); null when the input gives none. */
+  case_number: string | null;
+  /** The excerpt id of the first paragraph (¶) that cites the element: `pravo doc` opens it with `--paragraph`. */
+  excerpt_id: string;
+  /** That paragraph's label (`¶ 12`). */
+  label: string;
+  /** How many citations of the element the decision holds (at least 1). */
+  count: number;
+}
+
+/** A provision a decision's paragraph cites, resolved (an entry of a decision paragraph's `cites`). */
+export interface CitesEntry {
+  /** The citation as written, act included („чл. 4, ал. 1 от Конституцията“). */
+  text: string;
+  /** The act's `document_id` and `collection`. */
+  document_id: string;
+  collection: string;
+  /** The act's title. */
+  title: string;
+  /** The element cited: its ref (`4`, `§1`) and excerpt id. */
+  ref: string;
+  excerpt_id: string;
+}
+
+/**
+ * The part of a provision a ruling struck down, when it is not the whole element: the paragraph (ал.), point (т.),
+ * letter (буква), sentence (изречение) or proposition (предложение) and the words („в частта „…““), as the ruling
+ * names them. Every field is optional; `text` is always there.
+ */
+export interface RulingPart {
+  /** The part as written, without the article: `ал. 2, т. 2`, `ал. 2, изречение второ`, `в частта „28 и“`. */
+  text: string;
+  paragraph?: string;
+  point?: string;
+  letter?: string;
+  /** The sentence, as a number (`2` for „изречение второ“, „изр. 2“). */
+  sentence?: string;
+  /** The proposition (предложение), as a number. */
+  proposition?: string;
+  /** The words struck down, when the ruling quotes them („в частта „…““). */
+  words?: string;
+}
+
+/** Where a ruling was read. */
+export type RulingSource = 'note' | 'decision';
+
+/**
+ * A ruling of the Constitutional Court on an element (an entry of a statute element's `rulings`): the provision, or a
+ * part of it, was declared unconstitutional. Read from the editorial notes of the act's text („обявена за
+ * противоконституционна с РКС № 12 от 2016 г.“) and from the operative part of the decision („ОБЯВЯВА за
+ * противоконституционна разпоредбата на чл. …“); `sources` says which found it.
+ */
+export interface RulingEntry {
+  /** Always `declared_unconstitutional` (the only kind of ruling read). */
+  ruling: 'declared_unconstitutional';
+  /** `whole`: the element named without a part; `part`: only {@link part}. */
+  scope: 'whole' | 'part';
+  /** The part struck down; null for the whole element. */
+  part: RulingPart | null;
+  /** The decision as the source names it: `Решение № 12 от 2016 г.` (number and year). */
+  decision_number: string;
+  decision_year: string;
+  /** The decision in the corpus, when it is there; null otherwise (a ruling older than the corpus's КС acts). */
+  document_id: string | null;
+  collection: string | null;
+  /** Its title and date (`YYYY-MM-DD`) when in the corpus. */
+  title: string | null;
+  date: string | null;
+  /** The excerpt id of the operative paragraph that names the element, when read from the decision. */
+  excerpt_id: string | null;
+  /** Where the ruling was read: the act's note, the decision's operative part, or both. */
+  sources: RulingSource[];
+  /** The editorial note as the act's text prints it, when read from one. */
+  note: string | null;
+  /**
+   * True when the act's text says the provision was enacted or amended again after the ruling („…, нова – ДВ, бр. 32 от
+   * 2026 г.“, „изм. – …“ after the ruling's note): the text shown is not the one struck down.
+   */
+  later_amended: boolean;
+}
