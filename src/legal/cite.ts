@@ -23,6 +23,7 @@ import { parseCitations, type Citation } from '../shared/citations.js';
 import { elementLabelOf, elementTextOf, stringField } from '../render/fields.js';
 import { elementRefOf, elementsOf, refsAround } from './documents.js';
 import { unwrapMemo } from './memo-lines.js';
+import { describeRuling, rulingBearing, rulingsOf, type RulingView } from './rulings.js';
 
 /**
  * The verdict on one citation (the `verdict` of `pravo cite --json`):
@@ -31,12 +32,15 @@ import { unwrapMemo } from './memo-lines.js';
  * - `act_not_found`: no document of the service is the act;
  * - `ambiguous`: the act's name fits several documents;
  * - `repealed`: the provision's text says it is repealed („Отм.“);
- * - `act_not_named`: the citation names no act („чл. 5“ alone, „от този закон“), so there is nothing to check it in.
+ * - `act_not_named`: the citation names no act („чл. 5“ alone, „от този закон“), so there is nothing to check it in;
+ * - `declared_unconstitutional`: the Constitutional Court declared the provision cited unconstitutional (sandbox: the
+ *   element's `rulings`, see `legal/rulings.ts`); a ruling on only a part of what is cited leaves it `found`, with a
+ *   `warning`.
  */
-export type CiteVerdict = 'found' | 'no_such_provision' | 'act_not_found' | 'ambiguous' | 'repealed' | 'act_not_named';
+export type CiteVerdict = 'found' | 'no_such_provision' | 'act_not_found' | 'ambiguous' | 'repealed' | 'act_not_named' | 'declared_unconstitutional';
 
 /** The verdicts, in the order the summary lists them. */
-export const CITE_VERDICTS: readonly CiteVerdict[] = ['found', 'no_such_provision', 'act_not_found', 'ambiguous', 'repealed', 'act_not_named'];
+export const CITE_VERDICTS: readonly CiteVerdict[] = ['found', 'no_such_provision', 'act_not_found', 'ambiguous', 'repealed', 'declared_unconstitutional', 'act_not_named'];
 
 /** An act a memo names: one per act, shared by all its citations. */
 export interface NamedAct {
@@ -343,13 +347,15 @@ export function matchAct(act: NamedAct, results: readonly ResultRef[]): ActMatch
 
 /** The outcome of {@link checkProvision}. */
 export interface ProvisionCheck {
-  verdict: 'found' | 'no_such_provision' | 'repealed';
+  verdict: 'found' | 'no_such_provision' | 'repealed' | 'declared_unconstitutional';
   /** The provision's ref as the document writes it (`72`, `§1`), else as cited. */
   ref: string;
   /** Short: the provision's label and first words, or what is missing and the nearest refs, or the repeal note. */
   detail: string;
   /** Found, but these details the text cannot show were not checked (`ал. 1` where no paragraph is numbered). */
   unchecked?: string;
+  /** Found, but a part of what is cited was declared unconstitutional: which part, by which decision. */
+  warning?: string;
 }
 
 /** How many characters of a provision's text a detail quotes. */
@@ -441,7 +447,7 @@ export function checkProvision(citation: Citation, document: DocumentResponse, l
   let where = name;
   if (paragraphsCited.length > 0) {
     const paragraphs = paragraphsOf(body);
-    if (paragraphs.size === 0) return unnumberedParagraph(citation, ref, name, body);
+    if (paragraphs.size === 0) return withRulings(unnumberedParagraph(citation, ref, name, body), element, citation, name);
     const missing = paragraphsCited.find((number) => !paragraphs.has(number));
     if (missing !== undefined) {
       return { verdict: 'no_such_provision', ref, detail: `${name} has no ал. ${missing}; its paragraphs: ${[...paragraphs.keys()].join(', ')}` };
@@ -462,7 +468,28 @@ export function checkProvision(citation: Citation, document: DocumentResponse, l
   // Several numbers cited („ал. 1 и 2“, „т. 1 – 3“): the detail names them as written and quotes the first.
   const several = paragraphsCited.length > 1 || pointsCited.length > 1;
   if (several) where = `${name}, ${citation.detail}`;
-  return { verdict: 'found', ref, detail: `${where}: ${firstWords(text.replace(EDITORIAL_NOTES, ''))}` };
+  return withRulings({ verdict: 'found', ref, detail: `${where}: ${firstWords(text.replace(EDITORIAL_NOTES, ''))}` }, element, citation, name);
+}
+
+/**
+ * A `found` check with the element's rulings (`legal/rulings.ts`) applied: `declared_unconstitutional` when a ruling
+ * struck down what the citation names (or a part of it that the citation goes down to), naming the decision;
+ * `found` with a `warning` when a ruling struck down a part of what is cited („чл. 64, ал. 2“ whose second sentence
+ * was struck); unchanged otherwise.
+ * @param name the element's label (`Чл. 79`), for the detail.
+ */
+function withRulings(check: ProvisionCheck, element: DocumentElement, citation: Citation, name: string): ProvisionCheck {
+  if (check.verdict !== 'found') return check;
+  const rulings = rulingsOf(element);
+  if (rulings.length === 0) return check;
+  const provision = name.replace(/^Чл\./u, 'чл.');
+  const described = (ruling: RulingView): string => `${describeRuling(ruling, provision)}${ruling.documentId === null ? '' : ` (${ruling.documentId})`}`;
+  const bearings = rulings.map((ruling) => ({ ruling, bearing: rulingBearing(ruling, citation) }));
+  const struck = bearings.find((b) => b.bearing === 'struck');
+  if (struck !== undefined) return { verdict: 'declared_unconstitutional', ref: check.ref, detail: described(struck.ruling) };
+  const partly = bearings.filter((b) => b.bearing === 'partly');
+  if (partly.length === 0) return check;
+  return { ...check, warning: partly.map((b) => described(b.ruling)).join('; ') };
 }
 
 /**
@@ -511,6 +538,11 @@ export interface CiteEntry {
    * (`ал. 1, пр. 1` of an article whose paragraphs are not numbered); null when everything cited was checked.
    */
   unchecked: string | null;
+  /**
+   * For a `found` citation, what of it the Constitutional Court declared unconstitutional (a part of the provision
+   * cited: „чл. 64, ал. 2, изречение второ declared unconstitutional by Решение № … (ks-…)“); null when nothing was.
+   */
+  warning: string | null;
 }
 
 /** A document the citations were checked in, with the date its text is current as of. */
@@ -541,7 +573,10 @@ export interface CiteReport {
   documents: CitedDocument[];
 }
 
-/** Whether every citation of a report is `found` (exit 0; else 8, as a failed verification). */
+/**
+ * Whether every citation of a report is `found` with no warning (exit 0; else 8, as a failed verification: a citation
+ * of which a part was declared unconstitutional fails too).
+ */
 export function allFound(report: CiteReport): boolean {
-  return report.citations.every((c) => c.verdict === 'found');
+  return report.citations.every((c) => c.verdict === 'found' && c.warning === null);
 }

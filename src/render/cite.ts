@@ -96,9 +96,11 @@ export function renderCiteText(report: CiteReport, memo: string, options: CiteTe
     act: citation.act === null ? undefined : sanitizeLine(citation.act),
     verdict: citation.verdict,
     detail: sanitizeLine(citation.detail),
+    warning: citation.warning === null || citation.warning === undefined ? undefined : sanitizeLine(citation.warning),
   }));
   const citations = { header: 'Citation', cells: rows.map((r) => (r.act === undefined ? r.text : `${r.text}\n${r.act}`)), max: Math.max(...rows.map((r) => [...r.text].length)) };
-  const rest = [citations, { header: 'Verdict', cells: rows.map((r) => r.verdict) }, { header: 'Detail', cells: rows.map((r) => r.detail) }];
+  const detailOf = (r: (typeof rows)[number]): string => (r.warning === undefined ? r.detail : `${r.detail}\nWarning: ${r.warning}`);
+  const rest = [citations, { header: 'Verdict', cells: rows.map((r) => r.verdict) }, { header: 'Detail', cells: rows.map(detailOf) }];
   let widths = fitColumns([{ header: '#', cells: rows.map((r) => r.number) }, { header: 'Line:Col', cells: rows.map((r) => r.at) }, ...rest], width);
   const stacked = widths.at(-1)! < MIN_DETAIL_WIDTH;
   if (stacked) widths = fitColumns([{ header: '#', cells: rows.map((r) => `${r.number}\n${r.at}`) }, ...rest], width);
@@ -106,7 +108,8 @@ export function renderCiteText(report: CiteReport, memo: string, options: CiteTe
   const table = compactTable(c, head, widths, stacked ? ['right', 'left', 'left', 'left'] : ['right', 'left', 'left', 'left', 'left'], options.color);
   for (const r of rows) {
     const citation = r.act === undefined ? r.text : `${r.text}\n${c.dim(r.act)}`;
-    const cells = [citation, paint(c, r.verdict)(r.verdict), r.detail];
+    const detail = r.warning === undefined ? r.detail : `${r.detail}\n${c.red(`Warning: ${r.warning}`)}`;
+    const cells = [citation, paint(c, r.verdict)(r.verdict), detail];
     table.push(stacked ? [`${r.number}\n${c.dim(r.at)}`, ...cells] : [r.number, r.at, ...cells]);
   }
   out.push(table.toString(), '');
@@ -123,14 +126,15 @@ export function renderCiteText(report: CiteReport, memo: string, options: CiteTe
   const counts = CITE_VERDICTS.map((verdict) => [verdict, report.citations.filter((x) => x.verdict === verdict).length] as const).filter(([, n]) => n > 0);
   const found = report.citations.filter((x) => x.verdict === 'found').length;
   const unchecked = report.citations.filter((x) => x.verdict === 'found' && x.unchecked !== null).length;
-  const caveat = unchecked > 0 ? ` ${unchecked} found only as far as the article: its text numbers no paragraphs, so the ал. cited was not checked.` : '';
+  const warned = report.citations.filter((x) => x.verdict === 'found' && x.warning !== null && x.warning !== undefined).length;
+  const caveat =
+    (unchecked > 0 ? ` ${unchecked} found only as far as the article: its text numbers no paragraphs, so the ал. cited was not checked.` : '') +
+    (warned > 0 ? ` ${warned} found, but ${warned === 1 ? 'a part of it was' : 'a part of each was'} declared unconstitutional (see the warnings).` : '');
+  const others = counts.filter(([verdict]) => verdict !== 'found').map(([verdict, n]) => `${n} ${verdict}`);
   const summary =
-    (found === report.citations.length
+    (found === report.citations.length && warned === 0
       ? c.green(report.citations.length === 1 ? 'The citation was found.' : `All ${report.citations.length} citations found.`)
-      : `${found} of ${plural(report.citations.length, 'citation')} found; ${counts
-          .filter(([verdict]) => verdict !== 'found')
-          .map(([verdict, n]) => `${n} ${verdict}`)
-          .join(', ')}.`) + caveat;
+      : `${found} of ${plural(report.citations.length, 'citation')} found${others.length > 0 ? `; ${others.join(', ')}` : ''}.`) + caveat;
   out.push(...wrapText(summary, width));
   const spent =
     `${plural(report.searches_sent, 'search', 'searches')} sent, ${report.searches_from_cache} from the cache; ` +
@@ -139,9 +143,12 @@ export function renderCiteText(report: CiteReport, memo: string, options: CiteTe
   return `${out.join('\n')}\n`;
 }
 
-/** The piped form: one line per citation: line, column, citation, verdict, document_id, ref, detail. */
+/**
+ * The piped form: one line per citation: line, column, citation, verdict, document_id, ref, detail, warning (empty when
+ * none: what of the provision cited was declared unconstitutional).
+ */
 export function renderCiteTsv(report: CiteReport): string {
-  return tsvLines(report.citations.map((c) => [c.line, c.column, c.text, c.verdict, c.document_id, c.ref, c.detail]));
+  return tsvLines(report.citations.map((c) => [c.line, c.column, c.text, c.verdict, c.document_id, c.ref, c.detail, c.warning ?? '']));
 }
 
 /** The view of a report of the memo `memo`. */

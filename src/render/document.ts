@@ -13,6 +13,7 @@ import type { View } from '../io/printer.js';
 import { sanitizeLine, sanitizeText } from '../shared/sanitize.js';
 import { elementRefOf, elementsOf, isCourtDecision } from '../legal/documents.js';
 import type { ReferencedArticle } from '../shared/references.js';
+import { describeRuling, rulingsOf } from '../legal/rulings.js';
 import { afterLabel, caseOf, decisionOf, documentFieldsOf as fieldsOf, elementCountOf as countOf, textValue as text, type DocumentField } from './document-fields.js';
 import { textStatusOf } from './fields.js';
 import { renderDocumentMarkdown } from './markdown.js';
@@ -31,6 +32,13 @@ export interface DocumentViewData {
      * this article), e.g. `pravo doc act-78179 --collection bg-laws --article §12`; absent when it has none.
      */
     amendedByOpen?: string;
+    /**
+     * The command that opens the paragraph of the newest decision of the element's `cited_by` (sandbox: the decisions of
+     * the corpus that cite this article), e.g. `pravo doc ks-2016-12-13-2015 --collection c --paragraph 59`.
+     */
+    citedByOpen?: string;
+    /** Per ruling of the element's `rulings` (in their order), the command that opens the decision; null when it is not served. */
+    rulingOpens?: (string | null)[];
   };
 }
 
@@ -71,8 +79,10 @@ export function renderDocumentText(data: DocumentViewData, options: DocumentText
   if (data.selected) {
     lines.push(...wrapText(document.title ?? '', width).map((line) => c.bold(line)));
     lines.push(...wrapText(summaryOf(document, decision), width).map((line) => c.dim(line)));
+    lines.push(...renderRulings(data.selected.element, data.selected.rulingOpens ?? [], width, c));
     lines.push('', ...renderElement(data.selected.element, decision, width, gutterOf([data.selected.element]), c));
     if (data.selected.references) lines.push(...renderReferences(data.selected.references, width, c));
+    lines.push(...renderCitedBy(data.selected.element, data.selected.citedByOpen, width, c));
     lines.push(...renderAmendedBy(data.selected.element, data.selected.amendedByOpen, width, c));
     lines.push(...renderAmends(data.selected.element, width, c));
   } else {
@@ -81,7 +91,7 @@ export function renderDocumentText(data: DocumentViewData, options: DocumentText
     lines.push(c.dim('─'.repeat(width)));
     lines.push(c.dim(elements.length === 0 ? 'No elements (no structured content): --json prints the whole response.' : countOf(elements, decision)));
     const gutter = gutterOf(elements);
-    for (const element of elements) lines.push('', ...renderElement(element, decision, width, gutter, c));
+    for (const element of elements) lines.push('', ...renderRulingMarks(element, width, c), ...renderElement(element, decision, width, gutter, c));
   }
   return `${lines.join('\n')}\n`;
 }
@@ -128,6 +138,60 @@ function renderElement(element: DocumentElement, decision: boolean, width: numbe
   }
   const lines = body.split('\n').flatMap((line) => wrapText(line, width));
   return [...heading, ...(label === '' ? lines : [c.bold(label), ...lines])];
+}
+
+/** How an element is named in a ruling's sentence: `чл. 79`, `§ 35`, else its label. */
+function provisionName(element: DocumentElement): string {
+  return sanitizeLine(elementLabelOf(element)).replace(/\.$/u, '').replace(/^Чл\./u, 'чл.') || 'this provision';
+}
+
+/**
+ * The rulings above one element (sandbox: `rulings`, the Constitutional Court declared it or a part of it
+ * unconstitutional): one sentence each, with the decision's date, where it was read, and the command that opens the
+ * decision; nothing when there is none.
+ */
+function renderRulings(element: DocumentElement, opens: readonly (string | null)[], width: number, c: Painter): string[] {
+  const rulings = rulingsOf(element);
+  if (rulings.length === 0) return [];
+  const lines: string[] = [''];
+  rulings.forEach((ruling, i) => {
+    const read = ruling.sources.length === 0 ? '' : ` Read from ${ruling.sources.map((s) => (s === 'note' ? "the act's note" : s === 'decision' ? "the decision's operative part" : sanitizeLine(s))).join(' and ')}.`;
+    lines.push(...wrapText(`${sanitizeLine(describeRuling(ruling, provisionName(element)))}.${read}`, width).map((line) => c.red(line)));
+    const open = opens[i];
+    if (open) lines.push(...wrapText(`Open the decision with: ${open}`, width).map((line) => c.dim(line)));
+    else if (ruling.documentId === null) lines.push(...wrapText('The decision is not in the corpus.', width).map((line) => c.dim(line)));
+  });
+  return lines;
+}
+
+/** In the whole document, one line above an element whose provision (or a part) was declared unconstitutional. */
+function renderRulingMarks(element: DocumentElement, width: number, c: Painter): string[] {
+  return rulingsOf(element).flatMap((ruling) => wrapText(`[${sanitizeLine(describeRuling(ruling, provisionName(element)))}]`, width).map((line) => c.red(line)));
+}
+
+/** How many decisions the "Cited by" block lists before saying how many more there are. */
+export const CITED_BY_LISTED = 10;
+
+/**
+ * The "Cited by …" block under an article (sandbox: `cited_by`, the decisions of the corpus that cite it, newest
+ * first): date, court, decision and case, the paragraph, how often; the first {@link CITED_BY_LISTED}, then how many
+ * more; and the command that opens the newest. Nothing when there is none.
+ */
+function renderCitedBy(element: DocumentElement, open: string | undefined, width: number, c: Painter): string[] {
+  const entries = entriesOf(element, 'cited_by');
+  if (entries.length === 0) return [];
+  const heading = entries.length === 1 ? 'Cited by this decision of the corpus:' : `Cited by ${entries.length} decisions of the corpus, newest first:`;
+  const lines = ['', c.bold(heading)];
+  for (const entry of entries.slice(0, CITED_BY_LISTED)) {
+    const date = entryText(entry, 'date');
+    const gutter = 2 + (date === '' ? 0 : date.length + 2);
+    const count = typeof entry.count === 'number' && entry.count > 1 ? `, ${entry.count} times` : '';
+    const what = `${entryText(entry, 'title')} (${entryText(entry, 'document_id')}), ${entryText(entry, 'label')}${count}`;
+    lines.push(...hang(`  ${date === '' ? '' : `${c.dim(date)}  `}`, gutter, wrapText(what.replace(/\s+/g, ' ').trim(), width - gutter)));
+  }
+  if (entries.length > CITED_BY_LISTED) lines.push(c.dim(`  … and ${entries.length - CITED_BY_LISTED} more (--json lists them all).`));
+  if (open !== undefined) lines.push(...wrapText(`Open the newest with: ${open}`, width).map((line) => c.dim(line)));
+  return lines;
 }
 
 /** What a § did to an article, as the amendment lists say it. */

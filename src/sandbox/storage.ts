@@ -15,6 +15,7 @@
  */
 import type { AccountResponse, ApiKeyRecord, CreatedApiKey, DocumentElement, DocumentResponse, QuotaKind, SourceTypeEntry, UsageResponse } from '../contract/types.js';
 import type { AmendedByEntry, AmendsEntry } from './corpus/amended-by.js';
+import type { CitedByEntry, CitesEntry, RulingEntry } from './corpus/case-law.js';
 import type { SkippedInput } from './corpus/collect.js';
 import type { CourtRecord } from './corpus/reader.js';
 import type { Account, OverageSetting } from './state/accounts.js';
@@ -174,6 +175,12 @@ export interface StoredElement extends DocumentElement {
   amended_by?: AmendedByEntry[];
   /** A § that changes articles of acts: the acts and articles (see `corpus/amended-by.ts`). Absent: none read. */
   amends?: AmendsEntry[];
+  /** A statute's element cited by decisions of the corpus: those decisions, newest first (`corpus/case-law.ts`). */
+  cited_by?: CitedByEntry[];
+  /** A decision's paragraph: the provisions of the corpus's acts it cites (`corpus/case-law.ts`). */
+  cites?: CitesEntry[];
+  /** A statute's element declared unconstitutional, whole or in part (`corpus/case-law.ts`). */
+  rulings?: RulingEntry[];
 }
 
 /**
@@ -240,6 +247,11 @@ export interface SearchIndex {
    * first; [] when it has none. One indexed lookup.
    */
   translations(stem: string): Translation[];
+  /**
+   * What the explanation says of an article declared unconstitutional, whole or in part (`corpus/case-law.ts`,
+   * `rulingSentence`); `''` when it has no ruling. One indexed lookup.
+   */
+  ruling(articleId: number): string;
   /** Every document's metadata row, in rowid order (one array; about 2,000 rows on the full corpus). */
   documentRows(): DocumentRow[];
   /** `[articleId, documentRowid, text length]` of every article, in article order, streamed. */

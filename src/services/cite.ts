@@ -248,8 +248,8 @@ function describeResults(results: ReadonlyArray<{ document_id: string; date: str
 
 /** One citation's entry of the report. */
 function entryOf(memo: MemoCitation, match: ActMatch | undefined, documents: ReadonlyMap<string, DocumentResponse>): CiteEntry {
-  const { unchecked, ...entry } = verdictOf(memo, match, documents);
-  return { ...entry, unchecked: unchecked ?? null };
+  const { unchecked, warning, ...entry } = verdictOf(memo, match, documents);
+  return { ...entry, unchecked: unchecked ?? null, warning: warning ?? null };
 }
 
 /** One citation's entry of the report, `unchecked` only when there is something that was not checked. */
@@ -257,7 +257,7 @@ function verdictOf(
   memo: MemoCitation,
   match: ActMatch | undefined,
   documents: ReadonlyMap<string, DocumentResponse>,
-): Omit<CiteEntry, 'unchecked'> & { unchecked?: string } {
+): Omit<CiteEntry, 'unchecked' | 'warning'> & { unchecked?: string; warning?: string } {
   const base = { text: memo.text, line: memo.line, column: memo.column };
   const act = memo.act;
   if (act === undefined) {
@@ -315,5 +315,6 @@ function verdictOf(
     verdict: check.verdict,
     detail: `${check.detail}${others}`,
     ...(check.unchecked !== undefined ? { unchecked: check.unchecked } : {}),
+    ...(check.warning !== undefined ? { warning: check.warning } : {}),
   };
 }

@@ -142,6 +142,73 @@ describe('renderDocumentText: one element', () => {
     );
   });
 
+  it('above an article, the rulings that struck it down in part, with the command that opens the decision', () => {
+    const element = {
+      ...chosen,
+      rulings: [
+        {
+          ruling: 'declared_unconstitutional',
+          scope: 'part',
+          part: { text: 'ал. 1, т. 2', paragraph: '1', point: '2' },
+          decision_number: '7',
+          decision_year: '2020',
+          document_id: 'ks-test-7',
+          collection: 'c',
+          title: 'Решение № 7 (ТЕСТОВИ ДАННИ)',
+          date: '2020-05-05',
+          excerpt_id: 'ks-test-7:12',
+          sources: ['note', 'decision'],
+          note: null,
+          later_amended: false,
+        },
+        { ruling: 'declared_unconstitutional', scope: 'whole', part: null, decision_number: '19', decision_year: '1995', document_id: null, collection: null, sources: ['note'], later_amended: false },
+      ],
+    };
+    const text = renderDocumentText({ document: statute, selected: { element, rulingOpens: ['pravo doc ks-test-7 --collection c --paragraph 12', null] } }, { width: 100, color: false });
+    const lines = text.split('\n');
+    const first = lines.findIndex((line) => line.startsWith('чл. 2, ал. 1, т. 2 declared unconstitutional'));
+    expect(first).toBeGreaterThan(0);
+    expect(lines.slice(first, first + 6).join('\n')).toBe(
+      [
+        'чл. 2, ал. 1, т. 2 declared unconstitutional by Решение № 7 от 2020 г. на Конституционния съд',
+        "(2020-05-05). Read from the act's note and the decision's operative part.",
+        'Open the decision with: pravo doc ks-test-7 --collection c --paragraph 12',
+        'чл. 2 declared unconstitutional by Решение № 19 от 1995 г. на Конституционния съд. Read from the',
+        "act's note.",
+        'The decision is not in the corpus.',
+      ].join('\n'),
+    );
+    // The rulings stand above the article's text.
+    expect(lines.findIndex((line) => line.startsWith('Чл. 2.'))).toBeGreaterThan(first + 5);
+  });
+
+  it('under an article, the decisions of the corpus that cite it, newest first, at most ten, and the command that opens the newest', () => {
+    const decision = (i: number) => ({
+      document_id: `ks-test-${i}`,
+      collection: 'c',
+      title: `Решение № ${i} по к. д. № ${i}/2020 г., КС (ТЕСТОВИ ДАННИ)`,
+      court: 'Конституционен съд',
+      type: 'Решение',
+      decision_number: String(i),
+      date: `2020-01-${String(30 - i).padStart(2, '0')}`,
+      case_number: `${i}/2020`,
+      excerpt_id: `ks-test-${i}:4`,
+      label: '¶ 4',
+      count: i === 1 ? 3 : 1,
+    });
+    const element = { ...chosen, cited_by: Array.from({ length: 12 }, (_, i) => decision(i + 1)) };
+    const text = renderDocumentText({ document: statute, selected: { element, citedByOpen: 'pravo doc ks-test-1 --collection c --paragraph 4' } }, { width: 100, color: false });
+    expect(text).toContain(
+      [
+        'Cited by 12 decisions of the corpus, newest first:',
+        '  2020-01-29  Решение № 1 по к. д. № 1/2020 г., КС (ТЕСТОВИ ДАННИ) (ks-test-1), ¶ 4, 3 times',
+        '  2020-01-28  Решение № 2 по к. д. № 2/2020 г., КС (ТЕСТОВИ ДАННИ) (ks-test-2), ¶ 4',
+      ].join('\n'),
+    );
+    expect(text).not.toContain('ks-test-11)');
+    expect(text).toContain('  … and 2 more (--json lists them all).\nOpen the newest with: pravo doc ks-test-1 --collection c --paragraph 4');
+  });
+
   it('under a § of an amending act, the acts and articles it changes, saying which the corpus lacks', () => {
     const element = {
       ref: '§1',

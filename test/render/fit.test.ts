@@ -149,7 +149,7 @@ const cite: CiteReport = {
       ref: '72',
       verdict: 'found',
       detail: 'Чл. 72: (1) Тестов текст на члена (checked in the newest act of this title; also test-zop-2004 (2004-04-06))',
-      unchecked: null,
+      unchecked: null, warning: null,
     },
     {
       text: 'чл. 3',
@@ -161,7 +161,7 @@ const cite: CiteReport = {
       ref: '3',
       verdict: 'found',
       detail: 'Чл. 3: (1) Тестов текст за плащанията',
-      unchecked: null,
+      unchecked: null, warning: null,
     },
     {
       text: 'чл. 344, ал. 1, т. 3',
@@ -173,7 +173,7 @@ const cite: CiteReport = {
       ref: '344',
       verdict: 'found',
       detail: 'Чл. 344, ал. 1, т. 3: тестов текст',
-      unchecked: null,
+      unchecked: null, warning: null,
     },
     {
       text: 'чл. 999',
@@ -185,7 +185,7 @@ const cite: CiteReport = {
       ref: '999',
       verdict: 'no_such_provision',
       detail: 'Граждански процесуален кодекс has no чл. 999; nearest: 639, 640; it has 719 articles, 1 – 640',
-      unchecked: null,
+      unchecked: null, warning: null,
     },
   ],
   documents_retrieved: 4,

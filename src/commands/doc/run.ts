@@ -12,6 +12,7 @@ import { Printer } from '../../io/printer.js';
 import { readOutputFormat } from '../../io/output-format.js';
 import { sanitizeLine } from '../../shared/sanitize.js';
 import { elementRefOf, elementsOf, isCourtDecision } from '../../legal/documents.js';
+import { rulingsOf } from '../../legal/rulings.js';
 import { findArticleCitations, referencedArticles } from '../../shared/references.js';
 import type { DocumentViewData, ElementReferences } from '../../render/document.js';
 import { parseTimeout } from '../../services/timeout.js';
@@ -91,7 +92,18 @@ export async function runDoc(factory: Factory, argument: string, options: DocOpt
     const references = isCourtDecision(document) ? undefined : referencesOf(selected, document, openCommand(factory, parsed));
     const newest = amendedByOf(selected.element)[0];
     const amendedByOpen = newest ? `${openCommand(factory, { kind: 'id', ...newest })} ${shellQuote(newest.ref)}` : undefined;
-    data.selected = { element: selected.element, ...(references ? { references } : {}), ...(amendedByOpen ? { amendedByOpen } : {}) };
+    const citing = citedByOf(selected.element)[0];
+    const citedByOpen = citing ? openParagraphCommand(factory, citing.document_id, citing.collection, citing.excerpt_id) : undefined;
+    const rulingOpens = rulingsOf(selected.element).map((ruling) =>
+      ruling.documentId !== null && ruling.collection !== null ? openParagraphCommand(factory, ruling.documentId, ruling.collection, ruling.excerptId) : null,
+    );
+    data.selected = {
+      element: selected.element,
+      ...(references ? { references } : {}),
+      ...(amendedByOpen ? { amendedByOpen } : {}),
+      ...(citedByOpen ? { citedByOpen } : {}),
+      ...(rulingOpens.length > 0 ? { rulingOpens } : {}),
+    };
   }
   await printer.response({ raw, data }, async () => (await import('../../render/document.js')).documentView);
   return 0;
@@ -127,6 +139,27 @@ function openCommand(factory: Factory, parsed: DocumentArgument): string {
   if (parsed.kind === 'rank') words.push(String(parsed.rank));
   else words.push(shellQuote(parsed.document_id), '--collection', shellQuote(parsed.collection));
   return [...words, ...targetFlagWords(factory.globals), '--article'].join(' ');
+}
+
+/**
+ * `pravo doc <id> --collection C --paragraph N` (with the run's target options): opens a decision at the paragraph of
+ * `excerptId` (`ks-2016-12-13-2015:59` → 59), or the whole decision when the excerpt id names no paragraph number.
+ */
+function openParagraphCommand(factory: Factory, documentId: string, collection: string, excerptId: string | null): string {
+  const words = ['pravo', 'doc', shellQuote(documentId), '--collection', shellQuote(collection), ...targetFlagWords(factory.globals)];
+  const paragraph = excerptId === null ? undefined : /:(\d+)$/u.exec(excerptId)?.[1];
+  return (paragraph === undefined ? words : [...words, '--paragraph', paragraph]).join(' ');
+}
+
+/** The decisions an element's `cited_by` lists (sandbox: newest first), as what opens each; malformed entries are left out. */
+function citedByOf(element: DocumentElement): { document_id: string; collection: string; excerpt_id: string | null }[] {
+  const entries = Array.isArray(element.cited_by) ? (element.cited_by as unknown[]) : [];
+  return entries.flatMap((entry) => {
+    if (typeof entry !== 'object' || entry === null) return [];
+    const { document_id, collection, excerpt_id } = entry as Record<string, unknown>;
+    if (typeof document_id !== 'string' || typeof collection !== 'string') return [];
+    return [{ document_id, collection, excerpt_id: typeof excerpt_id === 'string' ? excerpt_id : null }];
+  });
 }
 
 /**

@@ -105,3 +105,46 @@ export interface RulingEntry {
    */
   later_amended: boolean;
 }
+
+/** The case-law fields of one element (only those it has). */
+export interface CaseLawLinks {
+  cited_by?: CitedByEntry[];
+  cites?: CitesEntry[];
+  rulings?: RulingEntry[];
+}
+
+/** Per document (index into the corpus's documents), per element (index into its `elements`), links of one kind. */
+export type LinksByElement<T> = Map<number, Map<number, T>>;
+
+/**
+ * Merges links of several kinds into one map, per document and element: the fields of each kind side by side (no kind
+ * sets a field another sets).
+ */
+export function mergeElementLinks<T extends object>(...maps: LinksByElement<Partial<T>>[]): LinksByElement<Partial<T>> {
+  const merged: LinksByElement<Partial<T>> = new Map();
+  for (const map of maps) {
+    for (const [doc, byElement] of map) {
+      let target = merged.get(doc);
+      if (target === undefined) merged.set(doc, (target = new Map()));
+      for (const [element, links] of byElement) target.set(element, { ...target.get(element), ...links });
+    }
+  }
+  return merged;
+}
+
+/**
+ * What a search result's explanation says of an article with rulings (in Bulgarian, the Court's own wording): „Решение
+ * № 12 от 2016 г. на Конституционния съд обявява за противоконституционна разпоредбата на чл. 79, ал. 2, т. 2.“ One
+ * sentence per ruling, joined by a space; a ruling whose text was enacted again later says so.
+ * @param label the article's label (`Чл. 79.`, `§ 35.`).
+ */
+export function rulingSentence(label: string, rulings: readonly RulingEntry[]): string {
+  const provision = label.trim().replace(/\.$/u, '').replace(/^Чл\./u, 'чл.');
+  return rulings
+    .map((ruling) => {
+      const part = ruling.part === null ? '' : ruling.part.text.startsWith('в частта') ? ` ${ruling.part.text}` : `, ${ruling.part.text}`;
+      const later = ruling.later_amended ? ' Текстът е приет или изменен отново след решението.' : '';
+      return `Решение № ${ruling.decision_number} от ${ruling.decision_year} г. на Конституционния съд обявява за противоконституционна разпоредбата на ${provision}${part}.${later}`;
+    })
+    .join(' ');
+}

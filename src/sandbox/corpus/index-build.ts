@@ -28,6 +28,8 @@
  *   served under ("one act, one document"), so that ids served before keep resolving.
  * - `thesaurus(stem, senses)`: when the inputs hold a thesaurus, its senses by headword stem as JSON
  *   (`ThesaurusSense[]`), restricted to the stems the index holds (`text/thesaurus.ts`, `restrictToIndex`).
+ * - `article_rulings(article, sentence)`: per article declared unconstitutional, whole or in part (its element's
+ *   `rulings`, `case-law.ts`), the Bulgarian sentence a search result's explanation says of it (`rulingSentence`).
  * - `translations(stem, targets)`: the lay-to-legal translation table (`subject-index/translation.ts`, learned by
  *   `translation-build.ts`): per source stem, its translations as JSON `[[stem, probability, word], …]`, best first.
  * - `courts`: every court of the courts file, plus each court a decision names (`court_id`) that the file lacks, with
@@ -54,6 +56,7 @@ import type { StoredElement } from '../storage.js';
 import { analyze, ANALYZER_VERSION } from '../text/analysis.js';
 import { readThesaurus, restrictToIndex, type ThesaurusSense } from '../text/thesaurus.js';
 import { linkAmendments, type ElementLinks } from './amended-by.js';
+import { mergeElementLinks, rulingSentence, type CaseLawLinks } from './case-law.js';
 import { matchActLinks, readActLinks } from './links.js';
 import { collectCorpus } from './collect.js';
 import { excerptIds } from './excerpts.js';
@@ -63,7 +66,7 @@ import { corpusFileKind, INDEX_SCHEMA_VERSION, type InputsDigest } from './input
 import { readSubjectIndex, subjectStems, subjectTexts } from '../subject-index/entries.js';
 import { splitProvisionLines } from './provision-lines.js';
 import { TranslationPairs } from './translation-build.js';
-import { cancelledError, countCorpusLines, readCourtsFile, type CorpusElement } from './reader.js';
+import { cancelledError, countCorpusLines, readCourtsFile, type CorpusDocument, type CorpusElement } from './reader.js';
 
 /**
  * Progress of `openIndex` (`index-db.ts`) and of a build. `done`/`total` are bytes for `hashing` (over all input files;
@@ -125,6 +128,7 @@ CREATE VIRTUAL TABLE fts USING fts5 (stems, heading, subject, content = '');
 CREATE VIRTUAL TABLE fts_vocab USING fts5vocab (fts, 'row');
 CREATE TABLE thesaurus (stem TEXT PRIMARY KEY, senses TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE translations (stem TEXT PRIMARY KEY, targets TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE article_rulings (article INTEGER PRIMARY KEY, sentence TEXT NOT NULL);
 CREATE TABLE courts (
   court_id INTEGER PRIMARY KEY,
   name TEXT NOT NULL,
@@ -138,11 +142,14 @@ CREATE TABLE courts (
  * One element in the form `GET /v1/documents` sends it (see {@link StoredElement}): `excerpt_id`, `ref`, `label`,
  * `text`, `heading` when the input gives one, and `amended_by` / `amends` when the element has such links.
  */
-function storedElementOf(element: CorpusElement, excerptId: string, links: ElementLinks | undefined): StoredElement {
+function storedElementOf(element: CorpusElement, excerptId: string, links: Partial<ElementLinks & CaseLawLinks> | undefined): StoredElement {
   const stored: StoredElement = { excerpt_id: excerptId, ref: element.ref, label: element.label, text: element.text };
   if (element.heading !== undefined && element.heading !== '') stored.heading = element.heading;
   if (links?.amended_by !== undefined) stored.amended_by = links.amended_by;
   if (links?.amends !== undefined) stored.amends = links.amends;
+  if (links?.rulings !== undefined) stored.rulings = links.rulings;
+  if (links?.cited_by !== undefined) stored.cited_by = links.cited_by;
+  if (links?.cites !== undefined) stored.cites = links.cites;
   return stored;
 }
 
@@ -228,7 +235,9 @@ async function buildIndex(
     for (const d of collected.documents) if (d.court_id == null) d.elements = d.elements.map(withProvisionLines);
     // The acts' public pages: a url for the acts read without one, the date of the text a page shows.
     const linked = matchActLinks(collected.documents, links);
-    const amendmentLinks = linkAmendments(collected.documents, (d) => d.collection ?? collectionOf(d.source_type));
+    const servedCollection = (d: CorpusDocument): string => d.collection ?? collectionOf(d.source_type);
+    // Per element: the §§ that changed it, and the case law (the decisions citing it, its rulings, a ¶'s citations).
+    const amendmentLinks = mergeElementLinks<ElementLinks & CaseLawLinks>(linkAmendments(collected.documents, servedCollection));
     const insertDocument = db.prepare(
       `INSERT INTO documents (id, document_id, collection, source_type, type, title, date, in_force_date, as_of,
          consolidated, author, url, url_as_of, signature, court_id, court, decision_number, case_number, case_kind,
@@ -251,6 +260,8 @@ async function buildIndex(
     const namedCourts = new Map<number, string | null>();
     /** Documents rowid of each served document_id (for the aliases). */
     const rowOf = new Map<string, number>();
+    /** `[article id, sentence]` of the articles declared unconstitutional, whole or in part. */
+    const rulingSentences: [number, string][] = [];
     let documents = 0;
     let articles = 0;
     const insertStep = Math.max(1, Math.floor(collected.documents.length / 20));
@@ -308,6 +319,8 @@ async function buildIndex(
         const stems = analyze(body);
         const subject = refCounts.get(element.ref) === 1 ? (written?.get(element.ref) ?? '') : '';
         insertArticle.run(articles, documents, ordinal, element.ref, element.label, body, elementIds[ordinal] ?? '', stems.length, heading, subject);
+        const rulings = elementLinks?.get(ordinal)?.rulings;
+        if (rulings !== undefined) rulingSentences.push([articles, rulingSentence(element.label, rulings)]);
         // The heading column holds the article's own title only: a chapter's heading is not this article's.
         const own = ownHeading(heading);
         const ownStems = own === '' ? [] : analyze(own);
@@ -342,6 +355,8 @@ async function buildIndex(
     for (const [courtId, name] of namedCourts) {
       if (!listed.has(courtId)) insertCourt.run(courtId, name ?? `Съд ${courtId}`, null, null, null);
     }
+    const insertRuling = db.prepare('INSERT INTO article_rulings (article, sentence) VALUES (?, ?)');
+    for (const [article, sentence] of rulingSentences) insertRuling.run(article, sentence);
     db.exec('COMMIT');
     onProgress?.({ phase: 'indexing', done: total, total });
     checkCancelled();

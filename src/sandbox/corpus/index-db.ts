@@ -212,6 +212,7 @@ function createSearchIndex(
   let sourceTypes: SourceTypeEntry[] | undefined;
   let matchStatement: StatementSync | undefined;
   let translationStatement: StatementSync | undefined;
+  let rulingStatement: StatementSync | undefined;
   let articleStatement: StatementSync | undefined;
   let countStatement: StatementSync | undefined;
   let prefixCountStatement: StatementSync | undefined;
@@ -237,6 +238,10 @@ function createSearchIndex(
     thesaurus(): Map<string, ThesaurusSense[]> | undefined {
       const rows = db.prepare('SELECT stem, senses FROM thesaurus').all() as { stem: string; senses: string }[];
       return rows.length === 0 ? undefined : new Map(rows.map((r) => [r.stem, JSON.parse(r.senses) as ThesaurusSense[]]));
+    },
+    ruling(articleId: number): string {
+      rulingStatement ??= db.prepare('SELECT sentence FROM article_rulings WHERE article = ?');
+      return (rulingStatement.get(articleId) as { sentence: string } | undefined)?.sentence ?? '';
     },
     translations(stem: string): Translation[] {
       translationStatement ??= db.prepare('SELECT targets FROM translations WHERE stem = ?');

@@ -36,9 +36,10 @@ import { cancelledError, CorpusError, hashCorpusFile } from './reader.js';
  * Version of the index's tables and of the texts it stores (`index-build.ts`); part of the inputs key, so a change of
  * either rebuilds indexes. 7: statutes' texts one paragraph, point and letter a line (`provision-lines.ts`); 8: the
  * documents' `url_as_of` (`links.ts`); 9: the articles' `subject` field (the written subject index) and the
- * translation table.
+ * translation table; 10: the case law on elements (`cited_by`, `cites`, `rulings`, `corpus/case-law.ts`) and the
+ * `article_rulings` table.
  */
-export const INDEX_SCHEMA_VERSION = 9;
+export const INDEX_SCHEMA_VERSION = 10;
 
 /** A resolved set of inputs: absolute paths of existing files. */
 export interface CorpusInputs {

@@ -175,6 +175,7 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
         ...referencePlan.notes,
         absentActNote(m),
         explain(doc, articles, excerpts.map((e) => e.label ?? ''), analyzed, plan, headings, questionsOnly(rows, matched, matcher, groupOf)),
+        ...rows.map((row) => index.ruling(row.id)),
         supersededNote(m, metadata),
       ]
         .filter((p) => p !== '')
