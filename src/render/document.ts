@@ -39,6 +39,8 @@ export interface DocumentViewData {
     citedByOpen?: string;
     /** Per ruling of the element's `rulings` (in their order), the command that opens the decision; null when it is not served. */
     rulingOpens?: (string | null)[];
+    /** The command that opens the first provision of a decision paragraph's `cites`, e.g. `pravo doc akn-1968-nk --collection c --article 79`. */
+    citesOpen?: string;
   };
 }
 
@@ -83,6 +85,7 @@ export function renderDocumentText(data: DocumentViewData, options: DocumentText
     lines.push('', ...renderElement(data.selected.element, decision, width, gutterOf([data.selected.element]), c));
     if (data.selected.references) lines.push(...renderReferences(data.selected.references, width, c));
     lines.push(...renderCitedBy(data.selected.element, data.selected.citedByOpen, width, c));
+    lines.push(...renderCites(data.selected.element, data.selected.citesOpen, width, c));
     lines.push(...renderAmendedBy(data.selected.element, data.selected.amendedByOpen, width, c));
     lines.push(...renderAmends(data.selected.element, width, c));
   } else {
@@ -191,6 +194,21 @@ function renderCitedBy(element: DocumentElement, open: string | undefined, width
   }
   if (entries.length > CITED_BY_LISTED) lines.push(c.dim(`  … and ${entries.length - CITED_BY_LISTED} more (--json lists them all).`));
   if (open !== undefined) lines.push(...wrapText(`Open the newest with: ${open}`, width).map((line) => c.dim(line)));
+  return lines;
+}
+
+/**
+ * The "Cites …" block under a decision's paragraph (sandbox: `cites`, the provisions of the corpus's acts it cites,
+ * resolved): each citation as written, the act's title and `document_id`; and the command that opens the first.
+ */
+function renderCites(element: DocumentElement, open: string | undefined, width: number, c: Painter): string[] {
+  const entries = entriesOf(element, 'cites');
+  if (entries.length === 0) return [];
+  const lines = ['', c.bold(entries.length === 1 ? 'Cites this provision of the corpus:' : `Cites these ${entries.length} provisions of the corpus:`)];
+  for (const entry of entries) {
+    lines.push(...hang('  ', 2, wrapText(`${entryText(entry, 'text')}: ${entryText(entry, 'title')} (${entryText(entry, 'document_id')})`, width - 2)));
+  }
+  if (open !== undefined) lines.push(...wrapText(`Open the first with: ${open}`, width).map((line) => c.dim(line)));
   return lines;
 }
 

@@ -20,6 +20,8 @@ import type { AnswerJob, DocumentElement, DocumentResponse, SearchResponse, Sear
 import { answerWithCitations, resolvedAnswerOf, type AnswerSource, type Citation, type ResolvedAnswer } from '../legal/answer-markers.js';
 import { elementsOf, isCourtDecision } from '../legal/documents.js';
 import { sanitizeLine, sanitizeText } from '../shared/sanitize.js';
+import { rulingsOf } from '../legal/rulings.js';
+import { provisionOfLabel, rulingSentence } from '../shared/ruling-sentence.js';
 import { afterLabel, documentFieldsOf, elementCountOf } from './document-fields.js';
 import type { DocumentViewData } from './document.js';
 import { bulgarianCount, decisionFieldsOf, elementLabelOf, elementTextOf, excerptTextOf, explanationOf, linkNoteOf, scoreOf, stringField, textStatusOf } from './fields.js';
@@ -235,13 +237,25 @@ export function renderDocumentMarkdown(data: DocumentViewData): string {
   const title = escapeMarkdown(document.title ?? '') || escapeMarkdown(String(document.document_id ?? '')) || 'Документ';
   const out = [`# ${title}`, '', ...documentFieldLines(document, decision)];
   if (data.selected) {
-    out.push('', ...elementLines(data.selected.element));
+    out.push(...rulingLines(data.selected.element), '', ...elementLines(data.selected.element));
   } else {
     const elements = elementsOf(document);
     out.push('', elements.length === 0 ? 'Няма елементи (документът няма структурирано съдържание).' : `${elementCountOf(elements, decision, 'bg')}.`);
-    for (const element of elements) out.push('', ...elementLines(element));
+    for (const element of elements) out.push(...rulingLines(element), '', ...elementLines(element));
   }
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * The rulings on an element (sandbox: `rulings`), each a quoted paragraph in the Court's wording before the element:
+ * `> Решение № 12 от 2016 г. на Конституционния съд обявява за противоконституционна разпоредбата на чл. 79, ал. 2, т. 2.`
+ */
+function rulingLines(element: DocumentElement): string[] {
+  const provision = provisionOfLabel(elementLabelOf(element)) || 'този текст';
+  return rulingsOf(element).flatMap((r) => [
+    '',
+    `> ${escapeMarkdown(rulingSentence(provision, { number: r.decisionNumber, year: r.decisionYear, ...(r.part ? { part: r.part.text } : {}), laterAmended: r.laterAmended }))}`,
+  ]);
 }
 
 /** The field list of a document: `- Вид: Закон`, …, `- Адрес: <https://…>`, `` - Документ: `id`, колекция `c` ``. */

@@ -249,7 +249,7 @@ export interface SearchIndex {
   translations(stem: string): Translation[];
   /**
    * What the explanation says of an article declared unconstitutional, whole or in part (`corpus/case-law.ts`,
-   * `rulingSentence`); `''` when it has no ruling. One indexed lookup.
+   * `rulingSentences`); `''` when it has no ruling. One indexed lookup.
    */
   ruling(articleId: number): string;
   /** Every document's metadata row, in rowid order (one array; about 2,000 rows on the full corpus). */

@@ -237,6 +237,16 @@ describe('renderDocumentMarkdown', () => {
     expect(blockStarts(md, (line) => line.startsWith('# ') || line.startsWith('- '))).toEqual([]);
   });
 
+  it("a ruling on the element stands before it as a quotation in the Court's wording", () => {
+    const document = testStatute();
+    const ruling = { decision_number: '7', decision_year: '2020', part: { text: 'ал. 2, т. 2', paragraph: '2', point: '2' }, later_amended: false };
+    const md = renderDocumentMarkdown({ document, selected: { element: { ...document.elements![3]!, rulings: [ruling] } } });
+    const lines = md.split('\n');
+    const quote = lines.indexOf('> Решение № 7 от 2020 г. на Конституционния съд обявява за противоконституционна разпоредбата на чл. 4, ал. 2, т. 2.');
+    expect(quote).toBeGreaterThan(0);
+    expect(lines.findIndex((line) => line.startsWith('**Чл. 4.**'))).toBeGreaterThan(quote);
+  });
+
   it('one element stands alone: the title, the fields, that element only', () => {
     const document = testStatute();
     const md = renderDocumentMarkdown({ document, selected: { element: document.elements![3]! } });

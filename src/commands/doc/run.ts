@@ -97,8 +97,11 @@ export async function runDoc(factory: Factory, argument: string, options: DocOpt
     const rulingOpens = rulingsOf(selected.element).map((ruling) =>
       ruling.documentId !== null && ruling.collection !== null ? openParagraphCommand(factory, ruling.documentId, ruling.collection, ruling.excerptId) : null,
     );
+    const cited = citesOf(selected.element)[0];
+    const citesOpen = cited ? `${openCommand(factory, { kind: 'id', document_id: cited.document_id, collection: cited.collection })} ${shellQuote(cited.ref)}` : undefined;
     data.selected = {
       element: selected.element,
+      ...(citesOpen ? { citesOpen } : {}),
       ...(references ? { references } : {}),
       ...(amendedByOpen ? { amendedByOpen } : {}),
       ...(citedByOpen ? { citedByOpen } : {}),
@@ -149,6 +152,16 @@ function openParagraphCommand(factory: Factory, documentId: string, collection: 
   const words = ['pravo', 'doc', shellQuote(documentId), '--collection', shellQuote(collection), ...targetFlagWords(factory.globals)];
   const paragraph = excerptId === null ? undefined : /:(\d+)$/u.exec(excerptId)?.[1];
   return (paragraph === undefined ? words : [...words, '--paragraph', paragraph]).join(' ');
+}
+
+/** The provisions a decision paragraph's `cites` lists (sandbox), as what opens each; malformed entries are left out. */
+function citesOf(element: DocumentElement): { document_id: string; collection: string; ref: string }[] {
+  const entries = Array.isArray(element.cites) ? (element.cites as unknown[]) : [];
+  return entries.flatMap((entry) => {
+    if (typeof entry !== 'object' || entry === null) return [];
+    const { document_id, collection, ref } = entry as Record<string, unknown>;
+    return typeof document_id === 'string' && typeof collection === 'string' && typeof ref === 'string' && ref !== '' ? [{ document_id, collection, ref }] : [];
+  });
 }
 
 /** The decisions an element's `cited_by` lists (sandbox: newest first), as what opens each; malformed entries are left out. */

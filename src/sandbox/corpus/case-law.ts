@@ -8,6 +8,7 @@
  *   the rulings of the Constitutional Court that declared it (or a part of it) unconstitutional.
  * - On a paragraph (¶) of a court decision: `cites`, the provisions of the corpus's acts that it cites, resolved.
  */
+import { provisionOfLabel, rulingSentence } from '../../shared/ruling-sentence.js';
 
 /** A court decision that cites an element (an entry of a statute element's `cited_by`). */
 export interface CitedByEntry {
@@ -133,18 +134,13 @@ export function mergeElementLinks<T extends object>(...maps: LinksByElement<Part
 }
 
 /**
- * What a search result's explanation says of an article with rulings (in Bulgarian, the Court's own wording): „Решение
- * № 12 от 2016 г. на Конституционния съд обявява за противоконституционна разпоредбата на чл. 79, ал. 2, т. 2.“ One
- * sentence per ruling, joined by a space; a ruling whose text was enacted again later says so.
+ * What a search result's explanation says of an article with rulings (in Bulgarian, the Court's own wording, see
+ * `shared/ruling-sentence.ts`): one sentence per ruling, joined by a space.
  * @param label the article's label (`Чл. 79.`, `§ 35.`).
  */
-export function rulingSentence(label: string, rulings: readonly RulingEntry[]): string {
-  const provision = label.trim().replace(/\.$/u, '').replace(/^Чл\./u, 'чл.');
+export function rulingSentences(label: string, rulings: readonly RulingEntry[]): string {
+  const provision = provisionOfLabel(label);
   return rulings
-    .map((ruling) => {
-      const part = ruling.part === null ? '' : ruling.part.text.startsWith('в частта') ? ` ${ruling.part.text}` : `, ${ruling.part.text}`;
-      const later = ruling.later_amended ? ' Текстът е приет или изменен отново след решението.' : '';
-      return `Решение № ${ruling.decision_number} от ${ruling.decision_year} г. на Конституционния съд обявява за противоконституционна разпоредбата на ${provision}${part}.${later}`;
-    })
+    .map((r) => rulingSentence(provision, { number: r.decision_number, year: r.decision_year, ...(r.part ? { part: r.part.text } : {}), laterAmended: r.later_amended }))
     .join(' ');
 }

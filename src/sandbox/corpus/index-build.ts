@@ -29,7 +29,7 @@
  * - `thesaurus(stem, senses)`: when the inputs hold a thesaurus, its senses by headword stem as JSON
  *   (`ThesaurusSense[]`), restricted to the stems the index holds (`text/thesaurus.ts`, `restrictToIndex`).
  * - `article_rulings(article, sentence)`: per article declared unconstitutional, whole or in part (its element's
- *   `rulings`, `case-law.ts`), the Bulgarian sentence a search result's explanation says of it (`rulingSentence`).
+ *   `rulings`, `case-law.ts`), the Bulgarian sentence a search result's explanation says of it (`rulingSentences`).
  * - `translations(stem, targets)`: the lay-to-legal translation table (`subject-index/translation.ts`, learned by
  *   `translation-build.ts`): per source stem, its translations as JSON `[[stem, probability, word], …]`, best first.
  * - `courts`: every court of the courts file, plus each court a decision names (`court_id`) that the file lacks, with
@@ -56,7 +56,7 @@ import type { StoredElement } from '../storage.js';
 import { analyze, ANALYZER_VERSION } from '../text/analysis.js';
 import { readThesaurus, restrictToIndex, type ThesaurusSense } from '../text/thesaurus.js';
 import { linkAmendments, type ElementLinks } from './amended-by.js';
-import { mergeElementLinks, rulingSentence, type CaseLawLinks } from './case-law.js';
+import { mergeElementLinks, rulingSentences, type CaseLawLinks } from './case-law.js';
 import { matchActLinks, readActLinks } from './links.js';
 import { collectCorpus } from './collect.js';
 import { excerptIds } from './excerpts.js';
@@ -261,7 +261,7 @@ async function buildIndex(
     /** Documents rowid of each served document_id (for the aliases). */
     const rowOf = new Map<string, number>();
     /** `[article id, sentence]` of the articles declared unconstitutional, whole or in part. */
-    const rulingSentences: [number, string][] = [];
+    const articleRulings: [number, string][] = [];
     let documents = 0;
     let articles = 0;
     const insertStep = Math.max(1, Math.floor(collected.documents.length / 20));
@@ -320,7 +320,7 @@ async function buildIndex(
         const subject = refCounts.get(element.ref) === 1 ? (written?.get(element.ref) ?? '') : '';
         insertArticle.run(articles, documents, ordinal, element.ref, element.label, body, elementIds[ordinal] ?? '', stems.length, heading, subject);
         const rulings = elementLinks?.get(ordinal)?.rulings;
-        if (rulings !== undefined) rulingSentences.push([articles, rulingSentence(element.label, rulings)]);
+        if (rulings !== undefined) articleRulings.push([articles, rulingSentences(element.label, rulings)]);
         // The heading column holds the article's own title only: a chapter's heading is not this article's.
         const own = ownHeading(heading);
         const ownStems = own === '' ? [] : analyze(own);
@@ -356,7 +356,7 @@ async function buildIndex(
       if (!listed.has(courtId)) insertCourt.run(courtId, name ?? `Съд ${courtId}`, null, null, null);
     }
     const insertRuling = db.prepare('INSERT INTO article_rulings (article, sentence) VALUES (?, ?)');
-    for (const [article, sentence] of rulingSentences) insertRuling.run(article, sentence);
+    for (const [article, sentence] of articleRulings) insertRuling.run(article, sentence);
     db.exec('COMMIT');
     onProgress?.({ phase: 'indexing', done: total, total });
     checkCancelled();
