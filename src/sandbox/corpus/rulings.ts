@@ -583,7 +583,9 @@ function readOperativePart(decision: CorpusDocument): { rulings: OperativeRuling
     const text = stop ? paragraph.slice(0, stop.index) : paragraph;
     const masked = maskQuotesAndBrackets(text);
     if (listOpen && !DISPOSITION_START.test(text)) {
-      const rulings = readDisposition({ excerpt: i, text, start: 0, end: text.length });
+      // An item of the list: up to its sentence's end (a rejection may follow in the same paragraph).
+      const endMatch = DISPOSITION_END.exec(masked);
+      const rulings = readDisposition({ excerpt: i, text, start: 0, end: endMatch ? endMatch.index : text.length });
       if (rulings.length === 0) result.withoutProvision++;
       result.rulings.push(...rulings);
       if (stop) break;
