@@ -483,7 +483,7 @@ function withRulings(check: ProvisionCheck, element: DocumentElement, citation: 
   const rulings = rulingsOf(element);
   if (rulings.length === 0) return check;
   const provision = name.replace(/^Чл\./u, 'чл.');
-  const described = (ruling: RulingView): string => `${describeRuling(ruling, provision)}${ruling.documentId === null ? '' : ` (${ruling.documentId})`}`;
+  const described = (ruling: RulingView): string => describeRuling(ruling, provision, true);
   const bearings = rulings.map((ruling) => ({ ruling, bearing: rulingBearing(ruling, citation) }));
   const struck = bearings.find((b) => b.bearing === 'struck');
   if (struck !== undefined) return { verdict: 'declared_unconstitutional', ref: check.ref, detail: described(struck.ruling) };

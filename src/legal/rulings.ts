@@ -92,14 +92,15 @@ export function rulingDecisionName(ruling: RulingView): string {
 }
 
 /**
- * One sentence on a ruling, in English with the Bulgarian names: „ал. 2, т. 2 declared unconstitutional by Решение № 12
- * от 2016 г. на Конституционния съд (2016-10-13)“; with `laterAmended`, that the text was enacted or amended again
- * after it.
- * @param provision how the element is named when the whole of it was struck down (`чл. 79`).
+ * One sentence on a ruling, in English with the Bulgarian names: „чл. 79, ал. 2, т. 2 declared unconstitutional by
+ * Решение № 12 от 2016 г. на Конституционния съд (2016-10-13)“, with `withId` the decision's `document_id` before the
+ * date („(ks-2016-12-13-2015, 2016-10-13)“); with `laterAmended`, that the text was enacted or amended again after it.
+ * @param provision how the element is named (`чл. 79`); the part follows it.
  */
-export function describeRuling(ruling: RulingView, provision: string): string {
-  const what = ruling.part === null ? provision : `${provision}, ${ruling.part.text}`;
-  const date = ruling.date !== null ? ` (${ruling.date})` : '';
+export function describeRuling(ruling: RulingView, provision: string, withId = false): string {
+  const what = ruling.part === null ? provision : ruling.part.text.startsWith('в частта') ? `${provision} ${ruling.part.text}` : `${provision}, ${ruling.part.text}`;
+  const facts = [withId ? ruling.documentId : null, ruling.date].filter((f): f is string => f !== null);
+  const date = facts.length > 0 ? ` (${facts.join(', ')})` : '';
   const later = ruling.laterAmended ? '; the text was enacted or amended again after it, so the text shown is not the one struck down' : '';
   return `${what} declared unconstitutional by ${rulingDecisionName(ruling)}${date}${later}`;
 }

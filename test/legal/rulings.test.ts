@@ -75,7 +75,7 @@ describe('rulings on an element', () => {
   it('gives declared_unconstitutional for a provision struck down whole, and found with a warning for a part', () => {
     const whole = checkProvision(cite('чл. 5, ал. 1 от ЗТУ'), statute([ruling(null)]), NAME);
     expect(whole.verdict).toBe('declared_unconstitutional');
-    expect(whole.detail).toBe('чл. 5 declared unconstitutional by Решение № 7 от 2020 г. на Конституционния съд (2020-05-05) (ks-test-7)');
+    expect(whole.detail).toBe('чл. 5 declared unconstitutional by Решение № 7 от 2020 г. на Конституционния съд (ks-test-7, 2020-05-05)');
     const part = checkProvision(cite('чл. 5, ал. 2 от ЗТУ'), statute([ruling({ text: 'ал. 2, изречение второ', paragraph: '2', sentence: '2' })]), NAME);
     expect(part.verdict).toBe('found');
     expect(part.warning).toContain('чл. 5, ал. 2, изречение второ declared unconstitutional by Решение № 7 от 2020 г.');

@@ -117,6 +117,11 @@ export interface CaseLawLinks {
 /** Per document (index into the corpus's documents), per element (index into its `elements`), links of one kind. */
 export type LinksByElement<T> = Map<number, Map<number, T>>;
 
+/** Each element's value of `map` turned into links by `of` (`list` → `{ rulings: list }`). */
+export function mapLinks<V, T>(map: LinksByElement<V>, of: (value: V) => T): LinksByElement<T> {
+  return new Map([...map].map(([doc, byElement]) => [doc, new Map([...byElement].map(([element, value]) => [element, of(value)]))]));
+}
+
 /**
  * Merges links of several kinds into one map, per document and element: the fields of each kind side by side (no kind
  * sets a field another sets).

@@ -56,7 +56,8 @@ import type { StoredElement } from '../storage.js';
 import { analyze, ANALYZER_VERSION } from '../text/analysis.js';
 import { readThesaurus, restrictToIndex, type ThesaurusSense } from '../text/thesaurus.js';
 import { linkAmendments, type ElementLinks } from './amended-by.js';
-import { mergeElementLinks, rulingSentences, type CaseLawLinks } from './case-law.js';
+import { mapLinks, mergeElementLinks, rulingSentences, type CaseLawLinks } from './case-law.js';
+import { linkRulings } from './rulings.js';
 import { matchActLinks, readActLinks } from './links.js';
 import { collectCorpus } from './collect.js';
 import { excerptIds } from './excerpts.js';
@@ -237,7 +238,12 @@ async function buildIndex(
     const linked = matchActLinks(collected.documents, links);
     const servedCollection = (d: CorpusDocument): string => d.collection ?? collectionOf(d.source_type);
     // Per element: the §§ that changed it, and the case law (the decisions citing it, its rulings, a ¶'s citations).
-    const amendmentLinks = mergeElementLinks<ElementLinks & CaseLawLinks>(linkAmendments(collected.documents, servedCollection));
+    const rulings = linkRulings(collected.documents, servedCollection);
+    const amendmentLinks = mergeElementLinks<ElementLinks & CaseLawLinks>(
+      linkAmendments(collected.documents, servedCollection),
+      mapLinks(rulings.rulings, (list) => ({ rulings: list })),
+    );
+    const caseLaw = { rulings: rulings.report };
     const insertDocument = db.prepare(
       `INSERT INTO documents (id, document_id, collection, source_type, type, title, date, in_force_date, as_of,
          consolidated, author, url, url_as_of, signature, court_id, court, decision_number, case_number, case_kind,
@@ -394,6 +400,7 @@ async function buildIndex(
     setMeta.run('skipped_inputs', JSON.stringify(collected.skipped));
     setMeta.run('alias_count', String(collected.aliases.size));
     setMeta.run('translation', JSON.stringify(translation));
+    setMeta.run('case_law', JSON.stringify(caseLaw));
     setMeta.run('built_at', new Date().toISOString());
     setMeta.run('complete', '1');
     db.exec('COMMIT');
