@@ -20,14 +20,15 @@ interface DocumentFilter {
  * the request gives. `court_ids` and `judge_name` keep every document of a type that is not case law.
  * @param caseLaw the case-law types among the selected ones.
  */
-function documentFilters(request: SearchRequest, caseLaw: ReadonlySet<string>): DocumentFilter[] {
+function documentFilters(request: SearchRequest, caseLaw: ReadonlySet<string>, metadata: SearchMetadata): DocumentFilter[] {
   const filters: DocumentFilter[] = [];
   if (request.court_ids && request.court_ids.length > 0) {
     const courtIds = new Set(request.court_ids);
     filters.push({ filter: 'court_ids', keeps: (m) => !caseLaw.has(m.source_type) || (m.court_id !== null && courtIds.has(m.court_id)) });
   }
   if (request.judge_name !== undefined) {
-    const judgeMatches = decisionJudgeMatcher(request.judge_name);
+    // A typo fits a name only when no judge of the corpus fits the name as typed (`typosAllowed`).
+    const judgeMatches = decisionJudgeMatcher(request.judge_name, metadata.documents);
     filters.push({ filter: 'judge_name', keeps: (m) => !caseLaw.has(m.source_type) || judgeMatches(m) });
   }
   const from = request.date_from;
@@ -49,7 +50,7 @@ export function allowedDocuments(
   selected: ReadonlySet<string>,
   caseLaw: ReadonlySet<string>,
 ): Uint8Array {
-  const filters = documentFilters(request, caseLaw);
+  const filters = documentFilters(request, caseLaw, metadata);
   const allowed = new Uint8Array(metadata.documents.length);
   for (const meta of metadata.documents) {
     if (meta && selected.has(meta.source_type) && filters.every((f) => f.keeps(meta))) allowed[meta.id] = 1;
@@ -86,7 +87,7 @@ export function noResultsReason(
   caseLaw: ReadonlySet<string>,
   kind: 'no_words' | 'searched',
 ): NoResultsReason {
-  const filters = documentFilters(request, caseLaw);
+  const filters = documentFilters(request, caseLaw, metadata);
   const counts = new Array<number>(filters.length + 1).fill(0);
   // Per document of the selected types, how many filters it passed, in order.
   const passed: [DocumentMeta, number][] = [];
