@@ -25,7 +25,7 @@ import { ownHeading } from '../corpus/headings.js';
 import { excerptArticles, excerptsOf } from './excerpts.js';
 import { decisionPartOf, excerptPartsNote, type ParagraphPart } from './decision-parts.js';
 import { explain } from './explanation.js';
-import { allowedDocuments, noResultsReason } from './filters.js';
+import { allowedDocuments, documentsHolding, noResultsReason } from './filters.js';
 import { isWeakMatch } from '../../shared/weak-match.js';
 import { searchMetadata, type DocumentMeta, type SearchMetadata } from './metadata.js';
 import { FEEDBACK_DOCUMENTS, feedbackWithinDocument, idf, MAX_QUERY_TERMS, orderWithinDocument, resultScore, type ArticleHit, type DocumentHit, pinReferencedArticles, planQuery, queryPhrases, rescoreByPassage, scoreArticles, scoreDocuments } from './ranking.js';
@@ -78,11 +78,11 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
   const selected = new Set(chooseSourceTypes(request, metadata.sourceTypes));
   const caseLaw = new Set([...selected].filter((t) => isCaseLawType(t, metadata.sourceTypes)));
   // No results, and why (the sandbox's `no_results_reason`: what the filters left).
-  const empty = (kind: 'no_words' | 'searched'): SearchResponse => ({
+  const empty = (kind: 'no_words' | 'searched', holding?: () => ReadonlySet<number>): SearchResponse => ({
     query: request.query,
     result_count: 0,
     results: [],
-    no_results_reason: noResultsReason(request, metadata, selected, caseLaw, kind),
+    no_results_reason: noResultsReason(request, metadata, selected, caseLaw, kind, holding),
   });
   if (selected.size === 0) return empty('searched');
   const allowed = allowedDocuments(request, metadata, selected, caseLaw);
@@ -150,7 +150,8 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
     const parts = partOf(window[i]!);
     if (parts !== undefined && window[i]!.articles.every((a) => parts(a.article)?.part === 'appended')) window.splice(i, 1);
   }
-  if (window.length === 0) return empty('searched');
+  // Nothing found: with the documents of the whole corpus that hold the query's words (what widening would find).
+  if (window.length === 0) return empty('searched', () => documentsHolding(index, metadata, plan.stems));
 
   // Scores on the absolute scale, with the key-term ceiling; a result the ceiling lowers moves below the results
   // that kept a higher score (stable otherwise), so that results stay ordered by the score they show. Sorted over the
