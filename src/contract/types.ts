@@ -134,6 +134,8 @@ export type SearchFilter = (typeof SEARCH_FILTERS)[number];
 export interface FilterCount {
   value: string;
   documents: number;
+  /** For a court: the years of its documents' dates (sandbox, `no_results_reason.left.courts`). */
+  years?: { from: number; to: number };
 }
 
 /**
@@ -159,11 +161,27 @@ export interface NoResultsReason {
   left: {
     documents: number;
     source_types: FilterCount[];
+    /** Each court with the years of its documents. */
     courts: FilterCount[];
     years: { from: number; to: number } | null;
+    /** The first and the last date (`YYYY-MM-DD`) of the documents left; `null` when there are none. */
+    dates?: { from: string; to: string } | null;
     case_kinds: FilterCount[];
     departments: FilterCount[];
+    /**
+     * With `judge_name`: the judges of the decisions left (those of the filters before it when it left none): how many
+     * distinct names their panels give, how many of them record no panel (no judge can find them), and the names
+     * nearest to the one asked for (a word of it fits a word of theirs; most fitting words, then most decisions, at
+     * most 5), each with its decisions.
+     */
+    judges?: { named: number; without_panel: number; nearest: FilterCount[] };
   };
+  /**
+   * When the request gave filters (source types or others) and the query had words to search: the documents of the
+   * whole corpus, whatever the filters, that hold a word of the query (as the search matches it), with how many are of
+   * each source type and court (at most 5 of each): what widening the filters would find. Absent otherwise.
+   */
+  elsewhere?: { documents: number; source_types: FilterCount[]; courts: FilterCount[] };
 }
 
 /** One entry of `GET /v1/catalog/source-types` (sandbox's shape; the spec does not show the fields). */

@@ -4,7 +4,8 @@
  * back raw (unsanitized): renderers sanitize or escape them. Pure functions.
  */
 import type { DocumentElement, DocumentResponse } from '../contract/types.js';
-import { bulgarianCount, elementLabelOf, linkNoteOf, textAsOf, textStatusOf } from './fields.js';
+import { decisionParts, type DecisionParagraph, type DecisionPart, type DecisionSection } from '../shared/decision-parts.js';
+import { bulgarianCount, elementLabelOf, elementTextOf, linkNoteOf, textAsOf, textStatusOf } from './fields.js';
 
 /** The words a document's header is written in: English for the terminal, Bulgarian for a memo's Markdown. */
 export type Language = 'en' | 'bg';
@@ -35,11 +36,18 @@ export function textValue(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
-/** `Решение № 116` (type and number), or whichever is there. */
-export function decisionOf(document: DocumentResponse): string | undefined {
+/**
+ * `Решение № 116` (type and number), or `№ 116`; an act the document says has no number (`decision_number` null, as
+ * for many Определения of the КС and the ВАС) `Определение (no number)` (`Определение без номер` in Bulgarian);
+ * `undefined` when neither is known.
+ */
+export function decisionOf(document: DocumentResponse, language: Language = 'en'): string | undefined {
   const number = textValue(document.decision_number);
   const type = textValue(document.type);
-  if (number === undefined) return undefined;
+  if (number === undefined) {
+    if (type === undefined || document.decision_number !== null) return undefined;
+    return language === 'bg' ? `${type} без номер` : `${type} (no number)`;
+  }
   return type === undefined ? `№ ${number}` : `${type} № ${number}`;
 }
 
@@ -51,18 +59,45 @@ export function caseOf(document: DocumentResponse): string | undefined {
   return kind === undefined ? `№ ${number}` : `${kind} № ${number}`;
 }
 
-/** The panel, the chair first (as the document lists it), marked `(chair)` (`(председател)` in Bulgarian). */
+/**
+ * What the header says of a panel or a rapporteur the document records none of (`judges` [], `reporting_judge` null):
+ * the text may still name them where the source could not be read (the corpus's three acts without a readable panel).
+ */
+const NOT_RECORDED: Record<Language, string> = { en: '(not recorded: read the text)', bg: '(не е вписан: вижте текста)' };
+
+/**
+ * The panel, the chair first (as the document lists it), marked `(chair)` (`(председател)` in Bulgarian); for a panel
+ * of more than three, how many sit on it (`5 judges`, as a ВАС five-member panel, `12 judges` of the КС). A document
+ * whose `judges` is an empty list (none recorded): `(not recorded: read the text)`. `undefined` without the field.
+ */
 export function panelOf(document: DocumentResponse, language: Language = 'en'): string | undefined {
+  if (Array.isArray(document.judges) && document.judges.length === 0) return NOT_RECORDED[language];
   const judges = Array.isArray(document.judges) ? document.judges.filter((j): j is string => typeof j === 'string' && j.trim() !== '') : [];
   if (judges.length === 0) return undefined;
   const chair = language === 'bg' ? 'председател' : 'chair';
-  return judges.map((judge, i) => (i === 0 && judges.length > 1 ? `${judge} (${chair})` : judge)).join(', ');
+  const listed = judges.map((judge, i) => (i === 0 && judges.length > 1 ? `${judge} (${chair})` : judge)).join(', ');
+  return judges.length > 3 ? `${listed} — ${judges.length} ${language === 'bg' ? 'съдии' : 'judges'}` : listed;
+}
+
+/** The reporting judge; `(not recorded: read the text)` when the document records none (`null`) and has a panel field. */
+function reportingJudgeOf(document: DocumentResponse, language: Language): string | undefined {
+  const judge = textValue(document.reporting_judge);
+  if (judge !== undefined) return judge;
+  return document.reporting_judge === null && Array.isArray(document.judges) ? NOT_RECORDED[language] : undefined;
+}
+
+/**
+ * Whether a decision's `department` names a kind of panel rather than a department: `Петчленен състав`, `Петчленен
+ * състав – II колегия` (the ВАС's five-member panels), as against `Четвърто отделение`.
+ */
+function isPanelKind(department: string): boolean {
+  return /състав/iu.test(department);
 }
 
 /** The field names of {@link documentFieldsOf} in each language, and how a date of entry into force is added. */
-const FIELD_NAMES: Record<Language, Record<'type' | 'date' | 'text' | 'court' | 'case' | 'decision' | 'department' | 'panel' | 'judge' | 'author' | 'url' | 'page', string> & { inForce: string }> = {
-  en: { type: 'Type', date: 'Date', text: 'Text', court: 'Court', case: 'Case', decision: 'Decision', department: 'Department', panel: 'Panel', judge: 'Reporting judge', author: 'Author', url: 'URL', page: 'Page', inForce: 'in force' },
-  bg: { type: 'Вид', date: 'Дата', text: 'Текст', court: 'Съд', case: 'Дело', decision: 'Акт', department: 'Отделение', panel: 'Състав', judge: 'Докладчик', author: 'Автор', url: 'Адрес', page: 'Страница', inForce: 'в сила от' },
+const FIELD_NAMES: Record<Language, Record<'type' | 'date' | 'text' | 'court' | 'case' | 'decision' | 'department' | 'formation' | 'panel' | 'judge' | 'author' | 'url' | 'page', string> & { inForce: string }> = {
+  en: { type: 'Type', date: 'Date', text: 'Text', court: 'Court', case: 'Case', decision: 'Decision', department: 'Department', formation: 'Formation', panel: 'Panel', judge: 'Reporting judge', author: 'Author', url: 'URL', page: 'Page', inForce: 'in force' },
+  bg: { type: 'Вид', date: 'Дата', text: 'Текст', court: 'Съд', case: 'Дело', decision: 'Акт', department: 'Отделение', formation: 'Вид състав', panel: 'Състав', judge: 'Докладчик', author: 'Автор', url: 'Адрес', page: 'Страница', inForce: 'в сила от' },
 };
 
 /** One field of a document's header: `key` names it whatever the language, `name` as shown, `value` raw. */
@@ -71,10 +106,13 @@ export type DocumentField = [name: string, value: string, key: keyof (typeof FIE
 /**
  * The header's fields of a document, in order, as `[name, value, key]`: `Type`, `Date` (with `(in force …)` when the
  * date of entry into force differs), `Text` (what date the text is current as of: `textStatusOf`), for a court decision
- * also `Court`, `Case`, `Decision`, `Department`, `Panel`, `Reporting judge`, then `Author`, `URL` and `Page` (what the
- * page at the URL shows when it is not this text: `linkNoteOf`); absent ones left out. In Bulgarian (`bg`, a memo's
- * Markdown): `Вид`, `Дата` (`(в сила от …)`), `Текст` (`към 10.02.2026`, `както е обнародван, …`: `textAsOf`), `Съд`,
- * `Дело`, `Акт`, `Отделение`, `Състав` (`(председател)`), `Докладчик`, `Автор`, `Адрес`, `Страница`. Values raw.
+ * also `Court`, `Case`, `Decision` (`Определение (no number)` for an unnumbered act: `decisionOf`), `Department` (or
+ * `Formation` when it names a kind of panel: `Петчленен състав – II колегия`), `Panel` (`panelOf`: the chair first,
+ * the number of judges of a larger panel, `(not recorded: read the text)` for an empty one), `Reporting judge` (that
+ * too when the document records none), then `Author`, `URL` and `Page` (what the page at the URL shows
+ * when it is not this text: `linkNoteOf`); absent ones left out. In Bulgarian (`bg`, a memo's Markdown): `Вид`, `Дата`
+ * (`(в сила от …)`), `Текст` (`към 10.02.2026`, `както е обнародван, …`: `textAsOf`), `Съд`, `Дело`, `Акт`,
+ * `Отделение` or `Вид състав`, `Състав` (`(председател)`), `Докладчик`, `Автор`, `Адрес`, `Страница`. Values raw.
  */
 export function documentFieldsOf(document: DocumentResponse, decision: boolean, language: Language = 'en'): DocumentField[] {
   const names = FIELD_NAMES[language];
@@ -86,13 +124,14 @@ export function documentFieldsOf(document: DocumentResponse, decision: boolean, 
     ['text', language === 'bg' ? textAsOf(document) : textStatusOf(document)],
   ];
   if (decision) {
+    const department = textValue(document.department);
     fields.push(
       ['court', textValue(document.court)],
       ['case', caseOf(document)],
-      ['decision', decisionOf(document)],
-      ['department', textValue(document.department)],
+      ['decision', decisionOf(document, language)],
+      [department !== undefined && isPanelKind(department) ? 'formation' : 'department', department],
       ['panel', panelOf(document, language)],
-      ['judge', textValue(document.reporting_judge)],
+      ['judge', reportingJudgeOf(document, language)],
     );
   }
   const url = textValue(document.url);
@@ -119,4 +158,54 @@ export function afterLabel(body: string, label: string): string | undefined {
     }
   }
   return body.slice(i);
+}
+
+/** The heading a renderer writes where a section of a decision starts (`DecisionParagraph.opens`), by language. */
+export const SECTION_TITLES: Record<Language, Record<DecisionSection, string>> = {
+  en: {
+    operative: 'Operative part (диспозитив)',
+    dissent: 'Dissenting opinion (особено мнение)',
+    dissents: 'Dissenting opinions (особени мнения)',
+    separate: 'Separate opinion (становище)',
+    appended: 'Not part of the act (printed after it)',
+  },
+  bg: {
+    operative: 'Диспозитив',
+    dissent: 'Особено мнение',
+    dissents: 'Особени мнения',
+    separate: 'Становище',
+    appended: 'Не е част от акта (отпечатано след него)',
+  },
+};
+
+/** What a paragraph of each part is, for the view of one paragraph (`pravo doc … --paragraph`), by language. */
+const PART_NAMES: Record<Language, Record<Exclude<DecisionPart, 'dissent'>, string>> = {
+  en: { header: 'header (title and panel)', reasons: 'reasons (мотиви)', operative: 'operative part (диспозитив)', signatures: 'signatures', appended: 'not part of the act (printed after it)' },
+  bg: { header: 'въведение (заглавие и състав)', reasons: 'мотиви', operative: 'диспозитив', signatures: 'подписи', appended: 'не е част от акта (отпечатано след него)' },
+};
+
+/** The parts of a decision's elements, in order (`decisionParts` over their texts, `shared/decision-parts.ts`). */
+export function decisionPartsOf(elements: readonly DocumentElement[]): DecisionParagraph[] {
+  return decisionParts(elements.map(elementTextOf));
+}
+
+/**
+ * What element `index` of a decision is, in words: `operative part (диспозитив)`, `reasons (мотиви)`, for a paragraph
+ * of an opinion the opinion (`dissenting opinion (особено мнение)`, `separate opinion (становище)`); in Bulgarian
+ * (`bg`) `диспозитив`, `мотиви`, `особено мнение` …. `undefined` for an index out of range.
+ */
+export function partNameOf(parts: readonly DecisionParagraph[], index: number, language: Language = 'en'): string | undefined {
+  const part = parts[index]?.part;
+  if (part === undefined) return undefined;
+  if (part !== 'dissent') return PART_NAMES[language][part];
+  let opened: DecisionSection = 'dissent';
+  for (let i = index; i >= 0; i--) {
+    const opens = parts[i]?.opens;
+    if (opens !== undefined) {
+      opened = opens === 'dissents' ? 'dissent' : opens;
+      break;
+    }
+  }
+  const title = SECTION_TITLES[language][opened];
+  return language === 'en' ? title.charAt(0).toLowerCase() + title.slice(1) : title.toLowerCase();
 }

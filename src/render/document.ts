@@ -14,7 +14,8 @@ import { sanitizeLine, sanitizeText } from '../shared/sanitize.js';
 import { elementRefOf, elementsOf, isCourtDecision } from '../legal/documents.js';
 import type { ReferencedArticle } from '../shared/references.js';
 import { describeRuling, rulingsOf } from '../legal/rulings.js';
-import { afterLabel, caseOf, decisionOf, documentFieldsOf as fieldsOf, elementCountOf as countOf, textValue as text, type DocumentField } from './document-fields.js';
+import { afterLabel, caseOf, decisionOf, decisionPartsOf, documentFieldsOf as fieldsOf, elementCountOf as countOf, partNameOf, SECTION_TITLES, textValue as text, type DocumentField } from './document-fields.js';
+import type { DecisionSection } from '../shared/decision-parts.js';
 import { textStatusOf } from './fields.js';
 import { renderDocumentMarkdown } from './markdown.js';
 import { hang, labelledLines, plural, tsvLines, wrapText } from './text.js';
@@ -67,9 +68,11 @@ type Painter = InstanceType<typeof Chalk>;
 
 /**
  * The document for a terminal. The whole document: the title (bold), its fields (type, date, author, url; for court
- * decisions also court, case, decision, department, panel with the chair first, reporting judge), the number of
- * elements, then every element. One element: the title and a one-line summary, the element, and for an article of a
- * statute the articles of the same act it cites ("Refers to …"), marking those the document does not have.
+ * decisions also court, case, decision, department or formation, panel with the chair first, reporting judge), the
+ * number of elements, then every element; a decision's operative part and each opinion printed with it start under a
+ * heading line (`── Operative part (диспозитив) ───`, `── Dissenting opinion (особено мнение) ───`). One element: the
+ * title and a one-line summary (for a decision's paragraph also the part it is in), the element, and for an article of
+ * a statute the articles of the same act it cites ("Refers to …"), marking those the document does not have.
  */
 export function renderDocumentText(data: DocumentViewData, options: DocumentTextOptions): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
@@ -81,6 +84,7 @@ export function renderDocumentText(data: DocumentViewData, options: DocumentText
   if (data.selected) {
     lines.push(...wrapText(document.title ?? '', width).map((line) => c.bold(line)));
     lines.push(...wrapText(summaryOf(document, decision), width).map((line) => c.dim(line)));
+    if (decision) lines.push(...selectedPartLine(elements, data.selected.element, width, c));
     lines.push(...renderRulings(data.selected.element, data.selected.rulingOpens ?? [], width, c));
     lines.push('', ...renderElement(data.selected.element, decision, width, gutterOf([data.selected.element]), c));
     if (data.selected.references) lines.push(...renderReferences(data.selected.references, width, c));
@@ -94,7 +98,13 @@ export function renderDocumentText(data: DocumentViewData, options: DocumentText
     lines.push(c.dim('─'.repeat(width)));
     lines.push(c.dim(elements.length === 0 ? 'No elements (no structured content): --json prints the whole response.' : countOf(elements, decision)));
     const gutter = gutterOf(elements);
-    for (const element of elements) lines.push('', ...renderRulingMarks(element, width, c), ...renderElement(element, decision, width, gutter, c));
+    // A decision's operative part and opinions start under a heading (`decisionParts`, shared/decision-parts.ts).
+    const parts = decision ? decisionPartsOf(elements) : [];
+    elements.forEach((element, i) => {
+      const opens = parts[i]?.opens;
+      if (opens !== undefined) lines.push('', sectionHeading(opens, width, c));
+      lines.push('', ...renderRulingMarks(element, width, c), ...renderElement(element, decision, width, gutter, c));
+    });
   }
   return `${lines.join('\n')}\n`;
 }
@@ -110,6 +120,27 @@ function summaryOf(document: DocumentResponse, decision: boolean): string {
     ? [decisionOf(document) ?? text(document.type), text(document.date), text(document.court), caseOf(document)]
     : [text(document.type), text(document.date), textStatusOf(document)];
   return parts.filter((part) => part !== undefined).join(' · ');
+}
+
+/**
+ * The heading line where a section of a decision starts, across the width: `── Operative part (диспозитив) ───…`, the
+ * title bold (`SECTION_TITLES`); readable without colour. The title alone where the width leaves no room for the rules.
+ */
+function sectionHeading(section: DecisionSection, width: number, c: Painter): string {
+  const title = SECTION_TITLES.en[section];
+  const rule = width - [...title].length - 4;
+  return rule < 1 ? c.bold(title) : `${c.dim('──')} ${c.bold(title)} ${c.dim('─'.repeat(rule))}`;
+}
+
+/**
+ * Under one paragraph's title, which part of the decision it is in (`Part of the decision: operative part
+ * (диспозитив)`); nothing when the paragraph is not found among the document's elements.
+ */
+function selectedPartLine(elements: DocumentElement[], element: DocumentElement, width: number, c: Painter): string[] {
+  let index = elements.indexOf(element);
+  if (index < 0 && typeof element.excerpt_id === 'string') index = elements.findIndex((e) => e.excerpt_id === element.excerpt_id);
+  const name = index < 0 ? undefined : partNameOf(decisionPartsOf(elements), index);
+  return name === undefined ? [] : wrapText(`Part of the decision: ${name}`, width).map((line) => c.dim(line));
 }
 
 /** Width of the paragraph margin of a decision: the longest label and two spaces (at most 10). */

@@ -177,14 +177,32 @@ export function elementTextOf(element: object): string {
   return excerptTextOf(element);
 }
 
-/** A list of `{value, documents}` as the sandbox's `no_results_reason` gives it; entries of another shape are skipped. */
+/** `{from, to}` of two whole numbers ≥ 0 (years), else `undefined`. */
+function yearSpanOf(value: unknown): { from: number; to: number } | undefined {
+  const span = value as Record<string, unknown> | null | undefined;
+  const year = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+  return span && typeof span === 'object' && year(span.from) && year(span.to) ? { from: span.from, to: span.to } : undefined;
+}
+
+/** `{from, to}` of two `YYYY-MM-DD` dates, else `undefined`. */
+function dateSpanOf(value: unknown): { from: string; to: string } | undefined {
+  const span = value as Record<string, unknown> | null | undefined;
+  const date = (v: unknown): v is string => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v);
+  return span && typeof span === 'object' && date(span.from) && date(span.to) ? { from: span.from, to: span.to } : undefined;
+}
+
+/**
+ * A list of `{value, documents}` (a court's also with its `years`) as the sandbox's `no_results_reason` gives it;
+ * entries of another shape are skipped.
+ */
 function filterCountsOf(value: unknown): FilterCount[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((entry): FilterCount[] => {
     if (typeof entry !== 'object' || entry === null) return [];
     const name = stringField(entry, ['value', 'name']);
     const documents = numberField(entry, ['documents', 'count']);
-    return name === undefined || documents === undefined ? [] : [{ value: name, documents }];
+    const years = yearSpanOf((entry as Record<string, unknown>).years);
+    return name === undefined || documents === undefined ? [] : [years === undefined ? { value: name, documents } : { value: name, documents, years }];
   });
 }
 
@@ -192,7 +210,8 @@ function filterCountsOf(value: unknown): FilterCount[] {
  * Why a search found nothing, as the server says it (the sandbox's `no_results_reason` on a response without results;
  * docs/sandbox.md, "Why nothing was found"), read tolerantly: `undefined` when the response has none or it is not of
  * that shape (a live service without the field). Filters other than those of `SEARCH_FILTERS`, and counts that are
- * not whole numbers ≥ 0, are dropped. Strings come back raw: the caller sanitizes.
+ * not whole numbers ≥ 0, are dropped; the optional parts (`left.dates`, `left.judges`, `elsewhere`, a court's
+ * `years`) only when well formed. Strings come back raw: the caller sanitizes.
  */
 export function noResultsReasonOf(response: object): NoResultsReason | undefined {
   const raw = (response as Record<string, unknown>).no_results_reason;
@@ -208,17 +227,27 @@ export function noResultsReasonOf(response: object): NoResultsReason | undefined
       : [];
   });
   const left = (typeof r.left === 'object' && r.left !== null ? r.left : {}) as Record<string, unknown>;
-  const years = left.years as Record<string, unknown> | null | undefined;
-  return {
+  const reason: NoResultsReason = {
     kind,
     filters,
     left: {
       documents: count(left.documents) ? left.documents : 0,
       source_types: filterCountsOf(left.source_types),
       courts: filterCountsOf(left.courts),
-      years: years && typeof years === 'object' && count(years.from) && count(years.to) ? { from: years.from, to: years.to } : null,
+      years: yearSpanOf(left.years) ?? null,
       case_kinds: filterCountsOf(left.case_kinds),
       departments: filterCountsOf(left.departments),
     },
   };
+  const dates = dateSpanOf(left.dates);
+  if (dates !== undefined) reason.left.dates = dates;
+  const judges = left.judges as Record<string, unknown> | null | undefined;
+  if (judges && typeof judges === 'object' && count(judges.named) && count(judges.without_panel)) {
+    reason.left.judges = { named: judges.named, without_panel: judges.without_panel, nearest: filterCountsOf(judges.nearest) };
+  }
+  const elsewhere = r.elsewhere as Record<string, unknown> | null | undefined;
+  if (elsewhere && typeof elsewhere === 'object' && count(elsewhere.documents)) {
+    reason.elsewhere = { documents: elsewhere.documents, source_types: filterCountsOf(elsewhere.source_types), courts: filterCountsOf(elsewhere.courts) };
+  }
+  return reason;
 }

@@ -22,7 +22,7 @@ import { elementsOf, isCourtDecision } from '../legal/documents.js';
 import { sanitizeLine, sanitizeText } from '../shared/sanitize.js';
 import { rulingsOf } from '../legal/rulings.js';
 import { provisionOfLabel, rulingSentence } from '../shared/ruling-sentence.js';
-import { afterLabel, documentFieldsOf, elementCountOf } from './document-fields.js';
+import { afterLabel, decisionPartsOf, documentFieldsOf, elementCountOf, partNameOf, SECTION_TITLES } from './document-fields.js';
 import type { DocumentViewData } from './document.js';
 import { bulgarianCount, decisionFieldsOf, elementLabelOf, elementTextOf, excerptTextOf, explanationOf, linkNoteOf, scoreOf, stringField, textStatusOf } from './fields.js';
 
@@ -228,20 +228,32 @@ function searchItem(result: SearchResult, rank: number): string[] {
  * вид, дата, `Текст: към …` or `както е обнародван, …`, for a court decision съд, дело, акт, отделение, състав and
  * докладчик, автор, the web address, the `document_id` and collection), then each element: its heading in italics when
  * it has one, its label in bold followed by its text without the label repeated, the text's line breaks (алинеи,
- * точки) kept as hard breaks. The whole document says how many elements it has first (`8 члена.`); with one element
- * selected (`--article`, `--paragraph`) only that element follows the title and fields, so that it stands alone.
+ * точки) kept as hard breaks. The whole document says how many elements it has first (`8 члена.`); a decision's
+ * operative part and each opinion printed with it start under a heading (`## Диспозитив`, `## Особено мнение`,
+ * `## Становище`: `SECTION_TITLES`). With one element selected (`--article`, `--paragraph`) only that element follows
+ * the title and fields, so that it stands alone; for a decision's paragraph the fields say which part it is in
+ * (`- Част от акта: диспозитив`).
  */
 export function renderDocumentMarkdown(data: DocumentViewData): string {
   const document = data.document;
   const decision = isCourtDecision(document);
   const title = escapeMarkdown(document.title ?? '') || escapeMarkdown(String(document.document_id ?? '')) || 'Документ';
   const out = [`# ${title}`, '', ...documentFieldLines(document, decision)];
+  const elements = elementsOf(document);
+  // A decision's operative part and opinions start under a heading of their own (`decisionParts`).
+  const parts = decision ? decisionPartsOf(elements) : [];
   if (data.selected) {
+    const index = elements.indexOf(data.selected.element);
+    const part = index < 0 ? undefined : partNameOf(parts, index, 'bg');
+    if (part !== undefined) out.push(`- Част от акта: ${escapeMarkdown(part)}`);
     out.push(...rulingLines(data.selected.element), '', ...elementLines(data.selected.element));
   } else {
-    const elements = elementsOf(document);
     out.push('', elements.length === 0 ? 'Няма елементи (документът няма структурирано съдържание).' : `${elementCountOf(elements, decision, 'bg')}.`);
-    for (const element of elements) out.push(...rulingLines(element), '', ...elementLines(element));
+    elements.forEach((element, i) => {
+      const opens = parts[i]?.opens;
+      if (opens !== undefined) out.push('', `## ${SECTION_TITLES.bg[opens]}`);
+      out.push(...rulingLines(element), '', ...elementLines(element));
+    });
   }
   return `${out.join('\n')}\n`;
 }

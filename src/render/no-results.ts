@@ -53,19 +53,67 @@ function counts(values: readonly FilterCount[], total: number): string {
   return values.map((v) => `${sanitizeLine(v.value)} ${v.documents}`).join(', ');
 }
 
+/** `2015–2024`, or `2020` for one year. */
+function span(years: { from: number; to: number }): string {
+  return years.from === years.to ? String(years.from) : `${years.from}–${years.to}`;
+}
+
+/** Courts with their counts and, when the server gives them, their years: `Върховен административен съд 314 (2002–2026), …`. */
+function courtsWithYears(courts: readonly FilterCount[]): string {
+  return courts.map((c) => `${sanitizeLine(c.value)} ${c.documents}${c.years === undefined ? '' : ` (${span(c.years)})`}`).join(', ');
+}
+
 /**
  * What documents are left, in words, from the reason's `left`: their courts, years, and departments (else case kinds);
  * for documents without courts, their source types. E.g. `Върховен касационен съд; 2015–2024; Първо наказателно
- * отделение 5, Второ наказателно отделение 4, Трето наказателно отделение 3`. Empty when nothing is known.
+ * отделение 5, Второ наказателно отделение 4, Трето наказателно отделение 3`. When the court filter left none of them
+ * (`courtsOnly`), their courts alone, each with its years: `Върховен административен съд 314 (2002–2026), Конституционен
+ * съд 149 (2003–2026), …`. Empty when nothing is known.
  */
-function describeLeft(left: NoResultsReason['left']): string {
+function describeLeft(left: NoResultsReason['left'], courtsOnly = false): string {
   const n = left.documents;
+  if (courtsOnly && left.courts.length > 0) return courtsWithYears(left.courts);
   const parts = [
     left.courts.length > 0 ? counts(left.courts, n) : left.source_types.length > 0 ? counts(left.source_types, n) : '',
-    left.years === null ? '' : left.years.from === left.years.to ? String(left.years.from) : `${left.years.from}–${left.years.to}`,
+    left.years === null ? '' : span(left.years),
     left.departments.length > 0 ? counts(left.departments, n) : left.case_kinds.length > 0 ? counts(left.case_kinds, n) : '',
   ];
   return parts.filter((p) => p !== '').join('; ');
+}
+
+/**
+ * Why the filter that left no document left none, from what was left before it: the court asked for has no decisions;
+ * no judge of those decisions has that name (the nearest names, how many judges there are, how many decisions record
+ * no panel); the dates end before `--from` (the latest) or begin after `--to` (the earliest). `''` when nothing more is
+ * known.
+ */
+function blamedDetail(filter: SearchFilter, request: SearchRequest, left: NoResultsReason['left']): string {
+  if (filter === 'court_ids') return `: the corpus holds no decisions of ${(request.court_ids?.length ?? 0) > 1 ? 'those courts' : 'that court'}`;
+  if (filter === 'judge_name' && left.judges !== undefined) {
+    const { named, without_panel: unrecorded, nearest } = left.judges;
+    const near = nearest.length === 0 ? '' : ` (nearest: ${nearest.map((j) => `${sanitizeLine(j.value)} ${j.documents}`).join(', ')})`;
+    const asked = sanitizeLine(request.judge_name ?? '');
+    const without = unrecorded === 0 ? '' : `, and ${unrecorded} of the decisions record no panel`;
+    return `: no judge of their panels is named like „${asked}“${near}; the panels name ${plural(named, 'judge')} (\`pravo catalog judges\` lists them)${without}`;
+  }
+  if (filter === 'date_from' && left.dates) return `: the latest is of ${left.dates.to}`;
+  if (filter === 'date_to' && left.dates) return `: the earliest is of ${left.dates.from}`;
+  return '';
+}
+
+/**
+ * What the whole corpus holds of the query's words whatever the filters (`elsewhere`), as the end of the line: `Outside
+ * these filters, 3 documents hold words of the query (high_courts_cases 3; Върховен административен съд 2,
+ * Конституционен съд 1): widen or drop --court to see them.`, or `No document of the corpus holds them, whatever the
+ * filters: try other words.`; `undefined` when the server does not say.
+ */
+function elsewhereSentence(reason: NoResultsReason, flags: readonly string[]): string | undefined {
+  const elsewhere = reason.elsewhere;
+  if (elsewhere === undefined) return undefined;
+  const n = elsewhere.documents;
+  if (n === 0) return 'No document of the corpus holds them, whatever the filters: try other words.';
+  const what = [counts(elsewhere.source_types, n), elsewhere.courts.length > 0 ? counts(elsewhere.courts, -1) : ''].filter((p) => p !== '').join('; ');
+  return `Outside ${flags.length === 1 ? 'this filter' : 'these filters'}, ${plural(n, 'document')} ${n === 1 ? 'holds' : 'hold'} words of the query${what === '' ? '' : ` (${what})`}: widen or drop ${enumerate(flags)} to see ${n === 1 ? 'it' : 'them'}.`;
 }
 
 /** The sentence of {@link noResultsLine} from the server's account. */
@@ -83,12 +131,14 @@ function fromReason(request: SearchRequest, reason: NoResultsReason): string {
   }
   const flags = givenFlags(request);
   if (steps.length === 0 && flags.length === 0) {
-    return total === undefined ? "no document holds the query's words." : `none of the ${plural(total, 'document')} searched holds the query's words.`;
+    return total === undefined
+      ? "no document holds the query's words; check their spelling or try other words."
+      : `none of the ${plural(total, 'document')} searched holds the query's words; check their spelling or try other words.`;
   }
   const blamed = steps.findIndex((step) => step.documents === 0);
   const trail = (blamed === -1 ? steps : steps.slice(0, blamed)).map((step) => `${FLAGS[step.filter]} leaves ${step.documents}`);
   const asked = request.source_types ?? [];
-  const described = describeLeft(reason.left);
+  const described = describeLeft(reason.left, blamed !== -1 && steps[blamed]!.filter === 'court_ids');
   const subject = [
     total === undefined ? '' : `of ${plural(total, 'document')}${asked.length > 0 ? ` of ${enumerate(asked.map(sanitizeLine))}` : ''}`,
     ...trail,
@@ -97,11 +147,14 @@ function fromReason(request: SearchRequest, reason: NoResultsReason): string {
     .join(', ');
   const what = `${subject}${described === '' ? '' : ` (${described})`}`;
   const and = what === '' ? '' : `${what}, and `;
+  const elsewhere = elsewhereSentence(reason, flags);
   if (blamed !== -1) {
-    const flag = FLAGS[steps[blamed]!.filter];
-    return `${and}${flag} leaves none of them. Widen or drop ${flag} to search more.`;
+    const filter = steps[blamed]!.filter;
+    const flag = FLAGS[filter];
+    const widen = elsewhere ?? `Widen or drop ${flag} to search more.`;
+    return `${and}${flag} leaves none of them${blamedDetail(filter, request, reason.left)}. ${widen}`;
   }
-  return `${and}none of them holds the query's words. Widen or drop ${enumerate(flags)} to search more.`;
+  return `${and}none of them holds the query's words. ${elsewhere ?? `Widen or drop ${enumerate(flags)} to search more.`}`;
 }
 
 /** One source-types catalog entry as read here: `document_count` only when it is a whole number ≥ 0. */

@@ -282,6 +282,12 @@ export interface SearchIndex {
   /** One article by id, or undefined when no article has it. */
   article(id: number): ArticleRow | undefined;
   /**
+   * A document's articles in their order (`ordinal`), as `[articleId, text]` (the text as {@link ArticleRow.text});
+   * `[]` for a document without any. One statement: for reading a decision's paragraphs whole
+   * (`search/decision-parts.ts`).
+   */
+  articleTexts(document: number): [article: number, text: string][];
+  /**
    * The full stored document (see {@link StoredDocument}), or undefined when no document has this `document_id` in
    * this `collection` (both compared exactly). An alias (a `document_id` served before, now merged into another text of
    * the same act) gives the document it is served under, with that document's own `document_id`. For

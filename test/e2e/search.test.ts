@@ -138,11 +138,11 @@ describe('pravo search against the sandbox', () => {
     expect(json.stderr).toMatch(note);
   });
 
-  it("piped, a ВКС search that finds nothing says why on stderr (the court's 12 decisions, all criminal), stdout empty", async () => {
+  it("piped, a ВКС search that finds nothing says why on stderr (the court's 12 decisions, all criminal; the statutes and other courts' decisions that hold the words), stdout empty", async () => {
     const result = await pravo(['search', '--court', 'ВКС', 'неустойка договор'], { env: env() });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^No results for „неустойка договор“: of 475 documents, --court leaves 12 \(Върховен касационен съд; 2015–2024; [^)]*наказателно отделение[^)]*\), and none of them holds the query's words\. Widen or drop --court to search more\.$/m);
+    expect(result.stderr).toMatch(/^No results for „неустойка договор“: of 475 documents, --court leaves 12 \(Върховен касационен съд; 2015–2024; [^)]*наказателно отделение[^)]*\), and none of them holds the query's words\. Outside this filter, \d+ documents hold words of the query \(bulgarian_laws_regulations \d+, high_courts_cases \d+; Върховен административен съд \d+, Конституционен съд \d+\): widen or drop --court to see them\.$/m);
   });
 
   it('keeps the last results so that result N can be opened later, document_id and collection unchanged', async () => {

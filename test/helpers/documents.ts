@@ -74,3 +74,48 @@ export function testDecision(documentId = 'test-case-1', collection = 'c_cases')
     ],
   };
 }
+
+/**
+ * A decision in the Constitutional Court's printed form, with an operative part of two rulings and the dissent and the
+ * становище printed after it (test data): title, panel, reasons, „Р Е Ш И :“, „1. Обявява …“, „2. Отхвърля …“, the
+ * chair's signature, „ОСОБЕНО МНЕНИЕ …“, „СТАНОВИЩЕ …“. Fields as `overrides` give (an unnumbered Определение:
+ * `{ type: 'Определение', decision_number: null }`).
+ */
+export function testPartsDecision(overrides: Partial<DocumentResponse> = {}): DocumentResponse {
+  const id = 'test-ks-1';
+  const paragraphs = [
+    'РЕШЕНИЕ № 3 от 1 март 2024 г. по конституционно дело № 9 от 2024 г. (ТЕСТОВИ ДАННИ)',
+    'Конституционният съд в състав: председател: Анна Примерова, членове: Борис Тестов, Вера Измислена, Галина Примерна, при участието на секретар-протоколиста Дора Тестова разгледа тестовото дело, докладвано от съдията Борис Тестов.',
+    'Производството е по тестово искане. Тестовите мотиви на съда са тук.',
+    'Р Е Ш И :',
+    '1. Обявява за тестова разпоредбата на чл. 1 от Закона за примерните уведомления (ТЕСТОВИ ДАННИ).',
+    '2. Отхвърля тестовото искане в останалата му част.',
+    'Председател: Анна Примерова',
+    'ОСОБЕНО МНЕНИЕ на съдията Вера Измислена по тестовото дело',
+    'Не споделям тестовия извод на мнозинството. Конституционен съдия: Вера Измислена',
+    'СТАНОВИЩЕ на съдията Галина Примерна',
+    'Подкрепям тестовия диспозитив по други съображения.',
+  ];
+  return {
+    document_id: id,
+    collection: 'c_cases',
+    source_type: 'high_courts_cases',
+    type: 'Решение',
+    title: 'Решение № 3 от 01.03.2024 г. по к. д. № 9/2024 г., КС (ТЕСТОВИ ДАННИ)',
+    date: '2024-03-01',
+    in_force_date: null,
+    author: 'ТЕСТОВИ ДАННИ: измислен съд',
+    url: '',
+    signature: null,
+    court_id: 0,
+    court: 'Конституционен съд',
+    decision_number: '3',
+    case_number: '9/2024',
+    case_kind: 'конституционно дело',
+    department: null,
+    reporting_judge: 'Борис Тестов',
+    judges: ['Анна Примерова', 'Борис Тестов', 'Вера Измислена', 'Галина Примерна'],
+    elements: paragraphs.map((text, i) => ({ excerpt_id: `${id}:${i + 1}`, ref: String(i + 1), label: `¶ ${i + 1}`, text })),
+    ...overrides,
+  };
+}

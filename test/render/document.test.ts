@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { DocumentResponse } from '../../src/contract/types.js';
 import { hasControlSequences } from '../../src/shared/sanitize.js';
 import { renderDocumentText, renderDocumentTsv, type DocumentViewData } from '../../src/render/document.js';
-import { testDecision, testStatute } from '../helpers/documents.js';
+import { testDecision, testPartsDecision, testStatute } from '../helpers/documents.js';
 
 const plain = { width: 80, color: false };
 /** Display width in code points. */
@@ -82,6 +82,65 @@ describe('renderDocumentText: a court decision', () => {
   it('court_id 0 (the Конституционен съд) alone makes a decision', () => {
     const ks: DocumentResponse = { title: 'Определение (ТЕСТОВИ ДАННИ)', court_id: 0, elements: [{ ref: '1', label: '¶ 1', text: 'Текст.' }] };
     expect(renderDocumentText({ document: ks }, plain)).toContain('¶ 1  Текст.');
+  });
+});
+
+describe('renderDocumentText: the parts of a decision', () => {
+  const text = renderDocumentText({ document: testPartsDecision() }, plain);
+  const lines = text.split('\n');
+
+  it('a heading line opens the operative part, the dissent and the становище, and the rulings stay under the first', () => {
+    const operative = lines.indexOf(`── Operative part (диспозитив) ${'─'.repeat(80 - 31)}`);
+    const dissent = lines.findIndex((line) => line.startsWith('── Dissenting opinion (особено мнение) ──'));
+    const separate = lines.findIndex((line) => line.startsWith('── Separate opinion (становище) ──'));
+    expect(operative).toBeGreaterThan(0);
+    expect(lines[operative + 2]).toBe('¶ 4   Р Е Ш И :');
+    expect(lines.findIndex((line) => line.startsWith('¶ 3 '))).toBeLessThan(operative);
+    expect(lines.findIndex((line) => line.startsWith('¶ 5   1. Обявява'))).toBeGreaterThan(operative);
+    expect(lines.findIndex((line) => line.startsWith('¶ 7   Председател:'))).toBeLessThan(dissent);
+    expect(lines[dissent + 2]).toMatch(/^¶ 8 {3}ОСОБЕНО МНЕНИЕ/);
+    expect(lines[separate + 2]).toMatch(/^¶ 10  СТАНОВИЩЕ/);
+    expect(lines.filter((line) => line.startsWith('── '))).toHaveLength(3);
+  });
+
+  it('stays within 80 columns, headings included, and within 40', () => {
+    expect(Math.max(...lines.map(widthOf))).toBeLessThanOrEqual(80);
+    const narrow = renderDocumentText({ document: testPartsDecision() }, { width: 40, color: false }).split('\n');
+    expect(Math.max(...narrow.map(widthOf))).toBeLessThanOrEqual(40);
+    expect(narrow).toContain(`── Operative part (диспозитив) ${'─'.repeat(40 - 31)}`);
+  });
+
+  it('a statute gets no such heading', () => {
+    expect(renderDocumentText({ document: testStatute() }, plain)).not.toMatch(/^── /m);
+  });
+
+  it('one paragraph says which part it is in', () => {
+    const document = testPartsDecision();
+    const ruling = renderDocumentText({ document, selected: { element: document.elements![4]! } }, plain).split('\n');
+    expect(ruling[2]).toBe('Part of the decision: operative part (диспозитив)');
+    const opinion = renderDocumentText({ document, selected: { element: document.elements![10]! } }, plain);
+    expect(opinion).toContain('Part of the decision: separate opinion (становище)');
+    expect(renderDocumentText({ document, selected: { element: document.elements![2]! } }, plain)).toContain('Part of the decision: reasons (мотиви)');
+  });
+
+  it('header: a larger panel with its size; an unnumbered act; a five-member panel of the ВАС as its formation', () => {
+    expect(text).toContain('Panel            Анна Примерова (chair), Борис Тестов, Вера Измислена, Галина\n                 Примерна — 4 judges\n');
+    const unnumbered = renderDocumentText({ document: testPartsDecision({ type: 'Определение', decision_number: null }) }, plain);
+    expect(unnumbered).toContain('\nDecision         Определение (no number)\n');
+    const vas = renderDocumentText({ document: testPartsDecision({ court_id: 2, court: 'Върховен административен съд', department: 'Петчленен състав – II колегия' }) }, plain);
+    expect(vas).toContain('\nFormation        Петчленен състав – II колегия\n');
+    expect(vas).not.toContain('Department');
+    expect(renderDocumentText({ document: testDecision() }, plain)).toContain('\nDepartment       Първо тестово отделение\n');
+  });
+
+  it('header: a decision that records no panel and no rapporteur says so rather than leaving the lines out', () => {
+    const none = renderDocumentText({ document: testPartsDecision({ judges: [], reporting_judge: null }) }, plain);
+    expect(none).toContain('\nPanel            (not recorded: read the text)\nReporting judge  (not recorded: read the text)\n');
+    // A document without the fields at all (another server) shows neither line.
+    const bare = testPartsDecision();
+    delete bare.judges;
+    delete bare.reporting_judge;
+    expect(renderDocumentText({ document: bare }, plain)).not.toMatch(/Panel|Reporting judge/);
   });
 });
 
@@ -256,13 +315,14 @@ describe('renderDocumentText: one element', () => {
     expect(text).toContain('  чл. 1 – 300   (300 articles of this document)');
   });
 
-  it('a decision\'s paragraph under its summary line', () => {
+  it('a decision\'s paragraph under its summary line and the part it is in', () => {
     const decision = testDecision();
     const text = renderDocumentText({ document: decision, selected: { element: decision.elements![1]! } }, plain);
     expect(text).toBe(
       [
         'Решение № 7 по тестово дело (ТЕСТОВИ ДАННИ)',
         'Решение № 7 · 2024-03-01 · Тестов касационен съд · наказателно дело № 12/2024',
+        'Part of the decision: reasons (мотиви)',
         '',
         '¶ 2  Производството е по чл. 346 от НПК (тестов текст). Жалбата е допустима.',
         '',

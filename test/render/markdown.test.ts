@@ -11,7 +11,7 @@ import { documentView } from '../../src/render/document.js';
 import { codeSpan, escapeMarkdown, markdownBlock, markdownUrl, renderAnswerMarkdown, renderDocumentMarkdown, renderSearchMarkdown } from '../../src/render/markdown.js';
 import { searchView } from '../../src/render/search.js';
 import { hasControlSequences, sanitizeLine } from '../../src/shared/sanitize.js';
-import { testDecision, testStatute } from '../helpers/documents.js';
+import { testDecision, testPartsDecision, testStatute } from '../helpers/documents.js';
 import { blockStarts, footnotesOf, unescape, unescapedMarkup } from '../helpers/markdown.js';
 
 /** Text a server might send to turn a memo into something else (test data). */
@@ -265,6 +265,20 @@ describe('renderDocumentMarkdown', () => {
     expect(md).toContain('**¶ 2** Производството е по чл. 346 от НПК (тестов текст). Жалбата е допустима.');
     expect(md).toContain('\n3 абзаца.\n');
     expect(md).not.toMatch(/Court|Case|Decision|Panel|Reporting judge|chair|paragraphs/);
+  });
+
+  it('a decision: the operative part and each opinion under a heading of their own; one paragraph names its part', () => {
+    const document = testPartsDecision({ type: 'Определение', decision_number: null, judges: [], reporting_judge: null });
+    const md = renderDocumentMarkdown({ document });
+    expect(md).toContain('\n## Диспозитив\n\n**¶ 4** Р Е Ш И :\n\n**¶ 5** 1\\. Обявява');
+    expect(md).toContain('\n## Особено мнение\n\n**¶ 8** ОСОБЕНО МНЕНИЕ');
+    expect(md).toContain('\n## Становище\n\n**¶ 10** СТАНОВИЩЕ');
+    expect(md.match(/^## /gm)).toHaveLength(3);
+    expect(md).toContain('- Акт: Определение без номер\n- Състав: (не е вписан: вижте текста)\n- Докладчик: (не е вписан: вижте текста)\n');
+    const one = renderDocumentMarkdown({ document, selected: { element: document.elements![8]! } });
+    expect(one).toContain('- Част от акта: особено мнение\n');
+    expect(one).not.toContain('## ');
+    expect(renderDocumentMarkdown({ document: testStatute() })).not.toContain('## ');
   });
 
   it('hostile element text and heading stay text; a javascript: url is not a link', () => {

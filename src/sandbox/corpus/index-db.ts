@@ -214,6 +214,7 @@ function createSearchIndex(
   let translationStatement: StatementSync | undefined;
   let rulingStatement: StatementSync | undefined;
   let articleStatement: StatementSync | undefined;
+  let articleTextsStatement: StatementSync | undefined;
   let countStatement: StatementSync | undefined;
   let prefixCountStatement: StatementSync | undefined;
   let refStatement: StatementSync | undefined;
@@ -299,6 +300,13 @@ function createSearchIndex(
     article(id: number): ArticleRow | undefined {
       articleStatement ??= db.prepare('SELECT id, ordinal, label, text, heading, subject, excerpt_id FROM articles WHERE id = ?');
       return articleStatement.get(id) as ArticleRow | undefined;
+    },
+    articleTexts(document: number): [number, string][] {
+      if (!articleTextsStatement) {
+        articleTextsStatement = db.prepare('SELECT id, text FROM articles WHERE doc = ? ORDER BY ordinal');
+        articleTextsStatement.setReturnArrays(true);
+      }
+      return articleTextsStatement.all(document) as unknown as [number, string][];
     },
     readDocument(documentId: string, collection: string): StoredDocument | undefined {
       documentStatement ??= db.prepare(

@@ -10,7 +10,7 @@ import type { JudgeEntry, JudgesResponse } from '../../contract/types.js';
 import { resolveCourt, type NamedCourt } from '../../shared/courts.js';
 import { HttpError } from '../http/errors.js';
 import type { Route, RouteContext } from '../http/router.js';
-import { decisionJudgeNames, judgeKeyMatches, judgeNameKey, type DecisionJudges } from '../search/judges.js';
+import { decisionJudgeNames, judgeKeyMatches, judgeNameKey, typosAllowed, type DecisionJudges } from '../search/judges.js';
 import { searchMetadata } from '../search/metadata.js';
 
 /** A decision as the judges catalog reads it (the search's `DocumentMeta` is one). */
@@ -117,7 +117,8 @@ export function parseJudgesQuery(query: URLSearchParams, courts: readonly NamedC
  * - `decision_count`: the decisions whose panel or reporting judge is that name; `latest_date` the latest of their
  *   dates; `court_ids` their courts, ascending.
  * - `query.search`: keeps the judges whose name it matches by the rule of `judge_name` (`judgeKeyMatches`: case,
- *   script and small typos do not matter, "mihova" finds Христина Михова; a text without letters matches none).
+ *   script and small typos do not matter, "mihova" finds Христина Михова; a text without letters matches none); a
+ *   typo only when no judge of the court fits the text without one (`typosAllowed`).
  * - Order: most decisions first, then the latest `latest_date`, then the name in Bulgarian collation
  *   (`Intl.Collator('bg')`); the first `query.limit` entries.
  */
@@ -140,7 +141,9 @@ export function judgeCatalog(decisions: Iterable<CatalogDecision | undefined>, q
   let judges = [...entries.values()];
   if (query.search !== undefined) {
     const wanted = judgeNameKey(query.search);
-    judges = judges.filter((j) => judgeKeyMatches(wanted, judgeNameKey(j.name)));
+    const keys = new Map(judges.map((j) => [j, judgeNameKey(j.name)]));
+    const typos = typosAllowed(wanted, keys.values());
+    judges = judges.filter((j) => judgeKeyMatches(wanted, keys.get(j)!, typos));
   }
   return judges
     .sort(

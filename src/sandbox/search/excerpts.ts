@@ -7,6 +7,7 @@ import type { Excerpt } from '../../contract/types.js';
 import type { ArticleRow, SearchIndex } from '../storage.js';
 import { ownHeading } from '../corpus/headings.js';
 import type { StemMatch } from '../text/analysis.js';
+import { EXCERPT_PARTS, type DecisionPart } from '../../shared/decision-parts.js';
 import { relativeScore, type ArticleHit, type DocumentHit } from './ranking.js';
 
 /** Maximum length of an excerpt's `text`, in UTF-16 code units, "…" marks included. */
@@ -31,10 +32,24 @@ export const EXCERPT_MIN_RELATIVE_SCORE = 0;
  * The articles of a scored document that become excerpts: its best {@link MAX_EXCERPTS} articles, keeping only those
  * scoring at least {@link EXCERPT_MIN_RELATIVE_SCORE} of its best one; best first. Empty for a document without
  * articles.
+ *
+ * A court decision (`partOf` given: the part of each of its articles, `decisionPartOf`) shows what the court reasoned
+ * and ruled: its best paragraphs of the reasons and the operative part (`EXCERPT_PARTS`). Only when none of those
+ * matched, its best paragraphs of the opinions printed with it (the explanation says so: `opinionNote`); only when
+ * nothing else matched, its one best paragraph of the header (title, panel) or the signatures, which is then all there
+ * is to show of why it matched (the query named the case, a judge): an excerpt shows it rather than none, so that the
+ * result still says why it is there. Never text appended after the act (the next State Gazette items some acts carry).
  */
-export function excerptArticles(doc: DocumentHit): ArticleHit[] {
+export function excerptArticles(doc: DocumentHit, partOf?: (article: number) => DecisionPart | undefined): ArticleHit[] {
   const best = doc.articles[0]?.score ?? 0;
-  return doc.articles.slice(0, MAX_EXCERPTS).filter((a) => a.score >= EXCERPT_MIN_RELATIVE_SCORE * best);
+  let articles = doc.articles;
+  if (partOf !== undefined) {
+    const of = (kinds: (part: DecisionPart | undefined) => boolean): ArticleHit[] => doc.articles.filter((a) => kinds(partOf(a.article)));
+    articles = of((p) => p === undefined || EXCERPT_PARTS.has(p));
+    if (articles.length === 0) articles = of((p) => p === 'dissent');
+    if (articles.length === 0) articles = of((p) => p === 'header' || p === 'signatures').slice(0, 1);
+  }
+  return articles.slice(0, MAX_EXCERPTS).filter((a) => a.score >= EXCERPT_MIN_RELATIVE_SCORE * best);
 }
 
 /**

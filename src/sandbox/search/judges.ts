@@ -31,12 +31,12 @@ function typoBudget(word: string): number {
 
 /**
  * Whether a typed word fits a word of a judge's name (both of {@link judgeNameKey}): equal; a prefix of it (an
- * initial, "h" ↔ "hristina", or a shortened name); or within the typo budget (1 edit from 4 letters, 2 from 8:
- * "mihva" ↔ "mihova", "ivanov" ↔ "ivanova").
+ * initial, "h" ↔ "hristina", or a shortened name); or, with `typos` (the default), within the typo budget (1 edit from
+ * 4 letters, 2 from 8: "mihva" ↔ "mihova", "ivanov" ↔ "ivanova").
  */
-export function judgeWordFits(typed: string, word: string): boolean {
+export function judgeWordFits(typed: string, word: string, typos = true): boolean {
   if (word.startsWith(typed)) return true;
-  const budget = typoBudget(typed);
+  const budget = typos ? typoBudget(typed) : 0;
   return budget > 0 && editDistance(typed, word, budget) <= budget;
 }
 
@@ -50,9 +50,10 @@ export function judgeWordFits(typed: string, word: string): boolean {
  * - Words of the name may be left unmatched (a missing given, middle or surname).
  * Examples against "Христина Михова": "Михова", "Христина", "Х. Михова", "Христина Иванова Михова", "Hristina Mihova"
  * fit; "Иван Михова" (extra word before the first fitting one), "Христина Иванова" (extra word after the last) and
- * "Мария Михова" do not. Empty `wanted` fits nothing. Cost: O(|wanted| × |name|²) word comparisons.
+ * "Мария Михова" do not. Empty `wanted` fits nothing. Without `typos`, a typed word fits only a word it equals or
+ * begins. Cost: O(|wanted| × |name|²) word comparisons.
  */
-export function judgeWordsFit(wanted: readonly string[], name: readonly string[]): boolean {
+export function judgeWordsFit(wanted: readonly string[], name: readonly string[], typos = true): boolean {
   if (wanted.length === 0) return false;
   // state: 0 = nothing fitted yet, 1 = the last typed word fitted, 2 = an extra word since the last fitting one.
   const memo = new Map<number, boolean>();
@@ -64,7 +65,7 @@ export function judgeWordsFit(wanted: readonly string[], name: readonly string[]
     const typed = wanted[i]!;
     let result = false;
     for (let j = next; j < name.length && !result; j++) {
-      if (judgeWordFits(typed, name[j]!)) result = fits(i + 1, j + 1, 1);
+      if (judgeWordFits(typed, name[j]!, typos)) result = fits(i + 1, j + 1, 1);
     }
     if (!result && state !== 0) result = fits(i + 1, next, 2);
     memo.set(key, result);
@@ -76,11 +77,21 @@ export function judgeWordsFit(wanted: readonly string[], name: readonly string[]
 /**
  * The matching rule of `judge_name` and of the judges catalog's `search` for one judge's name: {@link judgeWordsFit}
  * with the typed words as given, or, for two or more words, with the first moved to the end (the surname written
- * first, as in lists: "Михова Христина" → "Христина Михова").
+ * first, as in lists: "Михова Христина" → "Христина Михова"). `typos` as for {@link judgeWordsFit}.
  */
-export function judgeKeyMatches(wanted: readonly string[], name: readonly string[]): boolean {
-  if (judgeWordsFit(wanted, name)) return true;
-  return wanted.length >= 2 && judgeWordsFit([...wanted.slice(1), wanted[0]!], name);
+export function judgeKeyMatches(wanted: readonly string[], name: readonly string[], typos = true): boolean {
+  if (judgeWordsFit(wanted, name, typos)) return true;
+  return wanted.length >= 2 && judgeWordsFit([...wanted.slice(1), wanted[0]!], name, typos);
+}
+
+/**
+ * Whether typed words may fit a name through a typo: only when no name of `names` (keys of {@link judgeNameKey}) fits
+ * them without one (equal words or prefixes). When one does, a typo could only add other judges: „Константинов“
+ * would also find Константин Пенчев, 2 edits from the given name, beside Йордан Константинов.
+ */
+export function typosAllowed(wanted: readonly string[], names: Iterable<readonly string[]>): boolean {
+  for (const name of names) if (judgeKeyMatches(wanted, name, false)) return false;
+  return true;
 }
 
 /** {@link judgeKeyMatches} on names as written (e.g. `judgeNameMatches('Mihova', 'Христина Михова')` is true). */
@@ -129,16 +140,28 @@ function keyedJudges(decision: DecisionJudges): { names: string[]; keys: string[
  * The names' keys are cached per decision object (the search's `DocumentMeta`), so an index pays for them once, and
  * each distinct name is compared once per request (panels repeat: the КС sits as one panel of 12).
  * @param judgeName the request's `judge_name` as typed; one without letters matches no decision.
+ * @param corpus the decisions whose judges' names decide whether a typo may fit ({@link typosAllowed}: not when a name
+ *   fits without one); every name may fit with a typo when omitted.
  */
-export function decisionJudgeMatcher(judgeName: string): (decision: DecisionJudges) => boolean {
+export function decisionJudgeMatcher(judgeName: string, corpus?: Iterable<DecisionJudges | undefined>): (decision: DecisionJudges) => boolean {
   const wanted = judgeNameKey(judgeName);
+  let typos = true;
+  if (corpus !== undefined) {
+    const keys = new Map<string, string[]>();
+    for (const decision of corpus) {
+      if (decision === undefined) continue;
+      const keyed = keyedJudges(decision);
+      keyed.names.forEach((name, i) => keys.set(name, keyed.keys[i]!));
+    }
+    typos = typosAllowed(wanted, keys.values());
+  }
   const byName = new Map<string, boolean>();
   return (decision) => {
     const { names, keys } = keyedJudges(decision);
     return names.some((name, i) => {
       let matches = byName.get(name);
       if (matches === undefined) {
-        matches = judgeKeyMatches(wanted, keys[i]!);
+        matches = judgeKeyMatches(wanted, keys[i]!, typos);
         byName.set(name, matches);
       }
       return matches;

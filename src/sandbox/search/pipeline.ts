@@ -10,8 +10,9 @@
  *    `MAX_CANDIDATE_ARTICLES` remain.
  * 3. Documents (`ranking.ts`, `scoreDocuments`): candidates grouped by document and scored from their articles, with
  *    act-level length normalization and the amending-act prior.
- * 4. Excerpts (`excerpts.ts`): up to 3 of the document's best articles (only those close to its best one), each cut
- *    to a passage of at most `EXCERPT_MAX_CHARS` opening on the densest run of matched words.
+ * 4. Excerpts (`excerpts.ts`): up to 3 of the document's best articles (only those close to its best one; of a court
+ *    decision, paragraphs of its reasons and operative part: `decision-parts.ts`), each cut to a passage of at most
+ *    `EXCERPT_MAX_CHARS` opening on the densest run of matched words.
  * 5. Explanation (`explanation.ts`): short Bulgarian sentences naming every word of the query as typed, once: matched
  *    in the excerpted articles (named), in the title, elsewhere in the document, not found, searched also as legal
  *    terms, skipped as too frequent for the query's budget, or skipped as too common or too short.
@@ -22,8 +23,9 @@ import type { ArticleRow, SearchIndex } from '../storage.js';
 import { analyze, analyzeQuery, createStemMatcher, stem, type StemMatch } from '../text/analysis.js';
 import { ownHeading } from '../corpus/headings.js';
 import { excerptArticles, excerptsOf } from './excerpts.js';
+import { decisionPartOf, excerptPartsNote, type ParagraphPart } from './decision-parts.js';
 import { explain } from './explanation.js';
-import { allowedDocuments, noResultsReason } from './filters.js';
+import { allowedDocuments, documentsHolding, noResultsReason } from './filters.js';
 import { isWeakMatch } from '../../shared/weak-match.js';
 import { searchMetadata, type DocumentMeta, type SearchMetadata } from './metadata.js';
 import { FEEDBACK_DOCUMENTS, feedbackWithinDocument, idf, MAX_QUERY_TERMS, orderWithinDocument, resultScore, type ArticleHit, type DocumentHit, pinReferencedArticles, planQuery, queryPhrases, rescoreByPassage, scoreArticles, scoreDocuments } from './ranking.js';
@@ -76,11 +78,11 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
   const selected = new Set(chooseSourceTypes(request, metadata.sourceTypes));
   const caseLaw = new Set([...selected].filter((t) => isCaseLawType(t, metadata.sourceTypes)));
   // No results, and why (the sandbox's `no_results_reason`: what the filters left).
-  const empty = (kind: 'no_words' | 'searched'): SearchResponse => ({
+  const empty = (kind: 'no_words' | 'searched', holding?: () => ReadonlySet<number>): SearchResponse => ({
     query: request.query,
     result_count: 0,
     results: [],
-    no_results_reason: noResultsReason(request, metadata, selected, caseLaw, kind),
+    no_results_reason: noResultsReason(request, metadata, selected, caseLaw, kind, holding),
   });
   if (selected.size === 0) return empty('searched');
   const allowed = allowedDocuments(request, metadata, selected, caseLaw);
@@ -140,7 +142,16 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
     for (const doc of scored.slice(0, FEEDBACK_DOCUMENTS)) feedbackWithinDocument(doc, stemsOf, searchedStems, idfOf);
   }
   const window = pinReferencedArticles(scored, referencePlan.pinned, metadata, plan.weights, referencePlan.followers).slice(0, RANKED_WINDOW);
-  if (window.length === 0) return empty('searched');
+  // The part of each paragraph of a court decision (`decision-parts.ts`): a decision that matched only in text printed
+  // after it (the next State Gazette items a few acts of the corpus carry) is no result.
+  const partOf = (doc: DocumentHit): ((article: number) => ParagraphPart | undefined) | undefined =>
+    doc.meta.court_id === null ? undefined : (article) => decisionPartOf(index, doc.meta.id, article);
+  for (let i = window.length - 1; i >= 0; i--) {
+    const parts = partOf(window[i]!);
+    if (parts !== undefined && window[i]!.articles.every((a) => parts(a.article)?.part === 'appended')) window.splice(i, 1);
+  }
+  // Nothing found: with the documents of the whole corpus that hold the query's words (what widening would find).
+  if (window.length === 0) return empty('searched', () => documentsHolding(index, metadata, plan.stems));
 
   // Scores on the absolute scale, with the key-term ceiling; a result the ceiling lowers moves below the results
   // that kept a higher score (stable otherwise), so that results stay ordered by the score they show. Sorted over the
@@ -154,11 +165,16 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
 
   // Stages 4 and 5. Excerpt scores are relative to the best excerpt of the whole window, so that a result reads the
   // same whatever `max_results` cut the list.
-  const picked = window.map(excerptArticles);
+  // A decision's excerpts come from its reasons and operative part (`excerptArticles`).
+  const picked = window.map((doc) => {
+    const parts = partOf(doc);
+    return excerptArticles(doc, parts && ((article) => parts(article)?.part));
+  });
   const bestExcerpt = Math.max(...picked.flat().map((a) => a.score));
   const results = ranked.map((doc, i): SearchResult => {
     const articles = picked[i] ?? [];
     const { excerpts, headings, rows, matched } = excerptsOf(index, doc, articles, bestExcerpt, matcher);
+    const parts = partOf(doc);
     const m = doc.meta;
     const result: SearchResult = {
       document_id: m.document_id,
@@ -175,6 +191,7 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
         ...referencePlan.notes,
         absentActNote(m),
         explain(doc, articles, excerpts.map((e) => e.label ?? ''), analyzed, plan, headings, questionsOnly(rows, matched, matcher, groupOf)),
+        parts === undefined ? '' : excerptPartsNote(articles.map((a, k) => ({ label: excerpts[k]?.label ?? '', part: parts(a.article) }))),
         ...rows.map((row) => index.ruling(row.id)),
         supersededNote(m, metadata),
       ]

@@ -12,6 +12,7 @@ import {
   decisionJudgeMatcher,
   judgeNameKey,
   judgeNameMatches,
+  typosAllowed,
 } from '../../../src/sandbox/search/judges.js';
 import { transliterateBulgarian } from '../../../src/shared/latin.js';
 import { DECISIONS_PATH } from '../../helpers/real-corpus.js';
@@ -121,6 +122,21 @@ describe('decisionJudgeMatcher', () => {
   it("never combines the words of two judges' names", () => {
     expect(decisionJudgeMatcher('Румен Михова')(decision)).toBe(false);
     expect(decisionJudgeMatcher('Лада Петров')(decision)).toBe(false);
+  });
+
+  it('lets a typo fit only when no judge of the corpus fits the name as typed (made-up names)', () => {
+    const given = { reporting_judge: null, judges: ['Костадин Примеров', 'Вера Тестова'] };
+    const surname = { reporting_judge: null, judges: ['Йордан Костадинов'] };
+    // Alone, „Костадинов“ fits the given name Костадин by 2 edits.
+    expect(decisionJudgeMatcher('Костадинов')(given)).toBe(true);
+    // With a judge of that surname in the corpus, it finds only them.
+    const matcher = decisionJudgeMatcher('Костадинов', [given, surname, undefined]);
+    expect(matcher(surname)).toBe(true);
+    expect(matcher(given)).toBe(false);
+    // A typo that fits no name as typed still finds the judge it is near.
+    expect(decisionJudgeMatcher('Тества', [given, surname])(given)).toBe(true);
+    expect(typosAllowed(judgeNameKey('Kostadinov'), [judgeNameKey('Йордан Костадинов')])).toBe(false);
+    expect(typosAllowed(judgeNameKey('Kostadinv'), [judgeNameKey('Йордан Костадинов')])).toBe(true);
   });
 
   it('matches a reporting judge missing from the panel', () => {
