@@ -265,12 +265,45 @@ function tokenAt(text: string, pos: number): Token | undefined {
   BLANK.exec(text);
   const start = BLANK.lastIndex;
   if (start >= text.length) return undefined;
-  for (const [kind, pattern] of TOKENS) {
+  for (const [kind, pattern] of tokensStartingWith(text[start]!)) {
     pattern.lastIndex = start;
     const match = pattern.exec(text);
     if (match) return { kind, start, end: pattern.lastIndex, text: match[0] };
   }
   return { kind: 'other', start, end: start + 1, text: text[start]! };
+}
+
+/**
+ * The first characters each token pattern can match at (lower case; the patterns that ignore case match the upper case
+ * too), so that {@link tokenAt} tries only the patterns that can match there, in the order of {@link TOKENS}.
+ */
+const TOKEN_FIRST: Readonly<Record<TokenKind, string>> = {
+  article: 'ч',
+  detail: 'атбип',
+  number: '0123456789',
+  letter: '„"“«\'',
+  ordinal: 'пвтчш',
+  following: 'и',
+  list: ',и',
+  range: '–—‒−-д',
+  section: '§',
+  other: '',
+};
+const TOKENS_BY_FIRST = new Map<string, [TokenKind, RegExp][]>();
+for (const entry of TOKENS) {
+  for (const first of TOKEN_FIRST[entry[0]]) {
+    for (const c of new Set([first, first.toUpperCase()])) {
+      const list = TOKENS_BY_FIRST.get(c) ?? [];
+      list.push(entry);
+      TOKENS_BY_FIRST.set(c, list);
+    }
+  }
+}
+const NO_TOKENS: [TokenKind, RegExp][] = [];
+
+/** The token patterns that can match at a character (see {@link TOKEN_FIRST}). */
+function tokensStartingWith(c: string): [TokenKind, RegExp][] {
+  return TOKENS_BY_FIRST.get(c) ?? NO_TOKENS;
 }
 
 /** A citation being read: an article or a `§`, its details and its extent. */
@@ -606,7 +639,9 @@ function readRunningText(text: string, articlesOnly: boolean): Citation[] {
   const spans: [number, number][] = [];
   if (/чл/iu.test(text)) {
     let consumed = 0;
-    for (const match of text.matchAll(GROUP_START)) {
+    // `exec` in a loop rather than `matchAll`, which copies the expression on every call.
+    GROUP_START.lastIndex = 0;
+    for (let match = GROUP_START.exec(text); match !== null; match = GROUP_START.exec(text)) {
       if (match.index < consumed) continue;
       const group = readGroup(text, match.index, 'article');
       if (!group) continue;
