@@ -2,10 +2,10 @@
  * Which document of the corpus an act is, as a court decision writes it (docs/sandbox.md, "Case law under the
  * articles"): an abbreviation („АПК“, „ЗЗД“, the initials of a title: „ЗНА“), or a title in any form
  * („Наказателно-процесуалния кодекс“, „Закона за държавния бюджет на Република България за 2003 г.“, „Кодекса на
- * труда“), „Конституцията“ (the Constitution of the Republic, not the ITU's). The title and abbreviation rules are those
- * of `pravo cite` (`shared/act-match.ts`: `namedAct`, `matchAct` and its `fits`), run over the few served
- * documents a lookup built once per corpus picks (by the first letters of a title's words, and by initials), so
- * that each act costs little and each written form is matched once (memoized).
+ * труда“), „Конституцията“ (the Constitution of the Republic, not the ITU's). The title and abbreviation rules are
+ * those of `pravo cite` (`shared/act-match.ts`: `namedAct`, `matchAct` and its `fits`), run over the few served
+ * documents a lookup built once per corpus picks (by the first letters of a title's words, and by initials), so that
+ * each act costs little and each written form is matched once (memoized).
  *
  * Beyond `pravo cite`, read in court decisions: „Основния закон“ is the Constitution; „РБ“ in a title is „Република
  * България“; an abbreviation that is not a customary one may spell a title beyond its initials ({@link
@@ -25,14 +25,16 @@ import type { CorpusDocument } from './reader.js';
 
 /**
  * Why an act as written is not a served document:
- * - `act_not_identified`: named by its kind alone („Наредбата“, „Правилника“, „Закона“): which one the text says elsewhere;
+ * - `act_not_identified`: named by its kind alone („Наредбата“, „Правилника“, „Закона“): which one, the text says
+ *   elsewhere;
  * - `eu_or_international`: an act of the European Union or an international treaty („Регламент (ЕС) № 1234/2013“,
  *   „ДФЕС“, „Конвенцията за защита на правата на човека …“), which the corpus does not serve;
  * - `amending_act`: an act amending another, by abbreviation („ЗИД“, „ЗИДЗСВ“) or by a title that several served
  *   amending acts (dated on or before the decision) share;
  * - `ambiguous_act`: several served acts fit (an abbreviation that is the initials of several titles, two acts of the
  *   same title and date);
- * - `act_not_in_corpus`: no served document is the act (a by-law, an act the corpus lacks, or only later acts of its title).
+ * - `act_not_in_corpus`: no served document is the act (a by-law, an act the corpus lacks, or only later acts of its
+ *   title).
  */
 export type UnresolvedActReason = 'act_not_identified' | 'eu_or_international' | 'amending_act' | 'ambiguous_act' | 'act_not_in_corpus';
 
@@ -75,10 +77,12 @@ interface Candidate {
 
 /** What a written act matched, before the decision's date picks one document. */
 type Matched =
-  /** Documents of one title, one act (any of which the date rule picks from). */
-  /** `written`: the act as written, cut to the words the title takes. */
+  /** Documents of one title, one act, which the date rule picks from; `written`: the act as written, cut to its title. */
   | { kind: 'title'; candidates: Candidate[]; amending: boolean; written: string }
   | { kind: 'unresolved'; reason: UnresolvedActReason; candidates: Candidate[] };
+
+/** The citation `namedAct` is given: it reads its text only for the search of a two-letter abbreviation (none here). */
+const NO_CITATION = { text: '' } as Citation;
 
 /** An abbreviation as the parser reads one (`citations.ts`, ABBREVIATION_WRITTEN). */
 const ABBREVIATION = /^[А-Я]{2}[А-Яа-я]{0,6}$/u;
@@ -86,10 +90,13 @@ const ABBREVIATION = /^[А-Я]{2}[А-Яа-я]{0,6}$/u;
 /** Words that name an act of the European Union or an international treaty (first word of the title as written). */
 const INTERNATIONAL_WORD =
   /^(?:регламент|директив|решение(?:то)?$|договор|конвенци|харт|протокол|пакт|споразумени|всеобщ|европейск|международн|устав|декларация|спогодба)/iu;
-/** Abbreviations of treaties and acts of the European Union that decisions cite. */
+/**
+ * Abbreviations of treaties and acts of the European Union that decisions cite (ДФЕС, ДЕС; the Convention for the
+ * Protection of Human Rights, КЗПЧОС / ЕКПЧ; the International Covenants, МПГПП / МПИСКП; the Charter, ХОПЕС; the
+ * General Data Protection Regulation, ОРЗД …).
+ */
 const INTERNATIONAL_ABBREVIATIONS = new Set([
-  'ДФЕС', 'ДЕС', 'ДЕО', 'ДЕИО', 'ЕКПЧ', 'КЗПЧОС', 'ЕКЗПЧОС', 'МПГПП', 'МПИСКП', 'ХОПЕС', 'ХОПЧЕС', 'ХОП', 'ВДПЧ', 'КПД', 'ЕСХ',
-  'ЕСПЧ', 'КПХУ', 'ОРЗД', 'ДЕАЕ',
+  'ДФЕС', 'ДЕС', 'ДЕО', 'ЕКПЧ', 'КЗПЧОС', 'ЕКЗПЧОС', 'МПГПП', 'МПИСКП', 'ХОПЕС', 'ХОП', 'ВДПЧ', 'КПД', 'ЕСХ', 'КПХУ', 'ОРЗД',
 ]);
 /**
  * Abbreviations court decisions use in a sense their initials do not give among the served acts: ЗКС is the Закон за
@@ -109,10 +116,15 @@ const RB = /(?<!\p{L})РБ(?!\p{L})/gu;
  * the same but for the last letters of words of four letters or more), so each of its words begins as the one written
  * there, and the title is found under the key of as many written words as it has.
  */
-function keyOf(words: readonly string[], n: number): string {
+function keyOf(words: readonly string[]): string {
   let key = '';
-  for (let i = 0; i < n; i++) key += `|${words[i]!.slice(0, 3).toLowerCase().normalize('NFC').slice(0, 2)}`;
+  for (const word of words) key += keyPart(word);
   return key;
+}
+
+/** One word's part of a key ({@link keyOf}). */
+function keyPart(word: string): string {
+  return `|${word.slice(0, 3).toLowerCase().normalize('NFC').slice(0, 2)}`;
 }
 
 /** A title that begins with its head noun in the oblique form: a slip of the source (see {@link actResolver}). */
@@ -126,8 +138,14 @@ const MORE_PREPOSITIONS = new Set(['под', 'над', 'пред', 'без', 'с
 
 /** The words of a title an abbreviation takes a letter of, as `initials` reads them (no preposition or conjunction). */
 function letteredWords(title: string): string[] {
-  return (title.match(/\p{L}+/gu) ?? []).filter((w) => initials(w) !== '');
+  return (title.match(/\p{L}+/gu) ?? []).filter((w) => {
+    let lettered = LETTERED.get(w);
+    if (lettered === undefined) LETTERED.set(w, (lettered = initials(w) !== ''));
+    return lettered;
+  });
 }
+/** Whether `initials` takes a letter of a word, by word (the titles of a corpus share most of their words). */
+const LETTERED = new Map<string, boolean>();
 
 /**
  * The parts of an abbreviation, one per word of the title: a capital and the lower-case letters after it („ЗДвП“ →
@@ -171,7 +189,7 @@ function leadingWords(text: string, count: number): string {
   return text.slice(0, end).replace(/[,;:]+$/u, '');
 }
 
-/** A match with its candidates in the order the date rule reads them: consolidated (latest `as_of` first), then newest. */
+/** A match with its candidates in the order the date rule reads them: consolidated (latest `as_of` first), newest. */
 function ordered(matched: Matched): Matched {
   if (matched.kind !== 'title') return matched;
   const candidates = [...matched.candidates].sort(
@@ -212,7 +230,7 @@ export function actResolver(documents: readonly CorpusDocument[]): ActResolver {
       consolidated: document.consolidated === true,
       asOf: document.as_of ?? document.date,
     };
-    push(byTitle, keyOf(words, words.length), candidate);
+    push(byTitle, keyOf(words), candidate);
     push(byInitials, initials(title), candidate);
     maxWords = Math.max(maxWords, words.length);
   });
@@ -238,7 +256,7 @@ export function actResolver(documents: readonly CorpusDocument[]): ActResolver {
     const found: Candidate[] = [];
     let key = '';
     for (let n = 0; n < Math.min(words.length, maxWords); n++) {
-      key += keyOf(words.slice(n, n + 1), 1);
+      key += keyPart(words[n]!);
       const list = byTitle.get(key);
       if (list) found.push(...list);
     }
@@ -256,7 +274,7 @@ export function actResolver(documents: readonly CorpusDocument[]): ActResolver {
     return { kind: 'title', candidates: found, amending: found.every((c) => c.amending), written: taken };
   };
 
-  /** An abbreviation with lower-case letters read against a title's words („ЗДвП“, „ЗРВиКУ“). */
+  /** An abbreviation that spells a title beyond its initials ({@link abbreviationFits}: „ЗДвП“, „ЗРВиКУ“, „ЗИНЗС“). */
   const spelledOut = (abbreviation: string): Matched | undefined => {
     const segments = segmentsOf(abbreviation);
     if (segments === undefined) return undefined;
@@ -279,7 +297,7 @@ export function actResolver(documents: readonly CorpusDocument[]): ActResolver {
     if (ABBREVIATION.test(text)) {
       if (INTERNATIONAL_ABBREVIATIONS.has(text)) return { kind: 'unresolved', reason: 'eu_or_international', candidates: [] };
       const act: ActAsWritten = { kind: 'abbreviation', text, start: 0, end: text.length };
-      const named = namedAct(act, { text: '' } as Citation);
+      const named = namedAct(act, NO_CITATION);
       const candidates = named.title !== undefined ? titleCandidates(titleWords(named.title)) : (byInitials.get(text) ?? []);
       // A customary abbreviation means its title; another may be spelled out beyond the initials („ЗДвП“, „ЗИНЗС“).
       const matched = matchOf(named, candidates, text) ?? (named.title === undefined ? spelledOut(text) : undefined);
@@ -297,10 +315,10 @@ export function actResolver(documents: readonly CorpusDocument[]): ActResolver {
     if (words.length === 0) return { kind: 'unresolved', reason: 'act_not_identified', candidates: [] };
     if (INTERNATIONAL_WORD.test(words[0]!)) {
       // A ratified treaty may be served under its own title; otherwise it is not in the corpus.
-      const named = namedAct({ kind: 'title', text: title, start: 0, end: title.length }, { text: '' } as Citation);
+      const named = namedAct({ kind: 'title', text: title, start: 0, end: title.length }, NO_CITATION);
       return writtenOf(matchOf(named, titleCandidates(named.words), title)) ?? { kind: 'unresolved', reason: 'eu_or_international', candidates: [] };
     }
-    const named = namedAct({ kind: 'title', text: title, start: 0, end: title.length }, { text: '' } as Citation);
+    const named = namedAct({ kind: 'title', text: title, start: 0, end: title.length }, NO_CITATION);
     // One word (other than the Constitution, which `namedAct` reads whole) names a kind of act, not an act.
     if (named.words.length < 2) return { kind: 'unresolved', reason: 'act_not_identified', candidates: [] };
     return writtenOf(matchOf(named, titleCandidates(named.words), title)) ?? { kind: 'unresolved', reason: 'act_not_in_corpus', candidates: [] };
@@ -312,11 +330,16 @@ export function actResolver(documents: readonly CorpusDocument[]): ActResolver {
     if (matched === undefined) memo.set(written, (matched = ordered(match(written))));
     if (matched.kind === 'unresolved') return { kind: 'unresolved', reason: matched.reason, candidates: matched.candidates.map((c) => c.index) };
     const dated = (c: Candidate): boolean => decisionDate === '' || c.date <= decisionDate;
-    // Candidates are ordered: consolidated texts first (latest `as_of` first), then the others, newest first.
-    const first = matched.candidates.findIndex(dated);
-    if (first < 0) return { kind: 'unresolved', reason: 'act_not_in_corpus', candidates: [] };
-    const chosen = matched.candidates[first]!;
-    const next = matched.candidates.slice(first + 1).find(dated);
+    // Candidates are ordered: consolidated texts first (latest `as_of` first), then the others, newest first. The
+    // first dated on or before the decision is the one, unless the next such one leaves a doubt.
+    const candidates = matched.candidates;
+    let first = 0;
+    while (first < candidates.length && !dated(candidates[first]!)) first++;
+    if (first === candidates.length) return { kind: 'unresolved', reason: 'act_not_in_corpus', candidates: [] };
+    const chosen = candidates[first]!;
+    let second = first + 1;
+    while (second < candidates.length && !dated(candidates[second]!)) second++;
+    const next = candidates[second];
     if (matched.amending && next !== undefined) {
       return { kind: 'unresolved', reason: 'amending_act', candidates: matched.candidates.filter(dated).map((c) => c.index) };
     }

@@ -9,10 +9,12 @@
  * - a decision's paragraph carries `cites`: the provisions it cites, resolved, in the order written.
  *
  * How a citation is read:
- * - its act: the one written after it or after its group („чл. 3, 4 и 5 от ЗОП“); in a chain „чл. 49 вр. чл. 45 ЗЗД“
- *   the act of the last citation is every one's (`withConnectedActs`, as `pravo cite` reads a memo); „от същия закон“
- *   the act the decision named last in a citation before it; a budget law's year after its title („… за 2003 г.“) is
- *   part of the title;
+ * - its act: the one written after it or after its group („чл. 3, 4 и 5 от ЗОП“), an aside in brackets after a
+ *   citation skipped („чл. 17 (право на собственост) и чл. 32 … от Конституцията“); in a chain „чл. 49 вр. чл. 45
+ *   ЗЗД“ the act of the last citation is every one's (`withConnectedActs`, as `pravo cite` reads a memo); „от същия
+ *   закон“ the act the decision named last in a citation before it; an abbreviation the decision defines („Закона за
+ *   администрацията (ЗА)“) the act it defines, a customary one (`CUSTOMARY_ABBREVIATIONS`) its title; a budget law's
+ *   year after its title („… за 2003 г.“) is part of the title, and so is a by-law's number („Наредба № 4“);
  * - its element: the first element of the act with the article's ref (Latin lookalike letters read as Cyrillic:
  *   `articleRefCandidates`), or the §'s (`§2`: the act's own §, which a consolidated text prints before the §§ of the
  *   amending acts it reprints); a range („чл. 185 – 196“) each article the act has in it (at most
@@ -70,8 +72,9 @@ export interface DecisionCitationsReport {
   /** Citations not linked, by reason (every reason present, 0 when none). */
   unresolved: Record<UnresolvedCitationReason, number>;
   /**
-   * The 20 acts cited most often that were not resolved, as written (`act`), with the reason and how many citations
-   * name them; most frequent first, then by `act`. `no_act_named` and `no_such_provision` are not among them.
+   * The 20 acts cited most often that were not resolved, as written (`act`; an abbreviation the decision defines, as
+   * the title it stands for), with the reason and how many citations name them; most frequent first, then by `act`.
+   * `no_act_named` and `no_such_provision` are not among them.
    */
   top_unresolved_acts: { act: string; reason: UnresolvedActReason; count: number }[];
 }
@@ -83,7 +86,10 @@ export interface UnresolvedCitation {
   excerpt_id: string;
   /** The citation as written, its act included when it names one. */
   text: string;
-  /** The act as written (for „същия закон“, the act it points back to); null when none. */
+  /**
+   * The act as written (for „същия закон“, the act it points back to; for an abbreviation the decision defines, the
+   * title it stands for); null when none.
+   */
   act: string | null;
   reason: UnresolvedCitationReason;
 }
@@ -189,7 +195,8 @@ export function linkDecisionCitations(
   const resolver = options.resolver ?? actResolver(documents);
   const unresolved = Object.fromEntries(UNRESOLVED_CITATION_REASONS.map((r) => [r, 0])) as Record<UnresolvedCitationReason, number>;
   const report: DecisionCitationsReport = { decisions: 0, paragraphs: 0, citations: 0, resolved: 0, links: 0, unresolved, top_unresolved_acts: [] };
-  const unresolvedActs = new Map<string, { act: string; reason: UnresolvedActReason; count: number }>();
+  /** reason → act → how many citations. */
+  const unresolvedActs = new Map<UnresolvedActReason, Map<string, number>>();
   const citedBy = new Map<number, Map<number, CitedByEntry[]>>();
   const cites = new Map<number, Map<number, CitesEntry[]>>();
 
@@ -217,6 +224,8 @@ export function linkDecisionCitations(
     if (from === undefined) return [];
     const to = section ? citation.sectionTo : citation.articleTo;
     if (to === undefined || to === from) {
+      const direct = act.byRef.get(section ? `§${from}` : from);
+      if (direct !== undefined) return [direct];
       for (const candidate of articleRefCandidates(from)) {
         const element = act.byRef.get(section ? `§${candidate}` : candidate);
         if (element !== undefined) return [element];
@@ -242,10 +251,9 @@ export function linkDecisionCitations(
   const fail = (reason: UnresolvedCitationReason, act: string | null): void => {
     report.unresolved[reason]++;
     if (act === null || reason === 'no_act_named' || reason === 'no_such_provision') return;
-    const key = `${reason}\u0000${act}`;
-    const entry = unresolvedActs.get(key);
-    if (entry) entry.count++;
-    else unresolvedActs.set(key, { act, reason, count: 1 });
+    let counts = unresolvedActs.get(reason);
+    if (counts === undefined) unresolvedActs.set(reason, (counts = new Map()));
+    counts.set(act, (counts.get(act) ?? 0) + 1);
   };
 
   for (let d = 0; d < documents.length; d++) {
@@ -265,7 +273,8 @@ export function linkDecisionCitations(
       // Asides in brackets („чл. 17 (право на собственост) и чл. 32 … от Конституцията“) read as blanks.
       const read = text.includes('(') ? text.replace(ASIDE, (aside) => ' '.repeat(aside.length)) : text;
       const parsed = withConnectedActs(read, parseCitations(read));
-      let seen: Set<string> | undefined;
+      /** The paragraph's `cites`, once it has one. */
+      let list: CitesEntry[] | undefined;
       for (let c = 0; c < parsed.length; c++) {
         const citation = parsed[c]!;
         report.citations++;
@@ -289,7 +298,7 @@ export function linkDecisionCitations(
           const reason = resolution === undefined ? 'no_act_named' : resolution.kind === 'unresolved' ? resolution.reason : 'no_such_provision';
           fail(reason, written ?? null);
           if (options.onUnresolved) {
-            const shown = act === undefined ? undefined : act.kind === 'previous' ? text.slice(act.start, act.end) : written;
+            const shown = act === undefined ? undefined : act.kind === 'title' ? written : text.slice(act.start, act.end);
             options.onUnresolved({
               document_id: decision.document_id,
               excerpt_id: paragraphIdOf(p),
@@ -305,7 +314,9 @@ export function linkDecisionCitations(
         const target = (resolution as Extract<ActResolution, { kind: 'resolved' }>).document;
         const statute = documents[target]!;
         const actElements = elementsOfAct(target);
-        const shown = citationText(text, parsed, c, act!.kind === 'previous' ? text.slice(act!.start, act!.end) : (resolution as Extract<ActResolution, { kind: 'resolved' }>).written);
+        // The act as the decision writes it: an abbreviation (even one it defines) as is, a title cut to its words.
+        const actShown = act!.kind === 'title' ? (resolution as Extract<ActResolution, { kind: 'resolved' }>).written : text.slice(act!.start, act!.end);
+        const shown = citationText(text, parsed, c, actShown);
         let byElement = tallies.get(target);
         if (byElement === undefined) tallies.set(target, (byElement = new Map()));
         for (const element of elements) {
@@ -313,13 +324,13 @@ export function linkDecisionCitations(
           if (tally) tally.count++;
           else byElement.set(element, { count: 1, paragraph: p });
           const excerptId = actElements.excerptIds[element]!;
-          const key = `${excerptId}\u0000${shown}`;
-          if (seen?.has(key)) continue;
-          (seen ??= new Set()).add(key);
-          let byParagraph = cites.get(d);
-          if (byParagraph === undefined) cites.set(d, (byParagraph = new Map()));
-          let list = byParagraph.get(p);
-          if (list === undefined) byParagraph.set(p, (list = []));
+          // One entry per element and text in a paragraph (a paragraph cites a handful).
+          if (list?.some((entry) => entry.excerpt_id === excerptId && entry.text === shown)) continue;
+          if (list === undefined) {
+            let byParagraph = cites.get(d);
+            if (byParagraph === undefined) cites.set(d, (byParagraph = new Map()));
+            byParagraph.set(p, (list = []));
+          }
           list.push({
             text: shown,
             document_id: statute.document_id,
@@ -358,7 +369,10 @@ export function linkDecisionCitations(
   for (const links of citedBy.values()) {
     for (const list of links.values()) list.sort((a, b) => b.date.localeCompare(a.date) || a.document_id.localeCompare(b.document_id));
   }
-  report.top_unresolved_acts = [...unresolvedActs.values()].sort((a, b) => b.count - a.count || a.act.localeCompare(b.act)).slice(0, 20);
+  report.top_unresolved_acts = [...unresolvedActs]
+    .flatMap(([reason, counts]) => [...counts].map(([act, count]) => ({ act, reason, count })))
+    .sort((a, b) => b.count - a.count || a.act.localeCompare(b.act))
+    .slice(0, 20);
   return { cited_by: citedBy, cites, report };
 }
 
