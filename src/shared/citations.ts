@@ -133,8 +133,11 @@ export interface Citation {
 // spelled differently, the two spellings sit side by side (`…_TYPED` beside the running text's token).
 // ---------------------------------------------------------------------------------------------------------------------
 
-/** Running text: where a group may start: "чл.", "чл" before a number, "член", "членове", not inside a word. */
-const GROUP_START = /(?<![\p{L}\p{N}])(?:членове|член|чл\.|чл(?=[ \u00a0]*\d))/giu;
+/**
+ * Running text: where a group may start: "чл.", "чл" before a number, "член", "членове", not inside a word. (The
+ * letters first, then the look behind: the engine then looks for "чл" rather than tries every position.)
+ */
+const GROUP_START = /чл(?<![\p{L}\p{N}]чл)(?:енове|ен|\.|(?=[ \u00a0]*\d))/giu;
 /** Typed: the article keyword, the dot optional (`Чл`, `ЧЛ.`, `член`); a number must follow. */
 const ARTICLE_KEYWORD_TYPED = String.raw`(?:[Чч][Лл]\.?|[Чч]лен)`;
 /** Typed: an article or `§` number, with at most one letter (no boundary after it: `45аб` reads `45а`). */
@@ -518,7 +521,8 @@ function actAt(text: string, at: number): ActAsWritten | undefined {
     const match = pattern.exec(text);
     if (match) {
       // A title does not run over a line break.
-      const written = match[0].replace(/[\n\r][\s\S]*$/u, '').trimEnd();
+      const line = /[\n\r]/u.exec(match[0]);
+      const written = (line ? match[0].slice(0, line.index) : match[0]).trimEnd();
       return { kind: 'title', text: written, start: at, end: at + written.length };
     }
   }
