@@ -180,9 +180,19 @@ export type ActMatch =
   /** `amendedBy`: results that only amend the act (the service holds them, not the act); `nearest`: a shorter title. */
   | { kind: 'not_found'; amendedBy: ResultRef[]; nearest?: ResultRef };
 
+/** The words of titles in the nominative, by title: a corpus's titles are compared with many acts as written. */
+const TITLE_WORDS = new Map<string, string[]>();
+/** The most titles {@link TITLE_WORDS} holds (it starts over when full). */
+const TITLE_WORDS_MAX = 10_000;
+
 /** How many words of `written` a title takes: all of the title's words, when they begin `written`; else 0. */
 function prefixLength(title: string, written: readonly string[]): number {
-  const words = titleWords(nominativeOf(titleWords(title)));
+  let words = TITLE_WORDS.get(title);
+  if (words === undefined) {
+    words = titleWords(nominativeOf(titleWords(title)));
+    if (TITLE_WORDS.size >= TITLE_WORDS_MAX) TITLE_WORDS.clear();
+    TITLE_WORDS.set(title, words);
+  }
   if (words.length === 0 || words.length > written.length) return 0;
   return words.every((word, i) => sameTitleWord(word, written[i]!)) ? words.length : 0;
 }

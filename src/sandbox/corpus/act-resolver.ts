@@ -4,8 +4,9 @@
  * („Наказателно-процесуалния кодекс“, „Закона за държавния бюджет на Република България за 2003 г.“, „Кодекса на
  * труда“), „Конституцията“ (the Constitution of the Republic, not the ITU's). The title and abbreviation rules are
  * those of `pravo cite` (`shared/act-match.ts`: `namedAct`, `matchAct` and its `fits`), run over the few served
- * documents a lookup built once per corpus picks (by the first letters of a title's words, and by initials), so that
- * each act costs little and each written form is matched once (memoized).
+ * documents a lookup built once per corpus picks (down the first letters of a title's words, and by initials; the
+ * acts amending others apart, indexed only when a title written may be one), so that each act costs little and each
+ * written form is matched once (memoized).
  *
  * Beyond `pravo cite`, read in court decisions: „Основния закон“ is the Constitution; „РБ“ in a title is „Република
  * България“; an abbreviation that is not a customary one may spell a title beyond its initials ({@link
@@ -111,21 +112,35 @@ const BASIC_LAW = /^основни(?:я|ят)?\s+закон(?!\p{L})/iu;
 const RB = /(?<!\p{L})РБ(?!\p{L})/gu;
 
 /**
- * The lookup key of a title's words: the first two letters of each, lower case, after a `|`. A title fits words
- * written only when each of its words is the same word as the one written at its place (`sameTitleWord`: equal, or
- * the same but for the last letters of words of four letters or more), so each of its words begins as the one written
- * there, and the title is found under the key of as many written words as it has.
+ * One word's step in the lookup of titles: its first two letters, lower case. A title fits words written only when
+ * each of its words is the same word as the one written at its place (`sameTitleWord`: equal, or the same but for the
+ * last letters of words of four letters or more), so each of its words begins as the one written there: a title is
+ * found down the path of its words' steps, as far as the words written go.
  */
-function keyOf(words: readonly string[]): string {
-  let key = '';
-  for (const word of words) key += keyPart(word);
-  return key;
+function stepOf(word: string): string {
+  return word.slice(0, 3).toLowerCase().normalize('NFC').slice(0, 2);
 }
 
-/** One word's part of a key ({@link keyOf}). */
-function keyPart(word: string): string {
-  return `|${word.slice(0, 3).toLowerCase().normalize('NFC').slice(0, 2)}`;
+/** A node of the lookup of titles: the titles whose words' steps lead here, and the steps further. */
+interface TitleNode {
+  titles: Candidate[];
+  next: Map<string, TitleNode>;
 }
+
+/** Puts a title (its words in the nominative) in a lookup. */
+function insert(root: TitleNode, words: readonly string[], candidate: Candidate): void {
+  let node = root;
+  for (const word of words) {
+    const step = stepOf(word);
+    let next = node.next.get(step);
+    if (next === undefined) node.next.set(step, (next = { titles: [], next: new Map() }));
+    node = next;
+  }
+  node.titles.push(candidate);
+}
+
+/** The steps of the third word of an amending act's title („изменение“, „допълнение“, „отмяна“, „отменяне“). */
+const AMENDING_STEPS = new Set(['из', 'до', 'от']);
 
 /** A title that begins with its head noun in the oblique form: a slip of the source (see {@link actResolver}). */
 const OBLIQUE_TITLE = /^\s*(?:Закона|Кодекса)\s/u;
@@ -203,10 +218,13 @@ function ordered(matched: Matched): Matched {
  * the documents), then each written form is matched once (memoized) and each call picks by date.
  */
 export function actResolver(documents: readonly CorpusDocument[]): ActResolver {
-  const byTitle = new Map<string, Candidate[]>();
+  // Acts that amend another are looked up apart, and only when needed: a title fits one only when its third word is
+  // „изменение“, „допълнение“ or „отмяна“ (so its step is one of AMENDING_STEPS), and no abbreviation is one.
+  const titles: TitleNode = { titles: [], next: new Map() };
+  const amendingTitles: TitleNode = { titles: [], next: new Map() };
+  const all: Candidate[] = [];
+  const amending: Candidate[] = [];
   const byInitials = new Map<string, Candidate[]>();
-  /** The most words a title has. */
-  let maxWords = 0;
   const push = (map: Map<string, Candidate[]>, key: string, candidate: Candidate): void => {
     const list = map.get(key);
     if (list) list.push(candidate);
@@ -230,35 +248,50 @@ export function actResolver(documents: readonly CorpusDocument[]): ActResolver {
       consolidated: document.consolidated === true,
       asOf: document.as_of ?? document.date,
     };
-    push(byTitle, keyOf(words), candidate);
+    if (candidate.amending) {
+      amending.push(candidate);
+      return;
+    }
+    insert(titles, words, candidate);
+    all.push(candidate);
     push(byInitials, initials(title), candidate);
-    maxWords = Math.max(maxWords, words.length);
   });
+  let amendingIndexed = false;
+  /** The amending acts in their lookup, and by their initials: built when first needed. */
+  const byAmendingInitials = new Map<string, Candidate[]>();
+  const indexAmending = (): void => {
+    if (amendingIndexed) return;
+    amendingIndexed = true;
+    for (const candidate of amending) {
+      insert(amendingTitles, titleWords(nominativeOf(titleWords(candidate.ref.title))), candidate);
+      push(byAmendingInitials, initials(candidate.ref.title), candidate);
+    }
+  };
   /** By the initials of the words that are not prepositions of any kind: built when first needed (rarely). */
   let byLooseInitials: Map<string, Candidate[]> | undefined;
   const looseInitials = (): Map<string, Candidate[]> => {
     if (byLooseInitials) return byLooseInitials;
     byLooseInitials = new Map();
-    for (const list of byTitle.values()) {
-      for (const candidate of list) {
-        const loose = letteredWords(candidate.ref.title).filter((w) => !MORE_PREPOSITIONS.has(w.toLowerCase()));
-        if (loose.length > 0) push(byLooseInitials, loose.map((w) => w[0]!.toUpperCase()).join(''), candidate);
-      }
+    for (const candidate of all) {
+      const loose = letteredWords(candidate.ref.title).filter((w) => !MORE_PREPOSITIONS.has(w.toLowerCase()));
+      if (loose.length > 0) push(byLooseInitials, loose.map((w) => w[0]!.toUpperCase()).join(''), candidate);
     }
     return byLooseInitials;
   };
 
-  const byId = new Map<string, Candidate>();
-  for (const list of byTitle.values()) for (const candidate of list) byId.set(candidate.ref.document_id, candidate);
+  const byId = new Map([...all, ...amending].map((candidate) => [candidate.ref.document_id, candidate]));
 
   /** The served documents whose titles may fit words written: each of their words begins as the one written there. */
   const titleCandidates = (words: readonly string[]): Candidate[] => {
     const found: Candidate[] = [];
-    let key = '';
-    for (let n = 0; n < Math.min(words.length, maxWords); n++) {
-      key += keyPart(words[n]!);
-      const list = byTitle.get(key);
-      if (list) found.push(...list);
+    const amendingToo = words.length >= 3 && AMENDING_STEPS.has(stepOf(words[2]!));
+    if (amendingToo) indexAmending();
+    for (const root of amendingToo ? [titles, amendingTitles] : [titles]) {
+      let node: TitleNode | undefined = root;
+      for (let n = 0; n < words.length && node !== undefined; n++) {
+        node = node.next.get(stepOf(words[n]!));
+        if (node) found.push(...node.titles);
+      }
     }
     return found;
   };
@@ -303,8 +336,9 @@ export function actResolver(documents: readonly CorpusDocument[]): ActResolver {
       const matched = matchOf(named, candidates, text) ?? (named.title === undefined ? spelledOut(text) : undefined);
       if (matched) return matched;
       // Only acts amending another have these initials („ЗИДЗСВ“), or the abbreviation says so („ЗИД“).
-      const amending = byInitials.get(text)?.every((c) => c.amending) === true || /^З(?:И|Д|ИД)$/u.test(text);
-      return { kind: 'unresolved', reason: amending ? 'amending_act' : 'act_not_in_corpus', candidates: [] };
+      if (/^[ЗК][ИДО]/u.test(text)) indexAmending();
+      const amendingAct = (!byInitials.has(text) && byAmendingInitials.has(text)) || /^З(?:И|Д|ИД)$/u.test(text);
+      return { kind: 'unresolved', reason: amendingAct ? 'amending_act' : 'act_not_in_corpus', candidates: [] };
     }
     const basicLaw = BASIC_LAW.exec(text);
     const title = basicLaw ? 'Конституцията на Република България' : text.replace(RB, 'Република България');
