@@ -114,7 +114,7 @@ export function nominativeOf(words: readonly string[]): string {
 
 /** Key of a title: its words in the nominative, lower case („Закона за …“ and „Закон за …“ are one act). */
 export function titleKey(title: string): string {
-  return titleWords(nominativeOf(titleWords(title))).join(' ').toLowerCase().normalize('NFC');
+  return nominativeWordsOf(title).join(' ').toLowerCase().normalize('NFC');
 }
 
 /**
@@ -185,14 +185,20 @@ const TITLE_WORDS = new Map<string, string[]>();
 /** The most titles {@link TITLE_WORDS} holds (it starts over when full). */
 const TITLE_WORDS_MAX = 10_000;
 
-/** How many words of `written` a title takes: all of the title's words, when they begin `written`; else 0. */
-function prefixLength(title: string, written: readonly string[]): number {
+/** A result title's words in the nominative (`titleWords(nominativeOf(titleWords(title)))`), kept by title. */
+function nominativeWordsOf(title: string): string[] {
   let words = TITLE_WORDS.get(title);
   if (words === undefined) {
     words = titleWords(nominativeOf(titleWords(title)));
     if (TITLE_WORDS.size >= TITLE_WORDS_MAX) TITLE_WORDS.clear();
     TITLE_WORDS.set(title, words);
   }
+  return words;
+}
+
+/** How many words of `written` a title takes: all of the title's words, when they begin `written`; else 0. */
+function prefixLength(title: string, written: readonly string[]): number {
+  const words = nominativeWordsOf(title);
   if (words.length === 0 || words.length > written.length) return 0;
   return words.every((word, i) => sameTitleWord(word, written[i]!)) ? words.length : 0;
 }

@@ -151,14 +151,20 @@ function definitionOf(decision: CorpusDocument, abbreviation: string): string | 
   for (const { text } of decision.elements) {
     for (let at = text.indexOf(abbreviation); at >= 0; at = text.indexOf(abbreviation, at + 1)) {
       const previous = text[at - 1] ?? ' ';
-      if (previous.toLowerCase() !== previous.toUpperCase() || !DEFINITION_END.test(text.slice(at + abbreviation.length, at + abbreviation.length + 3))) continue;
+      if (previous.toLowerCase() !== previous.toUpperCase()) continue;
+      // Cheaply first: the mark before it (past a quotation mark and spaces) is one a definition has, or a word.
+      let mark = at - 1;
+      while (mark >= 0 && ' \u00a0„"“'.includes(text[mark]!)) mark--;
+      const before = text[mark] ?? '';
+      if (!'(/,–—-'.includes(before) && before.toLowerCase() === before.toUpperCase()) continue;
+      if (!DEFINITION_END.test(text.slice(at + abbreviation.length, at + abbreviation.length + 3))) continue;
       const intro = DEFINITION_INTRO.exec(text.slice(Math.max(0, at - 40), at));
       if (!intro) continue;
       const introStart = at - intro[0].length;
-      const before = text.slice(Math.max(0, introStart - 300), introStart).replace(PROMULGATION_AT_END, '');
-      for (const head of before.matchAll(TITLE_HEAD)) {
-        if (/\p{L}/u.test(before[head.index - 1] ?? '')) continue;
-        const title = before.slice(head.index).replace(/[\s,;:„“"]+$/u, '');
+      const preceding = text.slice(Math.max(0, introStart - 300), introStart).replace(PROMULGATION_AT_END, '');
+      for (const head of preceding.matchAll(TITLE_HEAD)) {
+        if (/\p{L}/u.test(preceding[head.index - 1] ?? '')) continue;
+        const title = preceding.slice(head.index).replace(/[\s,;:„“"]+$/u, '');
         if (abbreviationFits(abbreviation, nominativeTitle(title))) return title;
       }
     }
@@ -184,7 +190,8 @@ interface Tally {
 
 /**
  * Reads every court decision of `documents` (those with a `court_id`) and links its citations (see the module
- * comment). `collectionOf` gives the `collection` a document is served under. Never throws on odd text: what cannot be
+ * comment). `collectionOf` gives the `collection` a document is served under: a function of its `collection` and
+ * `source_type` (asked once per pair). Never throws on odd text: what cannot be
  * read is counted in the report.
  */
 export function linkDecisionCitations(
@@ -241,11 +248,16 @@ export function linkDecisionCitations(
     return inRange;
   };
 
-  /** The `collection` of a document, once per document (`collectionOf` may hash). */
-  const collections = new Map<number, string>();
+  /**
+   * The `collection` of a document, asked once per `collection` and `source_type` of the documents (what the served
+   * collection derives from; `collectionOf` may hash).
+   */
+  const collections = new Map<string, string>();
   const collectionAt = (index: number): string => {
-    let collection = collections.get(index);
-    if (collection === undefined) collections.set(index, (collection = collectionOf(documents[index]!)));
+    const document = documents[index]!;
+    const key = `${document.collection ?? ''}\u0000${document.source_type}`;
+    let collection = collections.get(key);
+    if (collection === undefined) collections.set(key, (collection = collectionOf(document)));
     return collection;
   };
   const fail = (reason: UnresolvedCitationReason, act: string | null): void => {
