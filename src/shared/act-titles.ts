@@ -54,12 +54,14 @@ export function nominativeTitle(oblique: string): string {
  * Whether two words of titles are the same word, allowing the forms a title takes in a sentence: equal ignoring case,
  * or both at least 4 letters long, the shorter differing in at most its last two and the longer in at most its last
  * four (`Закона`/`Закон`, `Гражданския`/`Граждански`, `Наказателния`/`Наказателен`, `Семейния`/`Семеен`,
- * `Конституцията`/`Конституция`).
+ * `Конституцията`/`Конституция`). A word with a digit (a year) is the same only when equal.
  */
 export function sameTitleWord(a: string, b: string): boolean {
   const x = a.toLowerCase().normalize('NFC');
   const y = b.toLowerCase().normalize('NFC');
   if (x === y) return true;
+  // A number (a year: „… за 2011 г.“) has no forms: 2011 is not 2014.
+  if (/\d/u.test(x) || /\d/u.test(y)) return false;
   const shorter = Math.min(x.length, y.length);
   if (shorter < 4) return false;
   let common = 0;

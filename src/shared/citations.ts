@@ -133,8 +133,11 @@ export interface Citation {
 // spelled differently, the two spellings sit side by side (`…_TYPED` beside the running text's token).
 // ---------------------------------------------------------------------------------------------------------------------
 
-/** Running text: where a group may start: "чл.", "чл" before a number, "член", "членове", not inside a word. */
-const GROUP_START = /(?<![\p{L}\p{N}])(?:членове|член|чл\.|чл(?=[ \u00a0]*\d))/giu;
+/**
+ * Running text: where a group may start: "чл.", "чл" before a number, "член", "членове", not inside a word. (The
+ * letters first, then the look behind: the engine then looks for "чл" rather than tries every position.)
+ */
+const GROUP_START = /чл(?<![\p{L}\p{N}]чл)(?:енове|ен|\.|(?=[ \u00a0]*\d))/giu;
 /** Typed: the article keyword, the dot optional (`Чл`, `ЧЛ.`, `член`); a number must follow. */
 const ARTICLE_KEYWORD_TYPED = String.raw`(?:[Чч][Лл]\.?|[Чч]лен)`;
 /** Typed: an article or `§` number, with at most one letter (no boundary after it: `45аб` reads `45а`). */
@@ -265,12 +268,45 @@ function tokenAt(text: string, pos: number): Token | undefined {
   BLANK.exec(text);
   const start = BLANK.lastIndex;
   if (start >= text.length) return undefined;
-  for (const [kind, pattern] of TOKENS) {
+  for (const [kind, pattern] of tokensStartingWith(text[start]!)) {
     pattern.lastIndex = start;
     const match = pattern.exec(text);
     if (match) return { kind, start, end: pattern.lastIndex, text: match[0] };
   }
   return { kind: 'other', start, end: start + 1, text: text[start]! };
+}
+
+/**
+ * The first characters each token pattern can match at (lower case; the patterns that ignore case match the upper case
+ * too), so that {@link tokenAt} tries only the patterns that can match there, in the order of {@link TOKENS}.
+ */
+const TOKEN_FIRST: Readonly<Record<TokenKind, string>> = {
+  article: 'ч',
+  detail: 'атбип',
+  number: '0123456789',
+  letter: '„"“«\'',
+  ordinal: 'пвтчш',
+  following: 'и',
+  list: ',и',
+  range: '–—‒−-д',
+  section: '§',
+  other: '',
+};
+const TOKENS_BY_FIRST = new Map<string, [TokenKind, RegExp][]>();
+for (const entry of TOKENS) {
+  for (const first of TOKEN_FIRST[entry[0]]) {
+    for (const c of new Set([first, first.toUpperCase()])) {
+      const list = TOKENS_BY_FIRST.get(c) ?? [];
+      list.push(entry);
+      TOKENS_BY_FIRST.set(c, list);
+    }
+  }
+}
+const NO_TOKENS: [TokenKind, RegExp][] = [];
+
+/** The token patterns that can match at a character (see {@link TOKEN_FIRST}). */
+function tokensStartingWith(c: string): [TokenKind, RegExp][] {
+  return TOKENS_BY_FIRST.get(c) ?? NO_TOKENS;
 }
 
 /** A citation being read: an article or a `§`, its details and its extent. */
@@ -485,7 +521,8 @@ function actAt(text: string, at: number): ActAsWritten | undefined {
     const match = pattern.exec(text);
     if (match) {
       // A title does not run over a line break.
-      const written = match[0].replace(/[\n\r][\s\S]*$/u, '').trimEnd();
+      const line = /[\n\r]/u.exec(match[0]);
+      const written = (line ? match[0].slice(0, line.index) : match[0]).trimEnd();
       return { kind: 'title', text: written, start: at, end: at + written.length };
     }
   }
@@ -606,7 +643,9 @@ function readRunningText(text: string, articlesOnly: boolean): Citation[] {
   const spans: [number, number][] = [];
   if (/чл/iu.test(text)) {
     let consumed = 0;
-    for (const match of text.matchAll(GROUP_START)) {
+    // `exec` in a loop rather than `matchAll`, which copies the expression on every call.
+    GROUP_START.lastIndex = 0;
+    for (let match = GROUP_START.exec(text); match !== null; match = GROUP_START.exec(text)) {
       if (match.index < consumed) continue;
       const group = readGroup(text, match.index, 'article');
       if (!group) continue;

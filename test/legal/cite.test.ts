@@ -164,6 +164,9 @@ describe('reading a memo', () => {
     expect(sameTitleWord('собствеността', 'собственост')).toBe(true);
     expect(sameTitleWord('срокове', 'сроковете')).toBe(true);
     expect(sameTitleWord('такси', 'тестове')).toBe(false);
+    // A year has no forms: the budget law for 2011 is not the one for 2014.
+    expect(sameTitleWord('2011', '2014')).toBe(false);
+    expect(sameTitleWord('2011', '2011')).toBe(true);
   });
 });
 
