@@ -15,7 +15,7 @@
  */
 import type { AccountResponse, ApiKeyRecord, CreatedApiKey, DocumentElement, DocumentResponse, QuotaKind, SourceTypeEntry, UsageResponse } from '../contract/types.js';
 import type { AmendedByEntry, AmendsEntry } from './corpus/amended-by.js';
-import type { CitedByEntry, CitesEntry, RulingEntry } from './corpus/case-law.js';
+import type { CaseLawReport, CitedByEntry, CitesEntry, RulingEntry } from './corpus/case-law.js';
 import type { SkippedInput } from './corpus/collect.js';
 import type { CourtRecord } from './corpus/reader.js';
 import type { Account, OverageSetting } from './state/accounts.js';
@@ -252,6 +252,8 @@ export interface SearchIndex {
    * `rulingSentences`); `''` when it has no ruling. One indexed lookup.
    */
   ruling(articleId: number): string;
+  /** What the build found of the case law (`corpus/case-law.ts`); undefined for an index built without the report. */
+  caseLaw(): CaseLawReport | undefined;
   /** Every document's metadata row, in rowid order (one array; about 2,000 rows on the full corpus). */
   documentRows(): DocumentRow[];
   /** `[articleId, documentRowid, text length]` of every article, in article order, streamed. */

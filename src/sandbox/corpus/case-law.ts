@@ -9,6 +9,17 @@
  * - On a paragraph (¶) of a court decision: `cites`, the provisions of the corpus's acts that it cites, resolved.
  */
 import { provisionOfLabel, rulingSentence } from '../../shared/ruling-sentence.js';
+import type { DecisionCitationsReport } from './decision-citations.js';
+import type { RulingsReport } from './rulings.js';
+
+/**
+ * What the index build found of the case law (meta `case_law`; `SearchIndex.caseLaw()`): the decisions' citations read
+ * and resolved, and the rulings of both sources with where they agree.
+ */
+export interface CaseLawReport {
+  citations: DecisionCitationsReport;
+  rulings: RulingsReport;
+}
 
 /** A court decision that cites an element (an entry of a statute element's `cited_by`). */
 export interface CitedByEntry {

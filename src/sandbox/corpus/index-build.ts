@@ -56,8 +56,10 @@ import type { StoredElement } from '../storage.js';
 import { analyze, ANALYZER_VERSION } from '../text/analysis.js';
 import { readThesaurus, restrictToIndex, type ThesaurusSense } from '../text/thesaurus.js';
 import { linkAmendments, type ElementLinks } from './amended-by.js';
-import { mapLinks, mergeElementLinks, rulingSentences, type CaseLawLinks } from './case-law.js';
-import { linkRulings } from './rulings.js';
+import { mapLinks, mergeElementLinks, rulingSentences, type CaseLawLinks, type CaseLawReport } from './case-law.js';
+import { defaultActResolver, linkRulings } from './rulings.js';
+import { actResolver } from './act-resolver.js';
+import { linkDecisionCitations } from './decision-citations.js';
 import { matchActLinks, readActLinks } from './links.js';
 import { collectCorpus } from './collect.js';
 import { excerptIds } from './excerpts.js';
@@ -238,12 +240,19 @@ async function buildIndex(
     const linked = matchActLinks(collected.documents, links);
     const servedCollection = (d: CorpusDocument): string => d.collection ?? collectionOf(d.source_type);
     // Per element: the §§ that changed it, and the case law (the decisions citing it, its rulings, a ¶'s citations).
-    const rulings = linkRulings(collected.documents, servedCollection);
+    // The case law: the acts decisions name resolved by pravo cite's rules (`act-resolver.ts`); a ruling on a § of an
+    // amending act, which that resolver leaves to its title, falls back on the ДВ issue the decision gives.
+    const resolver = actResolver(collected.documents);
+    const byGazette = defaultActResolver(collected.documents);
+    const rulings = linkRulings(collected.documents, servedCollection, (name, date, gazette) => resolver.resolveAct(name, date) ?? byGazette(name, date, gazette));
+    const citations = linkDecisionCitations(collected.documents, servedCollection, { resolver });
     const amendmentLinks = mergeElementLinks<ElementLinks & CaseLawLinks>(
       linkAmendments(collected.documents, servedCollection),
       mapLinks(rulings.rulings, (list) => ({ rulings: list })),
+      mapLinks(citations.cited_by, (list) => ({ cited_by: list })),
+      mapLinks(citations.cites, (list) => ({ cites: list })),
     );
-    const caseLaw = { rulings: rulings.report };
+    const caseLaw: CaseLawReport = { citations: citations.report, rulings: rulings.report };
     const insertDocument = db.prepare(
       `INSERT INTO documents (id, document_id, collection, source_type, type, title, date, in_force_date, as_of,
          consolidated, author, url, url_as_of, signature, court_id, court, decision_number, case_number, case_kind,

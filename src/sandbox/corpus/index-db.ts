@@ -17,6 +17,7 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { SourceTypeEntry } from '../../contract/types.js';
 import { sourceTypeEntries } from '../catalog-rules.js';
 import { ensurePrivateDir } from '../files.js';
+import type { CaseLawReport } from './case-law.js';
 import type { ArticleRow, CourtRow, DocumentRow, SearchIndex, StoredDocument, StoredElement, Translation } from '../storage.js';
 import { ANALYZER_VERSION } from '../text/analysis.js';
 import type { ThesaurusSense } from '../text/thesaurus.js';
@@ -239,6 +240,10 @@ function createSearchIndex(
     thesaurus(): Map<string, ThesaurusSense[]> | undefined {
       const rows = db.prepare('SELECT stem, senses FROM thesaurus').all() as { stem: string; senses: string }[];
       return rows.length === 0 ? undefined : new Map(rows.map((r) => [r.stem, JSON.parse(r.senses) as ThesaurusSense[]]));
+    },
+    caseLaw(): CaseLawReport | undefined {
+      const row = db.prepare("SELECT value FROM meta WHERE key = 'case_law'").get() as { value: string } | undefined;
+      return row === undefined ? undefined : (JSON.parse(row.value) as CaseLawReport);
     },
     ruling(articleId: number): string {
       rulingStatement ??= db.prepare('SELECT sentence FROM article_rulings WHERE article = ?');
