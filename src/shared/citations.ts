@@ -230,6 +230,8 @@ const OTHER_TITLE_AT = /(?:Конвенция(?:та)?|Наредба(?:та)?|�
  * („Семейния кодекс“, „гражданския процесуален кодекс“, „Търговския закон“).
  */
 const NAMED_CODE_TYPED = String.raw`\p{L}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,3}?\s+(?:[Кк]одекс|[Зз]акон)а?(?!\p{L})`;
+/** Typed: the Constitution by its name alone („чл. 4 от Конституцията“, „чл. 4 Конституция“). */
+const CONSTITUTION_TYPED = String.raw`[Кк]онституция(?:та)?(?!\p{L})`;
 /** Running text: a code or law named by its adjective („Гражданския процесуален кодекс“, „Търговския закон“). */
 const NAMED_CODE_AT = /\p{Lu}[\p{Ll}-]*(?:[ \u00a0]+\p{Ll}[\p{Ll}-]*){0,3}?[ \u00a0]+(?:кодекс|закон)а?(?!\p{L})/uy;
 /** Running text: an act of the European Union („Регламент (ЕС) № 1234/2013“, „Директива (ЕС) 2019/1937“). */
@@ -252,7 +254,7 @@ const SECTION_TYPED =
   String.raw`(?:\s*(?:от|на)\s+(?<part>${PROVISIONS_TYPED}))?`;
 /** Typed: a citation, then optionally the act after „от“ / „на“ / „по“ or directly. */
 const REFERENCE_TYPED = new RegExp(
-  String.raw`(?<![\p{L}\p{N}])(?:${ARTICLE_TYPED}|${SECTION_TYPED})(?:\s*,?\s*(?:(?:от|на|по)\s+)?(?:(?<abbreviation>${ABBREVIATION_TYPED})(?![\p{L}\p{N}])|(?<title>${TITLE}|${NAMED_CODE_TYPED})))?`,
+  String.raw`(?<![\p{L}\p{N}])(?:${ARTICLE_TYPED}|${SECTION_TYPED})(?:\s*,?\s*(?:(?:от|на|по)\s+)?(?:(?<abbreviation>${ABBREVIATION_TYPED})(?![\p{L}\p{N}])|(?<title>${TITLE}|${NAMED_CODE_TYPED}|${CONSTITUTION_TYPED})))?`,
   'gud',
 );
 /** An abbreviation in capitals written alone. */

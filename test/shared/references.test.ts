@@ -255,6 +255,12 @@ describe('parseCitations: typed', () => {
     expect(parseCitations('чл. 5 срок за обжалване', { typed: true })[0]!.act).toBeUndefined();
   });
 
+  it('reads the Constitution named alone, as lawyers type it', () => {
+    const acts = ['чл. 4 от Конституцията', 'чл. 4 Конституция', 'чл. 5, ал. 3 от конституцията'].map((query) => parseCitations(query, { typed: true })[0]!.act);
+    expect(acts.map((a) => a?.text)).toEqual(['Конституцията', 'Конституция', 'конституцията']);
+    expect(parseCitations('чл. 4 от Конституционния съд', { typed: true })[0]!.act).toBeUndefined();
+  });
+
   it('reads no ordinary word as a citation', () => {
     for (const query of ['член на семейството', 'срок за обжалване', '3 години']) expect(parseCitations(query, { typed: true }), query).toEqual([]);
   });

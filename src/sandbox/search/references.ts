@@ -118,6 +118,11 @@ export function abbreviationTable(metadata: SearchMetadata): AbbreviationTable {
 /** Resolves a written-out title: the longest run of its first words whose stems are a title of the table. */
 function resolveTitle(table: AbbreviationTable, written: string): { title: string; resolved: ActResolution } | undefined {
   const words = written.trim().split(/\s+/u);
+  // „Конституцията“ alone is the Constitution of the Republic (КРБ), not another act whose title begins so.
+  if (words.length === 1 && /^конституция(?:та)?$/iu.test(words[0]!)) {
+    const resolved = table.byAbbreviation.get('КРБ');
+    return resolved === undefined || resolved.primary.length === 0 ? undefined : { title: words[0]!, resolved };
+  }
   for (let n = words.length; n >= 2; n--) {
     const candidate = nominativeTitle(words.slice(0, n).join(' '));
     const resolved = table.byTitleStems.get(analyze(candidate).join(' '));

@@ -60,6 +60,20 @@ describe('parseReferences', () => {
     expect(rest).toBe('срок за обжалване по');
   });
 
+  it('reads „Конституцията“ alone as the Constitution of the Republic (КРБ), when the corpus holds it', () => {
+    const constitution = { title: 'Конституция на Република България', primary: [7], amending: [] };
+    const held = table();
+    held.byAbbreviation.set('КРБ', constitution);
+    held.byTitleStems.set(analyze(constitution.title).join(' '), constitution);
+    for (const query of ['чл. 4 от Конституцията правова държава', 'чл. 4 Конституция правова държава']) {
+      const { references, rest } = parseReferences(query, held);
+      expect(references.map((r) => [r.article, r.resolved?.primary])).toEqual([['4', [7]]]);
+      expect(rest).toBe('правова държава');
+    }
+    // Without the Constitution in the corpus the word names no act it holds.
+    expect(parseReferences('чл. 4 от Конституцията', table()).references[0]!.resolved).toBeUndefined();
+  });
+
   it('takes no ordinary word for an act or a reference', () => {
     for (const query of ['срок за обжалване', 'член на семейството', '3 години', 'ВКС отменя присъдата', 'данък ДДС', 'за']) {
       expect(parseReferences(query, table()).references, query).toEqual([]);
