@@ -182,8 +182,6 @@ function detailKindOf(keyword: string): 'paragraph' | 'point' | 'letter' | undef
   return undefined;
 }
 
-const BLANK = /[\s\u00a0]*/uy;
-
 /** Running text: words after a number that make it a quantity, not an article ("чл. 3, 14 дни", "до 3000 лв."). */
 const UNIT = /^[ \u00a0]*(?:дни|ден|дена|седмици|седмица|месеца|месец|месеци|години|година|г\.|часа|час|минути|лв\.?|лева|евро|на сто|%|процента|души|броя|пъти)(?!\p{L})/iu;
 
@@ -238,6 +236,8 @@ const NAMED_CODE_AT = /\p{Lu}[\p{Ll}-]*(?:[ \u00a0]+\p{Ll}[\p{Ll}-]*){0,3}?[ \u0
 const EU_ACT_AT = /(?:Регламент|Директива|Решение)(?:[ \u00a0]+за[ \u00a0]+изпълнение)?[ \u00a0]*(?:\([^()\n]{1,20}\)[ \u00a0]*)?(?:№[ \u00a0]*)?\d+\/\d+(?:\/[\p{L}\p{N}]+)?/uy;
 /** Running text: another act named by its first word („Конституцията“, „Наредба“). */
 const CAPITALIZED_WORD_AT = /\p{Lu}[\p{L}\p{N}]*/uy;
+/** Running text: the patterns of an act by its title, in the order {@link actAt} tries them. */
+const TITLES_AT = [TITLE_AT, OTHER_TITLE_AT, NAMED_CODE_AT, EU_ACT_AT, CAPITALIZED_WORD_AT];
 /** Running text: „същия закон“, an act named before. */
 const PREVIOUS_ACT_AT = /същ\p{L}*(?:[\s\u00a0]+\p{L}+)?/iuy;
 /** Running text: the act after a `§` group or its provisions: „от|на|към …“ or an abbreviation. */
@@ -266,16 +266,30 @@ const BARE_ABBREVIATION = new RegExp(String.raw`(?<![\p{L}\p{N}])(${ABBREVIATION
 
 /** The token at `pos` (after blanks); `other` for anything the grammar does not know, `undefined` at the end. */
 function tokenAt(text: string, pos: number): Token | undefined {
-  BLANK.lastIndex = pos;
-  BLANK.exec(text);
-  const start = BLANK.lastIndex;
+  let start = pos;
+  while (start < text.length && isBlank(text.charCodeAt(start))) start++;
   if (start >= text.length) return undefined;
-  for (const [kind, pattern] of tokensStartingWith(text[start]!)) {
+  const patterns = tokensStartingWith(text.charCodeAt(start));
+  for (let i = 0; i < patterns.length; i++) {
+    const [kind, pattern] = patterns[i]!;
     pattern.lastIndex = start;
     const match = pattern.exec(text);
     if (match) return { kind, start, end: pattern.lastIndex, text: match[0] };
   }
   return { kind: 'other', start, end: start + 1, text: text[start]! };
+}
+
+/**
+ * Whether a UTF-16 code unit is white space as `\s` reads it (the blanks between tokens, `[\s\u00a0]*`): tab, line
+ * feed, vertical tab, form feed, carriage return, space, no-break space, and the Unicode spaces and separators.
+ */
+function isBlank(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f ||
+    code === 0x205f || code === 0x3000 || code === 0xfeff
+  );
 }
 
 /**
@@ -294,20 +308,20 @@ const TOKEN_FIRST: Readonly<Record<TokenKind, string>> = {
   section: '§',
   other: '',
 };
-const TOKENS_BY_FIRST = new Map<string, [TokenKind, RegExp][]>();
+const TOKENS_BY_FIRST = new Map<number, [TokenKind, RegExp][]>();
 for (const entry of TOKENS) {
   for (const first of TOKEN_FIRST[entry[0]]) {
     for (const c of new Set([first, first.toUpperCase()])) {
-      const list = TOKENS_BY_FIRST.get(c) ?? [];
+      const list = TOKENS_BY_FIRST.get(c.charCodeAt(0)) ?? [];
       list.push(entry);
-      TOKENS_BY_FIRST.set(c, list);
+      TOKENS_BY_FIRST.set(c.charCodeAt(0), list);
     }
   }
 }
 const NO_TOKENS: [TokenKind, RegExp][] = [];
 
-/** The token patterns that can match at a character (see {@link TOKEN_FIRST}). */
-function tokensStartingWith(c: string): [TokenKind, RegExp][] {
+/** The token patterns that can match at a character, by its UTF-16 code unit (see {@link TOKEN_FIRST}). */
+function tokensStartingWith(c: number): [TokenKind, RegExp][] {
   return TOKENS_BY_FIRST.get(c) ?? NO_TOKENS;
 }
 
@@ -518,7 +532,7 @@ function actAt(text: string, at: number): ActAsWritten | undefined {
   ABBREVIATION_AT.lastIndex = at;
   const abbreviation = ABBREVIATION_AT.exec(text);
   if (abbreviation) return { kind: 'abbreviation', text: abbreviation[0], start: at, end: at + abbreviation[0].length };
-  for (const pattern of [TITLE_AT, OTHER_TITLE_AT, NAMED_CODE_AT, EU_ACT_AT, CAPITALIZED_WORD_AT]) {
+  for (const pattern of TITLES_AT) {
     pattern.lastIndex = at;
     const match = pattern.exec(text);
     if (match) {

@@ -176,9 +176,9 @@ function definitionOf(decision: CorpusDocument, abbreviation: string): string | 
 interface ActElements {
   /** ref (lower case) → index of the first element with it. */
   byRef: Map<string, number>;
-  /** The articles (then the §§), first element of each ref, in element order. */
-  articles: { ref: string; index: number }[];
-  sections: { ref: string; index: number }[];
+  /** The articles, and the §§ (their refs without `§`), first element of each ref, in element order; for ranges. */
+  articles?: { ref: string; index: number }[];
+  sections?: { ref: string; index: number }[];
   excerptIds: string[];
 }
 
@@ -191,8 +191,7 @@ interface Tally {
 /**
  * Reads every court decision of `documents` (those with a `court_id`) and links its citations (see the module
  * comment). `collectionOf` gives the `collection` a document is served under: a function of its `collection` and
- * `source_type` (asked once per pair). Never throws on odd text: what cannot be
- * read is counted in the report.
+ * `source_type` (asked once per pair). Never throws on odd text: what cannot be read is counted in the report.
  */
 export function linkDecisionCitations(
   documents: readonly CorpusDocument[],
@@ -212,16 +211,25 @@ export function linkDecisionCitations(
     let found = acts.get(index);
     if (found) return found;
     const document = documents[index]!;
-    found = { byRef: new Map(), articles: [], sections: [], excerptIds: excerptIds(document.document_id, document.elements) };
+    found = { byRef: new Map(), excerptIds: excerptIds(document.document_id, document.elements) };
     document.elements.forEach((element, i) => {
       const ref = element.ref.toLowerCase();
-      if (ref === '' || found!.byRef.has(ref)) return;
-      found!.byRef.set(ref, i);
-      if (splitArticleRef(ref)) found!.articles.push({ ref, index: i });
-      else if (ref.startsWith('§') && splitArticleRef(ref.slice(1))) found!.sections.push({ ref: ref.slice(1), index: i });
+      if (ref !== '' && !found!.byRef.has(ref)) found!.byRef.set(ref, i);
     });
     acts.set(index, found);
     return found;
+  };
+  /** The articles (`section` false) or §§ of an act in element order, for ranges: built at the first range. */
+  const numbered = (act: ActElements, section: boolean): { ref: string; index: number }[] => {
+    if (act.articles === undefined) {
+      act.articles = [];
+      act.sections = [];
+      for (const [ref, index] of act.byRef) {
+        if (splitArticleRef(ref)) act.articles.push({ ref, index });
+        else if (ref.startsWith('§') && splitArticleRef(ref.slice(1))) act.sections.push({ ref: ref.slice(1), index });
+      }
+    }
+    return section ? act.sections! : act.articles;
   };
   /** The elements of act `index` a citation names (see the module comment); `[]` when it has none of them. */
   const elementsCited = (index: number, citation: Citation): number[] => {
@@ -241,7 +249,7 @@ export function linkDecisionCitations(
     }
     const [low, high] = compareArticleRefs(from, to) <= 0 ? [from, to] : [to, from];
     const inRange: number[] = [];
-    for (const { ref, index: element } of section ? act.sections : act.articles) {
+    for (const { ref, index: element } of numbered(act, section)) {
       if (compareArticleRefs(ref, low) >= 0 && compareArticleRefs(ref, high) <= 0) inRange.push(element);
       if (inRange.length === RANGE_CAP) break;
     }
