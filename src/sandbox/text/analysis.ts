@@ -38,11 +38,56 @@ export interface TokenSpan {
  */
 export function tokenSpans(text: string): TokenSpan[] {
   const spans: TokenSpan[] = [];
-  for (const m of text.matchAll(TOKEN_PATTERN)) {
-    const surface = m[0];
-    spans.push({ surface, lower: surface.toLowerCase(), start: m.index, end: m.index + surface.length });
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const first = wordUnitsAt(text, i);
+    if (first === 0) {
+      i++;
+      continue;
+    }
+    const start = i;
+    i += first;
+    for (let k = wordUnitsAt(text, i); k !== 0; k = wordUnitsAt(text, i)) i += k;
+    const surface = text.slice(start, i);
+    spans.push({ surface, lower: surface.toLowerCase(), start, end: i });
   }
   return spans;
+}
+
+/**
+ * Per UTF-16 code unit: 1 for a letter or digit of the Basic Multilingual Plane (`\p{L}` or `\p{N}`), 2 for a high
+ * surrogate (its pair decides, see {@link wordUnitsAt}), 0 otherwise. Built on first use from {@link TOKEN_PATTERN}
+ * itself, so the scanner's tokens are the pattern's.
+ */
+let wordUnitTable: Uint8Array | undefined;
+
+function wordUnits(): Uint8Array {
+  if (wordUnitTable !== undefined) return wordUnitTable;
+  const table = new Uint8Array(0x10000);
+  let bmp = '';
+  for (let c = 0; c < 0x10000; c++) bmp += c >= 0xd800 && c <= 0xdfff ? ' ' : String.fromCharCode(c);
+  for (const m of bmp.matchAll(TOKEN_PATTERN)) table.fill(1, m.index, m.index + m[0].length);
+  table.fill(2, 0xd800, 0xdc00);
+  wordUnitTable = table;
+  return table;
+}
+
+/** A letter or digit outside the Basic Multilingual Plane (one code point, a surrogate pair). */
+const ASTRAL_WORD_CHARACTER = /^[\p{L}\p{N}]$/u;
+
+/**
+ * The code units of the letter or digit (`\p{L}` or `\p{N}`) at `text[i]`: 1 in the Basic Multilingual Plane, 2 for a
+ * surrogate pair encoding one; 0 when there is none (or `i` is past the end). What {@link TOKEN_PATTERN} matches, one
+ * character at a time, without a regular expression for the common case.
+ */
+function wordUnitsAt(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c !== c) return 0; // NaN: past the end.
+  const kind = (wordUnitTable ?? wordUnits())[c]!;
+  if (kind !== 2) return kind;
+  const next = text.charCodeAt(i + 1);
+  return next >= 0xdc00 && next <= 0xdfff && ASTRAL_WORD_CHARACTER.test(text.slice(i, i + 2)) ? 2 : 0;
 }
 
 /** Whether a lowercased token is kept for indexing and search: at least 2 characters and not a stopword. */
@@ -104,11 +149,35 @@ function lightStem(lower: string): string {
  */
 export function analyze(text: string): string[] {
   const stems: string[] = [];
-  for (const m of text.matchAll(TOKEN_PATTERN)) {
-    const lower = m[0].toLowerCase();
-    if (isIndexable(lower)) stems.push(stem(lower));
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const first = wordUnitsAt(text, i);
+    if (first === 0) {
+      i++;
+      continue;
+    }
+    const start = i;
+    i += first;
+    for (let k = wordUnitsAt(text, i); k !== 0; k = wordUnitsAt(text, i)) i += k;
+    const kept = stemOfSurface(text.slice(start, i));
+    if (kept !== null) stems.push(kept);
   }
   return stems;
+}
+
+/** What `analyze` keeps of each token as written: its stem, or null when not indexable. A bounded cache, as stems'. */
+const surfaceCache = new Map<string, string | null>();
+
+/** The stem of a token as written (any case), or null when it is not indexable ({@link isIndexable}); cached. */
+function stemOfSurface(surface: string): string | null {
+  const cached = surfaceCache.get(surface);
+  if (cached !== undefined) return cached;
+  const lower = surface.toLowerCase();
+  const result = isIndexable(lower) ? stem(lower) : null;
+  if (surfaceCache.size >= STEM_CACHE_LIMIT) surfaceCache.clear();
+  surfaceCache.set(surface, result);
+  return result;
 }
 
 /** One distinct stem of a query with the word(s) the user typed for it. */
