@@ -148,37 +148,108 @@ function lightStem(lower: string): string {
  * survive). Tokens are lowercased maximal runs of letters/digits; stopwords and 1-character tokens are dropped.
  */
 export function analyze(text: string): string[] {
+  const units = wordUnitTable ?? wordUnits();
   const stems: string[] = [];
   const n = text.length;
   let i = 0;
   while (i < n) {
-    const first = wordUnitsAt(text, i);
-    if (first === 0) {
+    let c = text.charCodeAt(i);
+    let kind = units[c]!;
+    if (kind === 0 || (kind === 2 && wordUnitsAt(text, i) === 0)) {
       i++;
       continue;
     }
+    // A token: its code units hashed as they are read (FNV-1a), so that a word met before costs no string.
     const start = i;
-    i += first;
-    for (let k = wordUnitsAt(text, i); k !== 0; k = wordUnitsAt(text, i)) i += k;
-    const kept = stemOfSurface(text.slice(start, i));
+    let hash = FNV_OFFSET;
+    for (;;) {
+      hash = Math.imul(hash ^ c, FNV_PRIME);
+      i++;
+      if (kind === 2) {
+        hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
+        i++;
+      }
+      if (i >= n) break;
+      c = text.charCodeAt(i);
+      kind = units[c]!;
+      if (kind === 0 || (kind === 2 && wordUnitsAt(text, i) === 0)) break;
+    }
+    const kept = surfaces.stemOf(text, start, i, hash);
     if (kept !== null) stems.push(kept);
   }
   return stems;
 }
 
-/** What `analyze` keeps of each token as written: its stem, or null when not indexable. A bounded cache, as stems'. */
-const surfaceCache = new Map<string, string | null>();
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
 
-/** The stem of a token as written (any case), or null when it is not indexable ({@link isIndexable}); cached. */
-function stemOfSurface(surface: string): string | null {
-  const cached = surfaceCache.get(surface);
-  if (cached !== undefined) return cached;
-  const lower = surface.toLowerCase();
-  const result = isIndexable(lower) ? stem(lower) : null;
-  if (surfaceCache.size >= STEM_CACHE_LIMIT) surfaceCache.clear();
-  surfaceCache.set(surface, result);
-  return result;
+/**
+ * What `analyze` keeps of each token as written (any case): its stem, or null when it is not indexable
+ * ({@link isIndexable}). An open-addressing hash table keyed by the token's code units, looked up without cutting
+ * the token out of its text; bounded like the stem cache (emptied when full).
+ */
+class SurfaceTable {
+  #keys: (string | undefined)[] = [];
+  #values: (string | null)[] = [];
+  #hashes = new Int32Array(0);
+  #size = 0;
+  #mask = 0;
+
+  constructor() {
+    this.#reset(1 << 16);
+  }
+
+  #reset(capacity: number): void {
+    this.#keys = new Array<string | undefined>(capacity).fill(undefined);
+    this.#values = new Array<string | null>(capacity).fill(null);
+    this.#hashes = new Int32Array(capacity);
+    this.#size = 0;
+    this.#mask = capacity - 1;
+  }
+
+  /** The stem of `text.slice(start, end)`, whose FNV-1a hash over its code units is `hash`. */
+  stemOf(text: string, start: number, end: number, hash: number): string | null {
+    const length = end - start;
+    let slot = (hash ^ (hash >>> 15)) & this.#mask;
+    for (;;) {
+      const key = this.#keys[slot];
+      if (key === undefined) break;
+      if (this.#hashes[slot] === hash && key.length === length) {
+        let j = 0;
+        while (j < length && key.charCodeAt(j) === text.charCodeAt(start + j)) j++;
+        if (j === length) return this.#values[slot]!;
+      }
+      slot = (slot + 1) & this.#mask;
+    }
+    // A copy, not a slice that would keep the whole text alive.
+    const surface = `${text.slice(start, end)} `.slice(0, -1);
+    const lower = surface.toLowerCase();
+    const value = isIndexable(lower) ? stem(lower) : null;
+    if (this.#size >= STEM_CACHE_LIMIT) this.#reset(1 << 16);
+    else if (2 * (this.#size + 1) > this.#keys.length) this.#grow();
+    this.#insert(surface, value, hash);
+    return value;
+  }
+
+  #insert(key: string, value: string | null, hash: number): void {
+    let slot = (hash ^ (hash >>> 15)) & this.#mask;
+    while (this.#keys[slot] !== undefined) slot = (slot + 1) & this.#mask;
+    this.#keys[slot] = key;
+    this.#values[slot] = value;
+    this.#hashes[slot] = hash;
+    this.#size++;
+  }
+
+  #grow(): void {
+    const keys = this.#keys;
+    const values = this.#values;
+    const hashes = this.#hashes;
+    this.#reset(keys.length * 2);
+    for (let k = 0; k < keys.length; k++) if (keys[k] !== undefined) this.#insert(keys[k]!, values[k]!, hashes[k]!);
+  }
 }
+
+const surfaces = new SurfaceTable();
 
 /** One distinct stem of a query with the word(s) the user typed for it. */
 export interface QueryTerm {
