@@ -63,7 +63,7 @@ import { startRowWriter, type RowWriter } from './index-writer.js';
 import { corpusFileKind, INDEX_SCHEMA_VERSION, type InputsDigest } from './inputs.js';
 import { readSubjectIndex, subjectStems, subjectTexts } from '../subject-index/entries.js';
 import { splitProvisionLines } from './provision-lines.js';
-import { TranslationPairs } from './translation-build.js';
+import { articleFrequencies, TranslationPairs } from './translation-build.js';
 import { cancelledError, countCorpusLines, readCourtsFile, type CorpusElement } from './reader.js';
 
 /**
@@ -355,10 +355,10 @@ async function buildIndex(
     db.exec('ANALYZE');
     checkCancelled();
     let senses: Map<string, ThesaurusSense[]> | undefined;
+    const df = articleFrequencies(db);
     if (digest.thesaurus !== undefined) {
       // The thesaurus, restricted to the stems the index holds (a synonym the corpus lacks can find nothing).
-      const held = new Set((db.prepare('SELECT term FROM fts_vocab').all() as { term: string }[]).map((r) => r.term));
-      senses = restrictToIndex(readThesaurus(digest.thesaurus.path), (s) => held.has(s));
+      senses = restrictToIndex(readThesaurus(digest.thesaurus.path), (s) => df.has(s));
       const insert = db.prepare('INSERT INTO thesaurus (stem, senses) VALUES (?, ?)');
       db.exec('BEGIN');
       for (const [stem, list] of senses) insert.run(stem, JSON.stringify(list));
@@ -366,7 +366,7 @@ async function buildIndex(
       checkCancelled();
     }
     // The lay-to-legal translation table, learned from the subject index, the corpus, the WordNet and the thesaurus.
-    const translation = translationPairs.learn(db, digest.wordnet?.path, senses);
+    const translation = translationPairs.learn(db, digest.wordnet?.path, senses, df);
     checkCancelled();
     const setMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
     db.exec('BEGIN');
