@@ -180,6 +180,16 @@ export function analyze(text: string): string[] {
   return stems;
 }
 
+/**
+ * The stem `analyze` keeps of one token as written (a run of letters and digits, any case), or null when it keeps
+ * none ({@link isIndexable}); from the same cache.
+ */
+export function tokenStem(token: string): string | null {
+  let hash = FNV_OFFSET;
+  for (let i = 0; i < token.length; i++) hash = Math.imul(hash ^ token.charCodeAt(i), FNV_PRIME);
+  return surfaces.stemOf(token, 0, token.length, hash);
+}
+
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 
@@ -319,14 +329,19 @@ export function createStemMatcher(stems: Iterable<string>, familyPrefixes: Itera
   // for matching, since the rest of the word is consumed by the trailing class, but this keeps it obvious).
   prefixes.sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
   const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${prefixes.map(escapeRegExp).join('|')})[\\p{L}\\p{N}]*`, 'giu');
+  /** The stem each word's stem is reported as (itself, or its family prefix), null when none; by stem. */
+  const reported = new Map<string, string | null>();
   return (text: string): StemMatch[] => {
     const matches: StemMatch[] = [];
     for (const m of text.matchAll(pattern)) {
-      const lower = m[0].toLowerCase();
-      if (!isIndexable(lower)) continue;
-      const s = stem(lower);
-      const p = wanted.has(s) ? s : prefixStems.find((prefix) => s.startsWith(prefix));
-      if (p !== undefined) matches.push({ stem: p, start: m.index, end: m.index + m[0].length });
+      const s = tokenStem(m[0]);
+      if (s === null) continue;
+      let p = reported.get(s);
+      if (p === undefined) {
+        p = wanted.has(s) ? s : (prefixStems.find((prefix) => s.startsWith(prefix)) ?? null);
+        reported.set(s, p);
+      }
+      if (p !== null) matches.push({ stem: p, start: m.index, end: m.index + m[0].length });
     }
     return matches;
   };
