@@ -5,8 +5,8 @@
  * corpus is the same.
  *
  * Threads: {@link aknReaderThreads}. They take the files in order from a shared counter, so the first files are ready
- * first; the caller's thread takes from it too: a file that no thread has taken when the caller asks for it is read by
- * the caller. When a thread fails (it ends early, or cannot start), the files whose acts have not arrived are read on
+ * first; the caller's thread takes from it too: while the act it asks for is not there, it reads the next file no
+ * thread has taken (the one it asks for, when no thread has taken it yet). When a thread fails (it ends early, or cannot start), the files whose acts have not arrived are read on
  * the caller's thread instead.
  */
 import { existsSync } from 'node:fs';
@@ -87,6 +87,8 @@ export function startAknReaders(files: readonly string[], threads: number, signa
     return { read: local, close: async () => {} };
   }
   const outcomes = new Map<number, AknOutcome>();
+  /** Files this thread has read ahead of their turn. */
+  const readHere = new Map<number, Promise<AknRead>>();
   const waiting = new Map<number, () => void>();
   let broken = false;
   const workers: Worker[] = [];
@@ -119,9 +121,25 @@ export function startAknReaders(files: readonly string[], threads: number, signa
   }
   return {
     async read(index) {
-      // Not taken by a thread yet: this thread takes it (the counter moves past it, so no thread will).
-      if (!outcomes.has(index) && !broken && Atomics.compareExchange(next, 0, index, index + 1) === index) return local(index);
-      while (!outcomes.has(index) && !broken) await new Promise<void>((resolve) => waiting.set(index, resolve));
+      for (;;) {
+        const here = readHere.get(index);
+        if (here !== undefined) {
+          readHere.delete(index);
+          return here;
+        }
+        if (outcomes.has(index) || broken) break;
+        // While its act is on its way, this thread reads the next file no thread has taken (this one, when no thread
+        // has taken it yet): the counter moves past it, so no thread will.
+        const ahead = Atomics.add(next, 0, 1);
+        if (ahead < files.length) {
+          const read = local(ahead);
+          readHere.set(ahead, read);
+          // Its error, if any, is thrown when its turn comes.
+          await read.catch(() => undefined);
+          continue;
+        }
+        await new Promise<void>((resolve) => waiting.set(index, resolve));
+      }
       waiting.delete(index);
       const outcome = outcomes.get(index);
       outcomes.delete(index);
