@@ -186,26 +186,42 @@ const INLINE_BEFORE = /(?<!\p{L})(?:с|със|добавя|добавят|дум
  */
 export function maskQuoted(text: string): string {
   const oldStyle = text.includes('”');
-  // UTF-16 code units, so that offsets stay those of `text`.
-  const chars = text.split('');
-  const stack: string[] = [];
+  // Only the quotation marks and line breaks change what is masked: the characters between two of them are masked
+  // alike, so the loop visits those alone. Offsets are code units, those of `text`; the masked text is `text` with
+  // its masked runs replaced, built from slices.
+  const stack: number[] = [];
+  const parts: string[] = [];
+  let copied = 0;
+  let runStart = -1;
+  /** Whether the code units from `from` on (up to the next call) are masked. */
+  const mark = (from: number, masked: boolean): void => {
+    if (masked) {
+      if (runStart < 0) runStart = from;
+    } else if (runStart >= 0) {
+      parts.push(text.slice(copied, runStart), MASK.repeat(from - runStart));
+      copied = from;
+      runStart = -1;
+    }
+  };
   let outerStart = -1;
   let lineStart = 0;
-  for (let i = 0; i < chars.length; i++) {
-    const c = chars[i]!;
+  const marks = new RegExp(QUOTE_OR_LINE_BREAK.source, 'g');
+  for (let found = marks.exec(text); found !== null; found = marks.exec(text)) {
+    const i = found.index;
+    const c = text.charCodeAt(i);
     const inside = stack.length > 0;
     let closed = false;
-    if (c === '„' || c === '«') stack.push(c);
-    else if (c === '“') {
-      if (stack.at(-1) === '„') (stack.pop(), (closed = true));
+    if (c === LOW_OPEN || c === GUILLEMET_OPEN) stack.push(c);
+    else if (c === HIGH_CLOSE) {
+      if (stack.at(-1) === LOW_OPEN) (stack.pop(), (closed = true));
       else if (oldStyle) stack.push(c);
       else if (stack.length > 0) (stack.pop(), (closed = true));
-    } else if (c === '”' || c === '»') {
+    } else if (c === RIGHT_CLOSE || c === GUILLEMET_CLOSE) {
       if (stack.length > 0) (stack.pop(), (closed = true));
-    } else if (c === '"') {
-      if (stack.at(-1) === '"') (stack.pop(), (closed = true));
+    } else if (c === STRAIGHT) {
+      if (stack.at(-1) === STRAIGHT) (stack.pop(), (closed = true));
       else stack.push(c);
-    } else if (c === '\n') {
+    } else if (c === LINE_FEED) {
       if (
         stack.length > 0 &&
         outerStart >= lineStart &&
@@ -219,10 +235,24 @@ export function maskQuoted(text: string): string {
     if (!inside && stack.length > 0) outerStart = i;
     if (closed && stack.length > 0 && INSTRUCTION_AFTER.test(text.slice(i + 1, i + 40))) stack.length = 0;
     // Line breaks stay, so that the lines of a quotation stay lines.
-    if ((inside || stack.length > 0) && c !== '\n') chars[i] = MASK;
+    mark(i, (inside || stack.length > 0) && c !== LINE_FEED);
+    mark(i + 1, stack.length > 0);
   }
-  return chars.join('').replace(PROMULGATION, (m) => `(${MASK.repeat(m.length - 2)})`);
+  mark(text.length, false);
+  parts.push(text.slice(copied));
+  return parts.join('').replace(PROMULGATION, (m) => `(${MASK.repeat(m.length - 2)})`);
 }
+
+/** The characters {@link maskQuoted} reads: quotation marks and line breaks. */
+const QUOTE_OR_LINE_BREAK = /[„“”«»"\n]/;
+/** The quotation marks and line break {@link maskQuoted} reads, as code units. */
+const LOW_OPEN = '„'.charCodeAt(0);
+const HIGH_CLOSE = '“'.charCodeAt(0);
+const RIGHT_CLOSE = '”'.charCodeAt(0);
+const GUILLEMET_OPEN = '«'.charCodeAt(0);
+const GUILLEMET_CLOSE = '»'.charCodeAt(0);
+const STRAIGHT = '"'.charCodeAt(0);
+const LINE_FEED = 10;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Reading a §
@@ -410,6 +440,21 @@ function openingAct(line: string, masked: string): { name: string; end: number }
   return { name: line.slice(span[0], span[1]), end: span[1] + (parenthetical?.[0].length ?? 0) };
 }
 
+/** {@link namedAct}'s results by the name as a § writes it: the §§ of the corpus name a few thousand acts. */
+const namedActs = new Map<string, { name: string; key: string }>();
+
+/** The nominative name (`nominativeActName`) and `actKey` of an act's name as written in a §; cached (bounded). */
+function namedAct(written: string): { name: string; key: string } {
+  let named = namedActs.get(written);
+  if (named === undefined) {
+    const name = nominativeActName(written);
+    named = { name, key: actKey(name) };
+    if (namedActs.size >= 50_000) namedActs.clear();
+    namedActs.set(written, named);
+  }
+  return named;
+}
+
 /**
  * The articles of other acts that the §§ among `elements` (refs starting with `§`) amend, insert or repeal (see the
  * module comment), in § order, each (section, act key, article, action) once. `title` is the act's own title: an
@@ -436,8 +481,7 @@ export function amendmentsOf(title: string, elements: readonly { ref: string; te
       // The opening is not part of any clause: blank it (offsets kept).
       const clauses = opening ? ' '.repeat(opening.end) + maskedLine.slice(opening.end) : maskedLine;
       for (const target of readLine(line, clauses, act, headings)) {
-        const name = nominativeActName(target.act);
-        const key = actKey(name);
+        const { name, key } = namedAct(target.act);
         const id = `${key}\u0000${target.article}\u0000${target.action}`;
         if (seen.has(`${element.ref}\u0000${id}`)) continue;
         seen.add(`${element.ref}\u0000${id}`);

@@ -16,7 +16,7 @@
  * Pure in memory: the whole corpus (about 2,600 documents) is held while the index is built.
  */
 import { INPUT_MAX_BYTES, InputFileError, readRegularFile } from '../input-file.js';
-import { readAknFile, type AknAct } from './akn.js';
+import { aknReaderThreads, startAknReaders } from './akn-readers.js';
 import { corpusFileKind } from './inputs.js';
 import { readActPayload } from './payload.js';
 import { cancelledError, CorpusError, isCancellation, readCorpus, type CorpusDocument } from './reader.js';
@@ -57,6 +57,11 @@ export interface CollectOptions {
   onDocument?: () => void;
   /** Checked before each document and each chunk read; when it aborts, rejects with an AbortError (`cancelledError`). */
   signal?: AbortSignal | undefined;
+  /**
+   * Threads reading the Akoma Ntoso files ahead (`akn-readers.ts`); default `aknReaderThreads` (one per CPU, none on
+   * one CPU). 0 reads them on this thread, each when its turn comes.
+   */
+  readerThreads?: number;
 }
 
 /** A National Assembly document of the statutes file: `act-<digits>`, a text as published (not consolidated). */
@@ -79,41 +84,45 @@ export async function collectCorpus(files: readonly string[], options: CollectOp
   /** The JSON Lines file of each document_id read so far, to name both files of a repeated one. */
   const fileOf = new Map<string, string>();
   const payloads: SourceDocument[] = [];
-  for (const file of files) {
-    checkCancelled();
-    const kind = corpusFileKind(file);
-    if (kind === 'jsonl') {
-      for await (const read of readCorpus(file, signal)) {
-        checkCancelled();
-        const first = fileOf.get(read.document_id);
-        if (first !== undefined) {
-          throw new CorpusError(file, `document_id "${read.document_id}" is also in ${first}; a document_id must be unique across the corpus files`);
+  // Akoma Ntoso files are read ahead on threads of their own (`akn-readers.ts`) and taken here in input order.
+  const aknFiles = files.filter((file) => corpusFileKind(file) === 'akn');
+  const akn = startAknReaders(aknFiles, options.readerThreads ?? aknReaderThreads(aknFiles.length), signal);
+  let aknIndex = 0;
+  try {
+    for (const file of files) {
+      checkCancelled();
+      const kind = corpusFileKind(file);
+      if (kind === 'jsonl') {
+        for await (const read of readCorpus(file, signal)) {
+          checkCancelled();
+          const first = fileOf.get(read.document_id);
+          if (first !== undefined) {
+            throw new CorpusError(file, `document_id "${read.document_id}" is also in ${first}; a document_id must be unique across the corpus files`);
+          }
+          fileOf.set(read.document_id, file);
+          const statute = isNationalAssemblyText(read);
+          sources.push({ document: statute ? restructureStatute(read) : read, origin: statute ? 'statutes' : 'jsonl', file });
+          onDocument?.();
         }
-        fileOf.set(read.document_id, file);
-        const statute = isNationalAssemblyText(read);
-        sources.push({ document: statute ? restructureStatute(read) : read, origin: statute ? 'statutes' : 'jsonl', file });
+      } else if (kind === 'akn') {
+        const read = await akn.read(aknIndex++);
+        if ('act' in read) sources.push({ document: read.act.document, origin: 'akn', file, workUri: read.act.work_uri });
+        else skipped.push({ path: file, message: read.skipped });
+        onDocument?.();
+      } else {
+        try {
+          const text = (await readRegularFile(file, { maxBytes: INPUT_MAX_BYTES.payload, signal })).toString('utf8');
+          payloads.push({ document: readActPayload(JSON.parse(text) as unknown), origin: 'payload', file });
+        } catch (error) {
+          if (isCancellation(error)) throw error;
+          const detail = error instanceof InputFileError ? error.problem : error instanceof Error ? error.message : String(error);
+          skipped.push({ path: file, message: `act payload ${file}: ${detail}` });
+        }
         onDocument?.();
       }
-    } else if (kind === 'akn') {
-      try {
-        const act: AknAct = await readAknFile(file, signal);
-        sources.push({ document: act.document, origin: 'akn', file, workUri: act.work_uri });
-      } catch (error) {
-        if (isCancellation(error) || !(error instanceof CorpusError)) throw error;
-        skipped.push({ path: file, message: error.message });
-      }
-      onDocument?.();
-    } else {
-      try {
-        const text = (await readRegularFile(file, { maxBytes: INPUT_MAX_BYTES.payload, signal })).toString('utf8');
-        payloads.push({ document: readActPayload(JSON.parse(text) as unknown), origin: 'payload', file });
-      } catch (error) {
-        if (isCancellation(error)) throw error;
-        const detail = error instanceof InputFileError ? error.problem : error instanceof Error ? error.message : String(error);
-        skipped.push({ path: file, message: `act payload ${file}: ${detail}` });
-      }
-      onDocument?.();
     }
+  } finally {
+    await akn.close();
   }
   // 2. Official payloads replace the statutes file's documents of the same id; a payload of an act the statutes file
   // lacks is added. Two payloads of one act: the first (files are read in a stable order) is kept.

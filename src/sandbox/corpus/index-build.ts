@@ -65,10 +65,11 @@ import { collectCorpus } from './collect.js';
 import { excerptIds } from './excerpts.js';
 import { elementsWithHeadings, ownHeading } from './headings.js';
 import { createTempIndexFile, removeTempFiles } from './index-files.js';
+import { startRowWriter, type RowWriter } from './index-writer.js';
 import { corpusFileKind, INDEX_SCHEMA_VERSION, type InputsDigest } from './inputs.js';
 import { readSubjectIndex, subjectStems, subjectTexts } from '../subject-index/entries.js';
 import { splitProvisionLines } from './provision-lines.js';
-import { TranslationPairs } from './translation-build.js';
+import { articleFrequencies, TranslationPairs } from './translation-build.js';
 import { cancelledError, countCorpusLines, readCourtsFile, type CorpusDocument, type CorpusElement } from './reader.js';
 
 /**
@@ -215,6 +216,7 @@ async function buildIndex(
   const step = Math.max(1, Math.floor(total / 100));
   let read = 0;
   const db = new DatabaseSync(tempPath);
+  let writer: RowWriter | undefined;
   try {
     // node:sqlite opens databases in defensive mode, which refuses `journal_mode = OFF` (it stays DELETE and leaves a
     // `-journal` file when the process dies). MEMORY is accepted and writes no file; a crash mid-build can corrupt the
@@ -223,6 +225,8 @@ async function buildIndex(
     if (mode?.journal_mode !== 'memory') throw new Error(`SQLite refused journal_mode = MEMORY for ${tempPath}`);
     db.exec('PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY;');
     db.exec(SCHEMA);
+    // The rows below are written by `writer`, on a thread of its own when it can (`index-writer.ts`).
+    writer = startRowWriter(db, tempPath);
     // The temporary file exists from here on (a build is seen, and cleaned up, as such while it reads its inputs).
     const collected = await collectCorpus(
       digest.corpus.map((f) => f.path),
@@ -253,16 +257,16 @@ async function buildIndex(
       mapLinks(citations.cites, (list) => ({ cites: list })),
     );
     const caseLaw: CaseLawReport = { citations: citations.report, rulings: rulings.report };
-    const insertDocument = db.prepare(
+    const insertDocument = writer.prepare(
       `INSERT INTO documents (id, document_id, collection, source_type, type, title, date, in_force_date, as_of,
          consolidated, author, url, url_as_of, signature, court_id, court, decision_number, case_number, case_kind,
          department, reporting_judge, judges_json, elements_json, title_stems, article_count)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const insertArticle = db.prepare(
+    const insertArticle = writer.prepare(
       'INSERT INTO articles (id, doc, ordinal, ref, label, text, excerpt_id, stem_count, heading, subject) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    const insertFts = db.prepare('INSERT INTO fts (rowid, stems, heading, subject) VALUES (?, ?, ?, ?)');
+    const insertFts = writer.prepare('INSERT INTO fts (rowid, stems, heading, subject) VALUES (?, ?, ?, ?)');
     // The written subject index: questions and keywords per article of the acts it covers (by served document_id).
     const translationPairs = new TranslationPairs();
     const servedIds = new Set(collected.documents.map((d) => d.document_id));
@@ -280,9 +284,9 @@ async function buildIndex(
     let documents = 0;
     let articles = 0;
     const insertStep = Math.max(1, Math.floor(collected.documents.length / 20));
-    db.exec('BEGIN');
     for (const d of collected.documents) {
       checkCancelled();
+      await writer.ready();
       const elementLinks = amendmentLinks.get(documents);
       documents++;
       rowOf.set(d.document_id, documents);
@@ -354,12 +358,12 @@ async function buildIndex(
         onProgress?.({ phase: 'indexing', done, total });
       }
     }
-    const insertAlias = db.prepare('INSERT INTO aliases (alias, doc) VALUES (?, ?)');
+    const insertAlias = writer.prepare('INSERT INTO aliases (alias, doc) VALUES (?, ?)');
     for (const [alias, id] of collected.aliases) {
       const row = rowOf.get(id);
       if (row !== undefined && !rowOf.has(alias)) insertAlias.run(alias, row);
     }
-    const insertCourt = db.prepare(
+    const insertCourt = writer.prepare(
       'INSERT INTO courts (court_id, name, court_type, ecli_code, parent_court_id) VALUES (?, ?, ?, ?, ?)',
     );
     const listed = new Set<number>();
@@ -370,9 +374,9 @@ async function buildIndex(
     for (const [courtId, name] of namedCourts) {
       if (!listed.has(courtId)) insertCourt.run(courtId, name ?? `Съд ${courtId}`, null, null, null);
     }
-    const insertRuling = db.prepare('INSERT INTO article_rulings (article, sentence) VALUES (?, ?)');
+    const insertRuling = writer.prepare('INSERT INTO article_rulings (article, sentence) VALUES (?, ?)');
     for (const [article, sentence] of articleRulings) insertRuling.run(article, sentence);
-    db.exec('COMMIT');
+    await writer.finish();
     onProgress?.({ phase: 'indexing', done: total, total });
     checkCancelled();
     onProgress?.({ phase: 'finishing', done: 0, total: 1 });
@@ -381,10 +385,10 @@ async function buildIndex(
     db.exec('ANALYZE');
     checkCancelled();
     let senses: Map<string, ThesaurusSense[]> | undefined;
+    const df = articleFrequencies(db);
     if (digest.thesaurus !== undefined) {
       // The thesaurus, restricted to the stems the index holds (a synonym the corpus lacks can find nothing).
-      const held = new Set((db.prepare('SELECT term FROM fts_vocab').all() as { term: string }[]).map((r) => r.term));
-      senses = restrictToIndex(readThesaurus(digest.thesaurus.path), (s) => held.has(s));
+      senses = restrictToIndex(readThesaurus(digest.thesaurus.path), (s) => df.has(s));
       const insert = db.prepare('INSERT INTO thesaurus (stem, senses) VALUES (?, ?)');
       db.exec('BEGIN');
       for (const [stem, list] of senses) insert.run(stem, JSON.stringify(list));
@@ -392,7 +396,7 @@ async function buildIndex(
       checkCancelled();
     }
     // The lay-to-legal translation table, learned from the subject index, the corpus, the WordNet and the thesaurus.
-    const translation = translationPairs.learn(db, digest.wordnet?.path, senses);
+    const translation = translationPairs.learn(db, digest.wordnet?.path, senses, df);
     checkCancelled();
     const setMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
     db.exec('BEGIN');
@@ -414,6 +418,7 @@ async function buildIndex(
     setMeta.run('complete', '1');
     db.exec('COMMIT');
   } finally {
+    await writer?.close();
     db.close();
   }
 }

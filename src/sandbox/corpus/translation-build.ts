@@ -27,6 +27,18 @@ const SURFACE_TEXT_CHARS = 2000;
 /** A stem with a digit (a year, a number) translates nothing. */
 const HAS_DIGIT = /\p{N}/u;
 
+/**
+ * Every stem the index holds → the number of its articles holding it (`fts_vocab`: reading it decodes the whole
+ * full-text index, so a build reads it once).
+ */
+export function articleFrequencies(db: DatabaseSync): Map<string, number> {
+  const df = new Map<string, number>();
+  const vocab = db.prepare('SELECT term, doc FROM fts_vocab');
+  vocab.setReturnArrays(true);
+  for (const [term, n] of vocab.iterate() as unknown as Iterable<[string, number]>) df.set(term, n);
+  return df;
+}
+
 /** What {@link TranslationPairs.learn} learned from, and what it wrote. */
 export interface TranslationBuildReport {
   /** Pairs by origin. */
@@ -99,28 +111,26 @@ export class TranslationPairs {
    * Learns the table from the gathered pairs and those of the WordNet and the thesaurus, and writes it into `db`.
    * @param wordnetPath a WordNet in the Open Multilingual Wordnet's tab format, gzip or plain; read with the
    *   thesaurus's size cap.
+   * @param df the index's {@link articleFrequencies}, when the caller has read them already.
    * @throws the SQLite errors of a failed write; an `InputFileError` or zlib error for an unreadable WordNet.
    */
   learn(
     db: DatabaseSync,
     wordnetPath: string | undefined,
     thesaurus: ReadonlyMap<string, readonly ThesaurusSense[]> | undefined,
+    df: ReadonlyMap<string, number> = articleFrequencies(db),
   ): TranslationBuildReport {
     const articleCount = (db.prepare('SELECT COUNT(*) AS n FROM articles').get() as { n: number }).n;
-    const df = new Map<string, number>();
-    const vocab = db.prepare('SELECT term, doc FROM fts_vocab');
-    vocab.setReturnArrays(true);
-    for (const [term, n] of vocab.iterate() as unknown as Iterable<[string, number]>) df.set(term, n);
     const limit = Math.max(1, MAX_TARGET_SHARE * articleCount);
-    const informative = (s: string): boolean => {
-      const n = df.get(s);
-      return n !== undefined && n <= limit && !HAS_DIGIT.test(s);
-    };
+    /** The informative stems (held by at most `limit` articles, no digit) → their article counts. */
+    const kept = new Map<string, number>();
+    for (const [s, n] of df) if (n <= limit && !HAS_DIGIT.test(s)) kept.set(s, n);
+    const informative = (s: string): boolean => kept.has(s);
     /** The rarest informative distinct stems, at most MAX_PAIR_TARGETS. */
     const targetsOf = (stems: readonly string[]): string[] =>
       [...new Set(stems)]
         .filter(informative)
-        .sort((a, b) => df.get(a)! - df.get(b)! || (a < b ? -1 : 1))
+        .sort((a, b) => kept.get(a)! - kept.get(b)! || (a < b ? -1 : 1))
         .slice(0, MAX_PAIR_TARGETS);
     const pairs: TranslationPair[] = [];
     const report: TranslationBuildReport = { pairs: { subject: 0, headings: 0, definitions: 0, wordnet: 0, thesaurus: 0 }, sources: 0 };

@@ -86,6 +86,8 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
   });
   if (selected.size === 0) return empty('searched');
   const allowed = allowedDocuments(request, metadata, selected, caseLaw);
+  /** The index as this search reads it: each article and each stem's matches read once (see `readOnce`). */
+  const reader = readOnce(index);
 
   // Stage 1: references and abbreviations out of the query, the rest analysed.
   const { references, rest } = parseReferences(request.query, abbreviationTable(metadata));
@@ -107,28 +109,38 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
   // for a query of more words than one query searches (a list of words, not a question), as for the thesaurus.
   let groups = termGroups(terms);
   if (groups.length <= MAX_QUERY_TERMS) groups = [...withTranslations(groups, (s) => index.translations(s))];
-  let plan = planQuery(index, metadata, groups);
-  let hits = scoreArticles(index, metadata, plan, allowed);
+  let plan = planQuery(reader, metadata, groups);
+  let hits = scoreArticles(reader, metadata, plan, allowed);
   // The index's thesaurus, read on the first search that needs it (not at start); an empty map when it has none.
   const thesaurus = (metadata.thesaurus ??= index.thesaurus() ?? new Map());
   // Thesaurus senses the rest of the query supports: synonyms the best candidates that lack the word hold (see
   // `withThesaurus`). Not for a
   // query of more words than one query searches (a list of words, not a question): a second pass would double its cost.
   if (thesaurus.size > 0 && groups.length <= MAX_QUERY_TERMS) {
-    const expanded = withThesaurus(groups, thesaurus, feedbackArticles(index, hits));
+    const expanded = withThesaurus(groups, thesaurus, feedbackArticles(reader, hits));
     if (expanded !== groups) {
       groups = [...expanded];
-      plan = planQuery(index, metadata, groups);
-      hits = scoreArticles(index, metadata, plan, allowed);
+      plan = planQuery(reader, metadata, groups);
+      hits = scoreArticles(reader, metadata, plan, allowed);
     }
   }
   const searched = plan.stems.flat();
-  const matcher = createStemMatcher(
+  const matchText = createStemMatcher(
     searched.filter((s) => s.family !== true).map((s) => s.stem),
     searched.filter((s) => s.family === true).map((s) => s.stem),
   );
+  // Each text matched once: the passages, the excerpts and the explanation read the same articles.
+  const matchedTexts = new Map<string, StemMatch[]>();
+  const matcher = (text: string): StemMatch[] => {
+    let matches = matchedTexts.get(text);
+    if (matches === undefined) {
+      matches = matchText(text);
+      matchedTexts.set(text, matches);
+    }
+    return matches;
+  };
   const groupOf = new Map(plan.stems.flatMap((list, g) => list.map((s): [string, number] => [s.stem, g])));
-  rescoreByPassage(index, metadata.articleLength, hits, plan.weights, matcher, groupOf, queryPhrases(rest));
+  rescoreByPassage(reader, metadata.articleLength, hits, plan.weights, matcher, groupOf, queryPhrases(rest));
   const maxResults = request.max_results ?? LIMITS.maxResultsDefault;
   const scored = leadWithAbsentAct(scoreDocuments(hits, metadata, groups, plan.weights, allowed, referencePlan.boost));
   // Every request ranks the same first RANKED_WINDOW documents and returns its first `max_results` of them, so that
@@ -137,7 +149,7 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
   if (metadata.feedback === true) {
     // Relevance feedback within the best acts (measured in bench/expansions.js; off unless asked).
     const searchedStems = new Set(plan.stems.flat().map((s) => s.stem));
-    const stemsOf = (article: number): string[] => articleStems(index, article);
+    const stemsOf = (article: number): string[] => articleStems(reader, article);
     const idfOf = (s: string): number => idf(index.stemArticleCount(s), metadata.articleCount);
     for (const doc of scored.slice(0, FEEDBACK_DOCUMENTS)) feedbackWithinDocument(doc, stemsOf, searchedStems, idfOf);
   }
@@ -173,7 +185,7 @@ export function search(index: SearchIndex, request: SearchRequest): SearchRespon
   const bestExcerpt = Math.max(...picked.flat().map((a) => a.score));
   const results = ranked.map((doc, i): SearchResult => {
     const articles = picked[i] ?? [];
-    const { excerpts, headings, rows, matched } = excerptsOf(index, doc, articles, bestExcerpt, matcher);
+    const { excerpts, headings, rows, matched } = excerptsOf(reader, doc, articles, bestExcerpt, matcher);
     const parts = partOf(doc);
     const m = doc.meta;
     const result: SearchResult = {
@@ -235,6 +247,33 @@ function questionsOnly(
     for (const m of matcher(ownHeading(row.heading))) inQuestions.delete(groupOf.get(m.stem) ?? -1);
   });
   return inQuestions;
+}
+
+/**
+ * `index` as one search reads it: an article row (`article`) and a stem's matches (`matchStem`) are read from the
+ * index once and then given again, the same objects, for the rest of the search (the passages, the feedback and the
+ * excerpts read the same best articles; a second pass with thesaurus senses matches the first pass's stems again).
+ * Nothing the search reads is modified, so the results are those of reading each time.
+ */
+function readOnce(index: SearchIndex): SearchIndex {
+  const articles = new Map<number, ArticleRow | undefined>();
+  const matches = new Map<string, [number, number][]>();
+  // Everything else is `index`'s own (the prototype), whatever kind of object it is.
+  return Object.assign(Object.create(index) as SearchIndex, {
+    article(id: number): ArticleRow | undefined {
+      if (!articles.has(id)) articles.set(id, index.article(id));
+      return articles.get(id);
+    },
+    matchStem(stem: string, prefix = false): [number, number][] {
+      const key = `${prefix ? '*' : ' '}${stem}`;
+      let found = matches.get(key);
+      if (found === undefined) {
+        found = index.matchStem(stem, prefix);
+        matches.set(key, found);
+      }
+      return found;
+    },
+  });
 }
 
 /**

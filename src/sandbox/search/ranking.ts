@@ -495,11 +495,23 @@ export function scoreArticles(
     const coverage = covered / totalWeight;
     hits.push({ article, document: metadata.articleDocument[article] ?? 0, bm25, terms, coverage, score: articleScore(bm25, coverage) });
   });
-  if (hits.length > MAX_CANDIDATE_ARTICLES) {
-    hits.sort((a, b) => b.score - a.score || a.article - b.article);
-    hits = hits.slice(0, MAX_CANDIDATE_ARTICLES);
-  }
+  if (hits.length > MAX_CANDIDATE_ARTICLES) hits = bestHits(hits, MAX_CANDIDATE_ARTICLES);
   return hits;
+}
+
+/**
+ * The best `k` of `hits` (more than `k`), best first by score, ties by article id: what sorting them all and keeping
+ * the first `k` gives, sorting only those scoring at least the `k`-th best score (found by sorting the bare scores).
+ */
+function bestHits(hits: ArticleHit[], k: number): ArticleHit[] {
+  const byRank = (a: ArticleHit, b: ArticleHit): number => b.score - a.score || a.article - b.article;
+  const scores = new Float64Array(hits.length);
+  for (let i = 0; i < hits.length; i++) scores[i] = hits[i]!.score;
+  // A NaN score would make the order the comparator's own: sort them all then.
+  if (scores.some((score) => Number.isNaN(score))) return hits.sort(byRank).slice(0, k);
+  scores.sort();
+  const threshold = scores[hits.length - k]!;
+  return hits.filter((hit) => hit.score >= threshold).sort(byRank).slice(0, k);
 }
 
 /** Candidates (best first) whose score is re-weighed by their best passage ({@link rescoreByPassage}). */

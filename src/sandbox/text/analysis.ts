@@ -38,11 +38,56 @@ export interface TokenSpan {
  */
 export function tokenSpans(text: string): TokenSpan[] {
   const spans: TokenSpan[] = [];
-  for (const m of text.matchAll(TOKEN_PATTERN)) {
-    const surface = m[0];
-    spans.push({ surface, lower: surface.toLowerCase(), start: m.index, end: m.index + surface.length });
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const first = wordUnitsAt(text, i);
+    if (first === 0) {
+      i++;
+      continue;
+    }
+    const start = i;
+    i += first;
+    for (let k = wordUnitsAt(text, i); k !== 0; k = wordUnitsAt(text, i)) i += k;
+    const surface = text.slice(start, i);
+    spans.push({ surface, lower: surface.toLowerCase(), start, end: i });
   }
   return spans;
+}
+
+/**
+ * Per UTF-16 code unit: 1 for a letter or digit of the Basic Multilingual Plane (`\p{L}` or `\p{N}`), 2 for a high
+ * surrogate (its pair decides, see {@link wordUnitsAt}), 0 otherwise. Built on first use from {@link TOKEN_PATTERN}
+ * itself, so the scanner's tokens are the pattern's.
+ */
+let wordUnitTable: Uint8Array | undefined;
+
+function wordUnits(): Uint8Array {
+  if (wordUnitTable !== undefined) return wordUnitTable;
+  const table = new Uint8Array(0x10000);
+  let bmp = '';
+  for (let c = 0; c < 0x10000; c++) bmp += c >= 0xd800 && c <= 0xdfff ? ' ' : String.fromCharCode(c);
+  for (const m of bmp.matchAll(TOKEN_PATTERN)) table.fill(1, m.index, m.index + m[0].length);
+  table.fill(2, 0xd800, 0xdc00);
+  wordUnitTable = table;
+  return table;
+}
+
+/** A letter or digit outside the Basic Multilingual Plane (one code point, a surrogate pair). */
+const ASTRAL_WORD_CHARACTER = /^[\p{L}\p{N}]$/u;
+
+/**
+ * The code units of the letter or digit (`\p{L}` or `\p{N}`) at `text[i]`: 1 in the Basic Multilingual Plane, 2 for a
+ * surrogate pair encoding one; 0 when there is none (or `i` is past the end). What {@link TOKEN_PATTERN} matches, one
+ * character at a time, without a regular expression for the common case.
+ */
+function wordUnitsAt(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c !== c) return 0; // NaN: past the end.
+  const kind = (wordUnitTable ?? wordUnits())[c]!;
+  if (kind !== 2) return kind;
+  const next = text.charCodeAt(i + 1);
+  return next >= 0xdc00 && next <= 0xdfff && ASTRAL_WORD_CHARACTER.test(text.slice(i, i + 2)) ? 2 : 0;
 }
 
 /** Whether a lowercased token is kept for indexing and search: at least 2 characters and not a stopword. */
@@ -103,13 +148,118 @@ function lightStem(lower: string): string {
  * survive). Tokens are lowercased maximal runs of letters/digits; stopwords and 1-character tokens are dropped.
  */
 export function analyze(text: string): string[] {
+  const units = wordUnitTable ?? wordUnits();
   const stems: string[] = [];
-  for (const m of text.matchAll(TOKEN_PATTERN)) {
-    const lower = m[0].toLowerCase();
-    if (isIndexable(lower)) stems.push(stem(lower));
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let c = text.charCodeAt(i);
+    let kind = units[c]!;
+    if (kind === 0 || (kind === 2 && wordUnitsAt(text, i) === 0)) {
+      i++;
+      continue;
+    }
+    // A token: its code units hashed as they are read (FNV-1a), so that a word met before costs no string.
+    const start = i;
+    let hash = FNV_OFFSET;
+    for (;;) {
+      hash = Math.imul(hash ^ c, FNV_PRIME);
+      i++;
+      if (kind === 2) {
+        hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
+        i++;
+      }
+      if (i >= n) break;
+      c = text.charCodeAt(i);
+      kind = units[c]!;
+      if (kind === 0 || (kind === 2 && wordUnitsAt(text, i) === 0)) break;
+    }
+    const kept = surfaces.stemOf(text, start, i, hash);
+    if (kept !== null) stems.push(kept);
   }
   return stems;
 }
+
+/**
+ * The stem `analyze` keeps of one token as written (a run of letters and digits, any case), or null when it keeps
+ * none ({@link isIndexable}); from the same cache.
+ */
+export function tokenStem(token: string): string | null {
+  let hash = FNV_OFFSET;
+  for (let i = 0; i < token.length; i++) hash = Math.imul(hash ^ token.charCodeAt(i), FNV_PRIME);
+  return surfaces.stemOf(token, 0, token.length, hash);
+}
+
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+
+/**
+ * What `analyze` keeps of each token as written (any case): its stem, or null when it is not indexable
+ * ({@link isIndexable}). An open-addressing hash table keyed by the token's code units, looked up without cutting
+ * the token out of its text; bounded like the stem cache (emptied when full).
+ */
+class SurfaceTable {
+  #keys: (string | undefined)[] = [];
+  #values: (string | null)[] = [];
+  #hashes = new Int32Array(0);
+  #size = 0;
+  #mask = 0;
+
+  constructor() {
+    this.#reset(1 << 16);
+  }
+
+  #reset(capacity: number): void {
+    this.#keys = new Array<string | undefined>(capacity).fill(undefined);
+    this.#values = new Array<string | null>(capacity).fill(null);
+    this.#hashes = new Int32Array(capacity);
+    this.#size = 0;
+    this.#mask = capacity - 1;
+  }
+
+  /** The stem of `text.slice(start, end)`, whose FNV-1a hash over its code units is `hash`. */
+  stemOf(text: string, start: number, end: number, hash: number): string | null {
+    const length = end - start;
+    let slot = (hash ^ (hash >>> 15)) & this.#mask;
+    for (;;) {
+      const key = this.#keys[slot];
+      if (key === undefined) break;
+      if (this.#hashes[slot] === hash && key.length === length) {
+        let j = 0;
+        while (j < length && key.charCodeAt(j) === text.charCodeAt(start + j)) j++;
+        if (j === length) return this.#values[slot]!;
+      }
+      slot = (slot + 1) & this.#mask;
+    }
+    // A copy, not a slice that would keep the whole text alive.
+    const surface = `${text.slice(start, end)} `.slice(0, -1);
+    const lower = surface.toLowerCase();
+    const value = isIndexable(lower) ? stem(lower) : null;
+    if (this.#size >= STEM_CACHE_LIMIT) this.#reset(1 << 16);
+    else if (2 * (this.#size + 1) > this.#keys.length) this.#grow();
+    this.#insert(surface, value, hash);
+    return value;
+  }
+
+  #insert(key: string, value: string | null, hash: number): void {
+    let slot = (hash ^ (hash >>> 15)) & this.#mask;
+    while (this.#keys[slot] !== undefined) slot = (slot + 1) & this.#mask;
+    this.#keys[slot] = key;
+    this.#values[slot] = value;
+    this.#hashes[slot] = hash;
+    this.#size++;
+  }
+
+  #grow(): void {
+    const keys = this.#keys;
+    const values = this.#values;
+    const hashes = this.#hashes;
+    this.#reset(keys.length * 2);
+    for (let k = 0; k < keys.length; k++) if (keys[k] !== undefined) this.#insert(keys[k]!, values[k]!, hashes[k]!);
+  }
+}
+
+const surfaces = new SurfaceTable();
 
 /** One distinct stem of a query with the word(s) the user typed for it. */
 export interface QueryTerm {
@@ -179,14 +329,19 @@ export function createStemMatcher(stems: Iterable<string>, familyPrefixes: Itera
   // for matching, since the rest of the word is consumed by the trailing class, but this keeps it obvious).
   prefixes.sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
   const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${prefixes.map(escapeRegExp).join('|')})[\\p{L}\\p{N}]*`, 'giu');
+  /** The stem each word's stem is reported as (itself, or its family prefix), null when none; by stem. */
+  const reported = new Map<string, string | null>();
   return (text: string): StemMatch[] => {
     const matches: StemMatch[] = [];
     for (const m of text.matchAll(pattern)) {
-      const lower = m[0].toLowerCase();
-      if (!isIndexable(lower)) continue;
-      const s = stem(lower);
-      const p = wanted.has(s) ? s : prefixStems.find((prefix) => s.startsWith(prefix));
-      if (p !== undefined) matches.push({ stem: p, start: m.index, end: m.index + m[0].length });
+      const s = tokenStem(m[0]);
+      if (s === null) continue;
+      let p = reported.get(s);
+      if (p === undefined) {
+        p = wanted.has(s) ? s : (prefixStems.find((prefix) => s.startsWith(prefix)) ?? null);
+        reported.set(s, p);
+      }
+      if (p !== null) matches.push({ stem: p, start: m.index, end: m.index + m[0].length });
     }
     return matches;
   };

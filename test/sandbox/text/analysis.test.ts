@@ -54,6 +54,16 @@ describe('analyze', () => {
   it('returns nothing for a text of stopwords only', () => {
     expect(analyze('и в на за от с')).toEqual([]);
   });
+
+  it('finds the tokens of the pattern [\\p{L}\\p{N}]+ in any script, astral letters and stray surrogates included', () => {
+    // The tokenizer scans characters without a regular expression; its words must be the pattern's.
+    const pieces = ['Чл', '5', 'İ', 'ΣΟΦΟΣ', 'ǅ', '²', 'Ⅻ', '٣', '\u0301', '\u00ad', '\u200b', 'ʼ', '_', '-', ' ', '\ud835\udc00', '\ud83d\ude00', '\ud800', '\udc00', 'ß', 'ёж'];
+    const texts: string[] = [];
+    for (const a of pieces) for (const b of pieces) for (const c of pieces) texts.push(`${a}${b}${c}`);
+    const spans = texts.map((text) => [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({ surface: m[0], lower: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length })));
+    expect(texts.map(tokenSpans)).toEqual(spans);
+    expect(texts.map(analyze)).toEqual(spans.map((list) => list.map((t) => t.lower).filter((l) => l.length >= 2 && !STOPWORDS.has(l)).map(stem)));
+  });
 });
 
 describe('analyzeQuery', () => {
