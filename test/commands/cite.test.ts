@@ -145,7 +145,7 @@ describe('pravo cite: verdicts', () => {
     const report = JSON.parse(again.stdout);
     expect(Object.keys(report)).toEqual(['citations', 'documents_retrieved', 'documents_from_cache', 'searches_sent', 'searches_from_cache', 'documents']);
     expect(report).toMatchObject({ documents_retrieved: 0, documents_from_cache: 2, searches_sent: 0, searches_from_cache: 4 });
-    expect(Object.keys(report.citations[0])).toEqual(['text', 'line', 'column', 'act', 'document_id', 'collection', 'ref', 'verdict', 'detail', 'unchecked']);
+    expect(Object.keys(report.citations[0])).toEqual(['text', 'line', 'column', 'act', 'document_id', 'collection', 'ref', 'verdict', 'detail', 'unchecked', 'warning']);
     expect(report.citations[0].unchecked).toBeNull();
     expect(report.citations[0]).toMatchObject({ text: 'чл. 1', act: 'Закон за тестовите уведомления', document_id: 'test-a', collection: 'c_test', ref: '1', verdict: 'found' });
     expect(report.documents[0]).toEqual({ document_id: 'test-a', collection: 'c_test', title: 'Закон за тестовите уведомления', date: '2020-05-01', as_of: '2020-05-01', consolidated: false });

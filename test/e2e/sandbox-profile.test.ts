@@ -57,5 +57,6 @@ describe('a profile whose API commands run against the sandbox', () => {
     const after = (await keys()).filter((k) => k.name === 'pravo --sandbox');
     expect(after.map((k) => k.status).sort()).toEqual(['active', 'revoked']);
     expect(after.find((k) => k.status === 'active')!.key_id).not.toBe(listed[0]!.key_id);
-  });
+    // Ten runs of the CLI, each opening the sandbox in process.
+  }, 90_000);
 });

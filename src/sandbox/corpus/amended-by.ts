@@ -49,6 +49,27 @@ export interface ElementLinks {
 }
 
 /**
+ * A lookup of the elements of a ref in a document: `(document index, ref)` → the indexes of the document's elements with
+ * that ref (as written, case kept), in document order; `[]` when none. Each document's refs are indexed on first use.
+ */
+export function elementsOfRefIn(documents: readonly CorpusDocument[]): (doc: number, ref: string) => number[] {
+  const refIndex = new Map<number, Map<string, number[]>>();
+  return (doc, ref) => {
+    let byRef = refIndex.get(doc);
+    if (byRef === undefined) {
+      byRef = new Map();
+      documents[doc]!.elements.forEach((e, i) => {
+        const list = byRef!.get(e.ref);
+        if (list) list.push(i);
+        else byRef!.set(e.ref, [i]);
+      });
+      refIndex.set(doc, byRef);
+    }
+    return byRef.get(ref) ?? [];
+  };
+}
+
+/**
  * Links every change read from the §§ of `documents` (statutes only; court decisions are not read) to the served act
  * and article it changes.
  * @param collectionOf the `collection` a document is served under.
@@ -70,21 +91,7 @@ export function linkAmendments(
     else actsByKey.set(key, [i]);
   });
   for (const list of actsByKey.values()) list.sort((a, b) => documents[a]!.date.localeCompare(documents[b]!.date));
-  /** document index → article ref → element indexes of that ref. */
-  const refIndex = new Map<number, Map<string, number[]>>();
-  const elementsOfRef = (doc: number, ref: string): number[] => {
-    let byRef = refIndex.get(doc);
-    if (byRef === undefined) {
-      byRef = new Map();
-      documents[doc]!.elements.forEach((e, i) => {
-        const list = byRef!.get(e.ref);
-        if (list) list.push(i);
-        else byRef!.set(e.ref, [i]);
-      });
-      refIndex.set(doc, byRef);
-    }
-    return byRef.get(ref) ?? [];
-  };
+  const elementsOfRef = elementsOfRefIn(documents);
   const links = new Map<number, Map<number, ElementLinks>>();
   const linksOf = (doc: number, element: number): ElementLinks => {
     let byElement = links.get(doc);

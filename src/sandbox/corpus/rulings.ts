@@ -30,6 +30,7 @@ import { CUSTOMARY_ABBREVIATIONS } from '../../shared/act-abbreviations.js';
 import { compareArticleRefs, splitArticleRef } from '../../shared/article-ref.js';
 import { parseCitations, type Citation } from '../../shared/citations.js';
 import { actKey, nominativeActName } from './amendments.js';
+import { elementsOfRefIn } from './amended-by.js';
 import type { RulingEntry, RulingPart, RulingSource } from './case-law.js';
 import { excerptIds } from './excerpts.js';
 import type { CorpusDocument } from './reader.js';
@@ -863,20 +864,7 @@ export function linkRulings(
     });
   });
   // 2. The operative parts.
-  const refIndex = new Map<number, Map<string, number[]>>();
-  const elementsOfRef = (doc: number, ref: string): number[] => {
-    let byRef = refIndex.get(doc);
-    if (byRef === undefined) {
-      byRef = new Map();
-      documents[doc]!.elements.forEach((e, i) => {
-        const list = byRef!.get(e.ref);
-        if (list) list.push(i);
-        else byRef!.set(e.ref, [i]);
-      });
-      refIndex.set(doc, byRef);
-    }
-    return byRef.get(ref) ?? [];
-  };
+  const elementsOfRef = elementsOfRefIn(documents);
   let reprints: Map<string, [number, number][]> | undefined;
   for (const [, decisionIndex] of decisions) {
     const decision = documents[decisionIndex]!;
