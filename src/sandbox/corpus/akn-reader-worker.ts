@@ -3,8 +3,7 @@
  * `dist/sandbox/corpus/akn-reader-worker.js`). Its `workerData` ({@link AknReaderStart}) lists the Akoma Ntoso files of
  * a corpus and a counter shared by every reader thread: the thread takes the next file from the counter, reads it
  * (`readAknFile`) and posts what came of it ({@link AknOutcome}), until no file is left, a few files at once
- * ({@link IN_FLIGHT}); then it ends. Loaded anywhere
- * but in a worker thread, it throws.
+ * ({@link IN_FLIGHT}); then it ends. Loaded anywhere but in a worker thread, it throws.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { readAknFile } from './akn.js';

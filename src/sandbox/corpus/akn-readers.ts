@@ -6,8 +6,8 @@
  *
  * Threads: {@link aknReaderThreads}. They take the files in order from a shared counter, so the first files are ready
  * first; the caller's thread takes from it too: while the act it asks for is not there, it reads the next file no
- * thread has taken (the one it asks for, when no thread has taken it yet). When a thread fails (it ends early, or cannot start), the files whose acts have not arrived are read on
- * the caller's thread instead.
+ * thread has taken (the one it asks for, when no thread has taken it yet). When a thread fails (it ends early, or
+ * cannot start), the files whose acts have not arrived are read on the caller's thread instead.
  */
 import { existsSync } from 'node:fs';
 import os from 'node:os';

@@ -10,8 +10,8 @@
  * {@link MAX_PENDING_CHARS} are sent but not yet written, so memory stays bounded.
  *
  * Errors: a statement's failure on the writer thread (a constraint, a full disk), or the thread's end, is rethrown by
- * the next `ready` or `finish`, with SQLite's message and codes; rows sent after it are dropped. Without a second CPU, or when the writer's module is
- * not there (the sources run without a build), the statements run on the build's connection, as they are given.
+ * the next `ready` or `finish`, with SQLite's message and codes; rows sent after it are dropped. Without a second CPU,
+ * or when the writer's module is not there (not built), the statements run on the build's connection, as given.
  */
 import { existsSync } from 'node:fs';
 import os from 'node:os';
