@@ -12,7 +12,7 @@
  * - {@link withConnectedActs}: the act of a chain „чл. 49 вр. чл. 45 ЗЗД“ for each of its citations.
  */
 import { CUSTOMARY_ABBREVIATIONS } from './act-abbreviations.js';
-import { AMENDING_TITLE, initials, nominativeTitle, sameTitleWord } from './act-titles.js';
+import { AMENDING_TITLE, initials, isConstitutionAlone, nominativeTitle, sameTitleWord } from './act-titles.js';
 import type { Citation } from './citations.js';
 
 /** An act a memo names: one per act, shared by all its citations. */
@@ -130,7 +130,7 @@ export function namedAct(act: NonNullable<Citation['act']>, citation: Citation):
   }
   let words = titleWords(act.text);
   // „Конституцията“ alone is the Constitution of the Republic.
-  if (words.length === 1 && /^конституция(?:та)?$/iu.test(words[0]!)) words = titleWords(CUSTOMARY_ABBREVIATIONS['КРБ']!);
+  if (words.length === 1 && isConstitutionAlone(words[0]!)) words = titleWords(CUSTOMARY_ABBREVIATIONS['КРБ']!);
   const titleLength = Math.min(words.length, titleLengthOf(words));
   const shown = words.slice(0, titleLength);
   const title = nominativeOf(shown);

@@ -68,3 +68,12 @@ export function sameTitleWord(a: string, b: string): boolean {
   while (common < shorter && x[common] === y[common]) common++;
   return common >= shorter - 2 && Math.max(x.length, y.length) - common <= 4;
 }
+
+/**
+ * Whether a word written as an act's whole name is „Конституцията“ / „Конституция“ alone (any case): lawyers mean
+ * the Constitution of the Republic (`КРБ`), not another act whose title begins so. Read by `pravo cite`
+ * (`act-match.ts`, `namedAct`) and the sandbox's search (`search/references.ts`).
+ */
+export function isConstitutionAlone(word: string): boolean {
+  return /^конституция(?:та)?$/iu.test(word);
+}

@@ -15,7 +15,7 @@
  */
 import { analyze } from '../text/analysis.js';
 import type { SearchIndex } from '../storage.js';
-import { AMENDING_TITLE, initials, nominativeTitle } from '../../shared/act-titles.js';
+import { AMENDING_TITLE, initials, isConstitutionAlone, nominativeTitle } from '../../shared/act-titles.js';
 import type { SearchMetadata } from './metadata.js';
 import { CUSTOMARY_ABBREVIATIONS } from '../../shared/act-abbreviations.js';
 import { findActAbbreviations, parseCitations } from '../../shared/citations.js';
@@ -119,7 +119,7 @@ export function abbreviationTable(metadata: SearchMetadata): AbbreviationTable {
 function resolveTitle(table: AbbreviationTable, written: string): { title: string; resolved: ActResolution } | undefined {
   const words = written.trim().split(/\s+/u);
   // „Конституцията“ alone is the Constitution of the Republic (КРБ), not another act whose title begins so.
-  if (words.length === 1 && /^конституция(?:та)?$/iu.test(words[0]!)) {
+  if (words.length === 1 && isConstitutionAlone(words[0]!)) {
     const resolved = table.byAbbreviation.get('КРБ');
     return resolved === undefined || resolved.primary.length === 0 ? undefined : { title: words[0]!, resolved };
   }
