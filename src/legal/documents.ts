@@ -61,3 +61,13 @@ export function refsAround(
   if (at < 0) at = sorted.length;
   return { sorted, around: sorted.slice(Math.max(0, at - options.width), at + options.width) };
 }
+
+/**
+ * The entries of an element field that is a list of objects (sandbox: `amended_by`, `amends`, `cited_by`, `cites`,
+ * `rulings`), read tolerantly: `[]` when the field is absent or not an array; entries that are not objects are skipped.
+ * The values inside are unchecked (untrusted): callers check each field they read.
+ */
+export function elementEntries(element: DocumentElement, field: string): Record<string, unknown>[] {
+  const value = element[field];
+  return Array.isArray(value) ? value.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null) : [];
+}

@@ -11,7 +11,7 @@ import type { DocumentElement, DocumentResponse } from '../contract/types.js';
 import { elementLabelOf, elementTextOf } from './fields.js';
 import type { View } from '../io/printer.js';
 import { sanitizeLine, sanitizeText } from '../shared/sanitize.js';
-import { elementRefOf, elementsOf, isCourtDecision } from '../legal/documents.js';
+import { elementEntries, elementRefOf, elementsOf, isCourtDecision } from '../legal/documents.js';
 import type { ReferencedArticle } from '../shared/references.js';
 import { describeRuling, rulingsOf } from '../legal/rulings.js';
 import { afterLabel, caseOf, decisionOf, decisionPartsOf, documentFieldsOf as fieldsOf, elementCountOf as countOf, partNameOf, SECTION_TITLES, textValue as text, type DocumentField } from './document-fields.js';
@@ -212,7 +212,7 @@ export const CITED_BY_LISTED = 10;
  * more; and the command that opens the newest. Nothing when there is none.
  */
 function renderCitedBy(element: DocumentElement, open: string | undefined, width: number, c: Painter): string[] {
-  const entries = entriesOf(element, 'cited_by');
+  const entries = elementEntries(element, 'cited_by');
   if (entries.length === 0) return [];
   const heading = entries.length === 1 ? 'Cited by this decision of the corpus:' : `Cited by ${entries.length} decisions of the corpus, newest first:`;
   const lines = ['', c.bold(heading)];
@@ -233,7 +233,7 @@ function renderCitedBy(element: DocumentElement, open: string | undefined, width
  * resolved): each citation as written, the act's title and `document_id`; and the command that opens the first.
  */
 function renderCites(element: DocumentElement, open: string | undefined, width: number, c: Painter): string[] {
-  const entries = entriesOf(element, 'cites');
+  const entries = elementEntries(element, 'cites');
   if (entries.length === 0) return [];
   const lines = ['', c.bold(entries.length === 1 ? 'Cites this provision of the corpus:' : `Cites these ${entries.length} provisions of the corpus:`)];
   for (const entry of entries) {
@@ -246,12 +246,6 @@ function renderCites(element: DocumentElement, open: string | undefined, width: 
 /** What a § did to an article, as the amendment lists say it. */
 const ACTION_WORDS: Readonly<Record<string, string>> = { amends: 'amended', inserts: 'inserted', repeals: 'repealed' };
 
-/** An element field that is an array of objects (`amended_by`, `amends`); `[]` when absent or malformed. */
-function entriesOf(element: DocumentElement, field: string): Record<string, unknown>[] {
-  const value = element[field];
-  return Array.isArray(value) ? value.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null) : [];
-}
-
 /** A string of an entry, sanitized for one line; `''` when absent. */
 function entryText(entry: Record<string, unknown>, key: string): string {
   const value = entry[key];
@@ -263,7 +257,7 @@ function entryText(entry: Record<string, unknown>, key: string): string {
  * first): one entry per §, its date, what it did, the § and the amending act's title; nothing when there is none.
  */
 function renderAmendedBy(element: DocumentElement, open: string | undefined, width: number, c: Painter): string[] {
-  const entries = entriesOf(element, 'amended_by');
+  const entries = elementEntries(element, 'amended_by');
   if (entries.length === 0) return [];
   const lines = ['', c.bold(`Changed by ${entries.length === 1 ? 'this § of the corpus' : `these ${entries.length} §§ of the corpus, newest first`}:`)];
   for (const entry of entries) {
@@ -282,7 +276,7 @@ function renderAmendedBy(element: DocumentElement, open: string | undefined, wid
  * whether the corpus has that act; nothing when the element has none.
  */
 function renderAmends(element: DocumentElement, width: number, c: Painter): string[] {
-  const entries = entriesOf(element, 'amends');
+  const entries = elementEntries(element, 'amends');
   if (entries.length === 0) return [];
   const lines = ['', c.bold('Changes:')];
   for (const entry of entries) {

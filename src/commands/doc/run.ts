@@ -11,7 +11,7 @@ import type { Factory } from '../../factory.js';
 import { Printer } from '../../io/printer.js';
 import { readOutputFormat } from '../../io/output-format.js';
 import { sanitizeLine } from '../../shared/sanitize.js';
-import { elementRefOf, elementsOf, isCourtDecision } from '../../legal/documents.js';
+import { elementEntries, elementRefOf, elementsOf, isCourtDecision } from '../../legal/documents.js';
 import { rulingsOf } from '../../legal/rulings.js';
 import { findArticleCitations, referencedArticles } from '../../shared/references.js';
 import type { DocumentViewData, ElementReferences } from '../../render/document.js';
@@ -156,20 +156,16 @@ function openParagraphCommand(factory: Factory, documentId: string, collection: 
 
 /** The provisions a decision paragraph's `cites` lists (sandbox), as what opens each; malformed entries are left out. */
 function citesOf(element: DocumentElement): { document_id: string; collection: string; ref: string }[] {
-  const entries = Array.isArray(element.cites) ? (element.cites as unknown[]) : [];
-  return entries.flatMap((entry) => {
-    if (typeof entry !== 'object' || entry === null) return [];
-    const { document_id, collection, ref } = entry as Record<string, unknown>;
+  return elementEntries(element, 'cites').flatMap((entry) => {
+    const { document_id, collection, ref } = entry;
     return typeof document_id === 'string' && typeof collection === 'string' && typeof ref === 'string' && ref !== '' ? [{ document_id, collection, ref }] : [];
   });
 }
 
 /** The decisions an element's `cited_by` lists (sandbox: newest first), as what opens each; malformed entries are left out. */
 function citedByOf(element: DocumentElement): { document_id: string; collection: string; excerpt_id: string | null }[] {
-  const entries = Array.isArray(element.cited_by) ? (element.cited_by as unknown[]) : [];
-  return entries.flatMap((entry) => {
-    if (typeof entry !== 'object' || entry === null) return [];
-    const { document_id, collection, excerpt_id } = entry as Record<string, unknown>;
+  return elementEntries(element, 'cited_by').flatMap((entry) => {
+    const { document_id, collection, excerpt_id } = entry;
     if (typeof document_id !== 'string' || typeof collection !== 'string') return [];
     return [{ document_id, collection, excerpt_id: typeof excerpt_id === 'string' ? excerpt_id : null }];
   });
@@ -181,10 +177,8 @@ function citedByOf(element: DocumentElement): { document_id: string; collection:
  * those fields are left out.
  */
 function amendedByOf(element: DocumentElement): { document_id: string; collection: string; ref: string }[] {
-  const entries = Array.isArray(element.amended_by) ? (element.amended_by as unknown[]) : [];
-  return entries.flatMap((entry) => {
-    if (typeof entry !== 'object' || entry === null) return [];
-    const { document_id, collection, excerpt_id } = entry as Record<string, unknown>;
+  return elementEntries(element, 'amended_by').flatMap((entry) => {
+    const { document_id, collection, excerpt_id } = entry;
     if (typeof document_id !== 'string' || typeof collection !== 'string' || typeof excerpt_id !== 'string') return [];
     const ref = excerpt_id.slice(excerpt_id.lastIndexOf(':') + 1);
     return ref === '' ? [] : [{ document_id, collection, ref }];
@@ -204,9 +198,7 @@ function referencesOf(selected: SelectedElement, document: DocumentResponse, com
   // A § that changes another act cites that act's articles (sandbox: `amends`): they are listed under "Changes", not
   // taken for articles of this act.
   const changed = new Set(
-    (Array.isArray(selected.element.amends) ? (selected.element.amends as unknown[]) : []).flatMap((entry) =>
-      typeof entry === 'object' && entry !== null && typeof (entry as { article?: unknown }).article === 'string' ? [(entry as { article: string }).article] : [],
-    ),
+    elementEntries(selected.element, 'amends').flatMap((entry) => (typeof entry.article === 'string' ? [entry.article] : [])),
   );
   const articles = referencedArticles(citations, elementsOf(document).map(elementRefOf), { self: selected.ref }).filter((a) => !changed.has(a.ref));
   const external = citations.filter((c) => c.scope === 'external').length;
