@@ -6,24 +6,14 @@
  */
 import type { DocumentElement } from '../contract/types.js';
 import type { Citation } from '../shared/citations.js';
-
-/** The part of a provision a ruling struck down (see the sandbox's `RulingPart`). */
-export interface RulingPartView {
-  /** As written, without the article: `ал. 2, т. 2`, `ал. 2, изречение второ`, `в частта „28 и“`. */
-  text: string;
-  paragraph?: string;
-  point?: string;
-  letter?: string;
-  sentence?: string;
-  proposition?: string;
-  words?: string;
-}
+import { elementEntries } from './documents.js';
+import { sentenceAndProposition, type RulingPart } from '../shared/ruling-sentence.js';
 
 /** A ruling as the client reads it from an element's `rulings`. */
 export interface RulingView {
   /** `whole`: the element; `part`: only {@link part}. */
   scope: 'whole' | 'part';
-  part: RulingPartView | null;
+  part: RulingPart | null;
   /** The decision's number and year as the source names it (`12`, `2016`). */
   decisionNumber: string;
   decisionYear: string;
@@ -48,16 +38,12 @@ function text(record: Record<string, unknown>, key: string): string | undefined 
 
 /** The rulings of an element (`[]` when it has none or the field is malformed; malformed entries are skipped). */
 export function rulingsOf(element: DocumentElement): RulingView[] {
-  const value = element.rulings;
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((entry): RulingView[] => {
-    if (typeof entry !== 'object' || entry === null) return [];
-    const record = entry as Record<string, unknown>;
+  return elementEntries(element, 'rulings').flatMap((record): RulingView[] => {
     const decisionNumber = text(record, 'decision_number');
     const decisionYear = text(record, 'decision_year');
     if (decisionNumber === undefined || decisionYear === undefined) return [];
     const rawPart = record.part;
-    let part: RulingPartView | null = null;
+    let part: RulingPart | null = null;
     if (typeof rawPart === 'object' && rawPart !== null) {
       const p = rawPart as Record<string, unknown>;
       const partText = text(p, 'text');
@@ -105,17 +91,6 @@ export function describeRuling(ruling: RulingView, provision: string, withId = f
   return `${what} declared unconstitutional by ${rulingDecisionName(ruling)}${date}${later}`;
 }
 
-/** Ordinal words of a sentence or proposition („изречение второ“) as numbers. */
-const ORDINALS: Readonly<Record<string, string>> = { първо: '1', второ: '2', трето: '3', четвърто: '4', пето: '5', шесто: '6' };
-
-/** The number after a detail keyword in a citation's `detail` (`изр.`, `изречение`; `пр.`, `предложение`), if any. */
-function detailNumber(detail: string, keyword: RegExp): string | undefined {
-  const match = new RegExp(`(?:${keyword.source})\\s*(\\d+|${Object.keys(ORDINALS).join('|')})`, 'iu').exec(detail);
-  if (!match) return undefined;
-  const value = match[1]!.toLowerCase();
-  return ORDINALS[value] ?? value;
-}
-
 /** How a ruling bears on a citation of its element. */
 export type RulingBearing =
   /** The citation names exactly what was struck down, or a part of it: the provision cited is unconstitutional. */
@@ -134,8 +109,7 @@ export function rulingBearing(ruling: RulingView, citation: Citation): RulingBea
   const part = ruling.part;
   const paragraphs = citation.paragraphs ?? [];
   const points = citation.points ?? [];
-  const sentence = detailNumber(citation.detail, /изр\.|изречение|изречения/);
-  const proposition = detailNumber(citation.detail, /пр\.|предл\.|предложение|предложения/);
+  const { sentence, proposition } = sentenceAndProposition(citation.detail);
   let struck: boolean;
   if (part === null) {
     struck = true;

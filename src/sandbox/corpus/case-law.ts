@@ -8,7 +8,7 @@
  *   the rulings of the Constitutional Court that declared it (or a part of it) unconstitutional.
  * - On a paragraph (¶) of a court decision: `cites`, the provisions of the corpus's acts that it cites, resolved.
  */
-import { provisionOfLabel, rulingSentence } from '../../shared/ruling-sentence.js';
+import { provisionOfLabel, rulingSentence, type RulingPart } from '../../shared/ruling-sentence.js';
 import type { DecisionCitationsReport } from './decision-citations.js';
 import type { RulingsReport } from './rulings.js';
 
@@ -61,24 +61,8 @@ export interface CitesEntry {
   excerpt_id: string;
 }
 
-/**
- * The part of a provision a ruling struck down, when it is not the whole element: the paragraph (ал.), point (т.),
- * letter (буква), sentence (изречение) or proposition (предложение) and the words („в частта „…““), as the ruling
- * names them. Every field is optional; `text` is always there.
- */
-export interface RulingPart {
-  /** The part as written, without the article: `ал. 2, т. 2`, `ал. 2, изречение второ`, `в частта „28 и“`. */
-  text: string;
-  paragraph?: string;
-  point?: string;
-  letter?: string;
-  /** The sentence, as a number (`2` for „изречение второ“, „изр. 2“). */
-  sentence?: string;
-  /** The proposition (предложение), as a number. */
-  proposition?: string;
-  /** The words struck down, when the ruling quotes them („в частта „…““). */
-  words?: string;
-}
+/** The part of a provision a ruling struck down (shared with the CLI, `shared/ruling-sentence.ts`). */
+export type { RulingPart };
 
 /** Where a ruling was read. */
 export type RulingSource = 'note' | 'decision';

@@ -31,36 +31,13 @@ import { compareArticleRefs, splitArticleRef } from '../../shared/article-ref.js
 import { parseCitations, type Citation } from '../../shared/citations.js';
 import { actKey, nominativeActName } from './amendments.js';
 import { elementsOfRefIn } from './amended-by.js';
+import { ORDINAL, ordinalNumber, PROPOSITION, PROPOSITION_WORD, SENTENCE, SENTENCE_WORD, sentenceAndProposition } from '../../shared/ruling-sentence.js';
 import type { RulingEntry, RulingPart, RulingSource } from './case-law.js';
 import { excerptIds } from './excerpts.js';
 import type { CorpusDocument } from './reader.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Shared bits
-
-/** Ordinals as the texts write sentences and propositions („изречение второ“, „предл. второ“) → their number. */
-const ORDINALS: Readonly<Record<string, string>> = {
-  първо: '1',
-  второ: '2',
-  трето: '3',
-  четвърто: '4',
-  пето: '5',
-  шесто: '6',
-  седмо: '7',
-  осмо: '8',
-  девето: '9',
-  десето: '10',
-};
-const ORDINAL = String.raw`(?:\d+|първо|второ|трето|четвърто|пето|шесто|седмо|осмо|девето|десето|последно)`;
-/** A sentence (`изр.`, `изречение`) or a proposition (`пр.`, `предл.`, `предложение`) with its number or ordinal. */
-const SENTENCE = new RegExp(String.raw`(?<!\p{L})(?:изр\.|изречение)\s*(${ORDINAL})(?!\p{L})`, 'iu');
-const PROPOSITION = new RegExp(String.raw`(?<!\p{L})(?:пр\.|предл\.|предложение)\s*(${ORDINAL})(?!\p{L})`, 'iu');
-
-/** `второ` → `2`, `2` → `2`; `последно` stays a word. */
-function ordinalNumber(written: string): string {
-  const lower = written.toLowerCase();
-  return ORDINALS[lower] ?? lower;
-}
 
 /** The words of a quotation without its marks, white space collapsed. */
 function unquote(quoted: string): string {
@@ -273,9 +250,9 @@ function notePart(between: string): { text: string; words?: string; sentence?: s
     const words = unquote(quoted[1]!);
     return { text: `в частта „${words}“`, words };
   }
-  const sentence = new RegExp(String.raw`^относно\s+((?:изр\.|изречение)\s*${ORDINAL})`, 'iu').exec(rest);
+  const sentence = new RegExp(String.raw`^относно\s+(${SENTENCE_WORD}\s*${ORDINAL})`, 'iu').exec(rest);
   if (sentence) return { text: sentence[1]!, sentence: ordinalNumber(SENTENCE.exec(sentence[1]!)![1]!) };
-  const proposition = new RegExp(String.raw`^относно\s+((?:пр\.|предл\.|предложение)\s*${ORDINAL})`, 'iu').exec(rest);
+  const proposition = new RegExp(String.raw`^относно\s+(${PROPOSITION_WORD}\s*${ORDINAL})`, 'iu').exec(rest);
   if (proposition) return { text: proposition[1]!, proposition: ordinalNumber(PROPOSITION.exec(proposition[1]!)![1]!) };
   return { text: written };
 }
@@ -491,8 +468,7 @@ function readDisposition(d: Disposition): OperativeRuling[] {
           date: gazetteMatch[2] !== undefined ? `${gazetteMatch[4]}-${gazetteMatch[3]!.padStart(2, '0')}-${gazetteMatch[2].padStart(2, '0')}` : null,
         }
       : null;
-    const sentence = SENTENCE.exec(c.detail);
-    const proposition = PROPOSITION.exec(c.detail);
+    const { sentence, proposition } = sentenceAndProposition(c.detail);
     // Lists and ranges of paragraphs or points („ал. 3 и 4“) are one ruling each.
     const paragraphs = expand(c.paragraphs, c.detail, 'ал');
     const points = paragraphs.length > 1 ? [c.point] : expand(c.points, c.detail, 'т');
@@ -508,8 +484,8 @@ function readDisposition(d: Disposition): OperativeRuling[] {
         if (paragraph !== undefined) fields.paragraph = paragraph;
         if (point !== undefined) fields.point = point;
         if (c.letter !== undefined && single) fields.letter = c.letter;
-        if (sentence) fields.sentence = ordinalNumber(sentence[1]!);
-        if (proposition) fields.proposition = ordinalNumber(proposition[1]!);
+        if (sentence !== undefined) fields.sentence = sentence;
+        if (proposition !== undefined) fields.proposition = proposition;
         if (part?.words !== undefined) fields.words = part.words;
         const rulingPart = makePart(text, fields);
         rulings.push({
